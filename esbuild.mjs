@@ -1,0 +1,63 @@
+// Bundles the extension, the CLI, the benchmark and the unit tests. `vscode` stays external: the
+// extension host provides it. Type checking is `npm run check-types` (tsc --noEmit).
+import * as esbuild from 'esbuild';
+import * as fs from 'fs';
+import * as path from 'path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: !production,
+  sourcesContent: false,
+  minify: production,
+  external: ['vscode', '@lydell/node-pty', 'playwright-core', 'mocha'],
+  logLevel: 'warning',
+};
+
+function listTests(dir, out) {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) listTests(p, out);
+    else if (e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const builds = [
+  { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' }, outdir: 'dist', banner: {} },
+];
+if (!production) {
+  builds.push({ ...common, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' });
+  const tests = listTests('test/unit', []);
+  if (tests.length) builds.push({ ...common, entryPoints: tests, outdir: 'out/test/unit', outbase: 'test/unit' });
+}
+
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+if (watch) {
+  for (const b of builds) {
+    const ctx = await esbuild.context({ ...b, plugins: [problemMatcher] });
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  fs.chmodSync('dist/cli.js', 0o755);
+}

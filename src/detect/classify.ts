@@ -1,0 +1,163 @@
+import type { ScreenView } from './screen';
+import type { AgentSignature, Marker, OutcomeMarker, StateRule } from './signatures/types';
+import type { AgentKind, AgentState, WaitKind } from './types';
+
+/** Dialogs and footers live in the last rows of a TUI; this many non-empty rows count as "bottom". */
+export const BOTTOM_ROWS = 10;
+/** Identification needs this much marker weight (one strong marker, or two weak ones). */
+export const IDENTIFY_THRESHOLD = 2;
+
+/** What one look at the screen says, before the state machine's timing. */
+export interface Candidate {
+  state: AgentState;
+  ruleId: string;
+  /** The text the rule matched, for evidence. */
+  text: string;
+  waitKind?: WaitKind;
+}
+
+/** A prepared view: rows split into the whole screen and its bottom part. */
+export interface Frame {
+  view: ScreenView;
+  /** Indexes into view.rows of the last BOTTOM_ROWS non-empty rows, top to bottom. */
+  bottom: number[];
+  /** Latest body per private OSC ident, e.g. 7501 → "state=working:app=codex". */
+  osc: ReadonlyMap<number, string>;
+}
+
+export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): Frame {
+  const bottom: number[] = [];
+  for (let i = view.rows.length - 1; i >= 0 && bottom.length < BOTTOM_ROWS; i--) {
+    if (view.rows[i].trim() !== '') bottom.push(i);
+  }
+  bottom.reverse();
+  return { view, bottom, osc };
+}
+
+/** First matching text of a marker on the frame, or undefined. */
+export function findMarker(frame: Frame, m: Marker): { text: string; row: number } | undefined {
+  const { view } = frame;
+  if (m.altScreenOnly && !view.altScreen) return undefined;
+  if (m.normalScreenOnly && view.altScreen) return undefined;
+  switch (m.where) {
+    case 'title': {
+      const r = m.pattern.exec(view.title);
+      return r ? { text: r[0], row: -1 } : undefined;
+    }
+    case 'osc': {
+      for (const [ident, body] of frame.osc) {
+        const r = m.pattern.exec(`${ident};${body}`);
+        if (r) return { text: r[0], row: -1 };
+      }
+      return undefined;
+    }
+    case 'bottom': {
+      for (let k = frame.bottom.length - 1; k >= 0; k--) {
+        const row = frame.bottom[k];
+        const r = m.pattern.exec(view.rows[row]);
+        if (r) return { text: r[0], row };
+      }
+      return undefined;
+    }
+    case 'screen': {
+      for (let row = view.rows.length - 1; row >= 0; row--) {
+        const r = m.pattern.exec(view.rows[row]);
+        if (r) return { text: r[0], row };
+      }
+      return undefined;
+    }
+  }
+}
+
+/** Total identification weight per agent with the markers that matched. */
+export function identify(frame: Frame, sigs: readonly AgentSignature[]): { agent: AgentKind; weight: number; ids: string[] } | undefined {
+  let best: { agent: AgentKind; weight: number; ids: string[] } | undefined;
+  for (const sig of sigs) {
+    let weight = 0;
+    const ids: string[] = [];
+    for (const m of sig.identify) {
+      if (findMarker(frame, m)) {
+        weight += m.weight;
+        ids.push(m.id);
+      }
+    }
+    if (weight >= IDENTIFY_THRESHOLD && (!best || weight > best.weight)) best = { agent: sig.agent, weight, ids };
+  }
+  return best;
+}
+
+function firstRule(frame: Frame, rules: readonly StateRule[]): Candidate | undefined {
+  for (const r of rules) {
+    const hit = findMarker(frame, r);
+    if (hit) return { state: r.state, ruleId: r.id, text: hit.text, waitKind: r.waitKind };
+  }
+  return undefined;
+}
+
+/** The lowest outcome marker on screen: the most recent turn's outcome. */
+function lastOutcome(frame: Frame, outcomes: readonly OutcomeMarker[]): { marker: OutcomeMarker; row: number; text: string } | undefined {
+  let best: { marker: OutcomeMarker; row: number; text: string } | undefined;
+  for (const m of outcomes) {
+    const hit = findMarker(frame, m);
+    if (hit && (!best || hit.row > best.row)) best = { marker: m, row: hit.row, text: hit.text };
+  }
+  return best;
+}
+
+/** Trailing decoration a reply may end with after its question mark (seed 001). */
+const TRAILING_DECORATION = /[\s*_`)\]"'”’」』]+$/u;
+
+/** The reply line just above the outcome row, when the reply ends with a question. */
+export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignature): string | undefined {
+  const rows = frame.view.rows;
+  for (let r = outcomeRow - 1, seen = 0; r >= 0 && seen < 3; r--) {
+    const text = rows[r].replace(/[┃│]/g, ' ').trim();
+    if (text === '' || /^[─━╌-]+$/.test(text)) continue;
+    seen++;
+    const reply = rows[r].replace(sig.replyPrefix ?? /^\s*/, '').replace(TRAILING_DECORATION, '');
+    return /[?？]$/.test(reply) ? text : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * What the screen says about an identified agent, in priority order: exit hints, the agent's own
+ * program status, dialogs, working cues, the latest turn outcome, else idle.
+ */
+export function classify(frame: Frame, sig: AgentSignature): Candidate {
+  for (const m of sig.exit) {
+    const hit = findMarker(frame, m);
+    if (hit) return { state: 'exited', ruleId: m.id, text: hit.text };
+  }
+  const ps = sig.programStatus;
+  const psBody = ps ? frame.osc.get(ps.osc) : undefined;
+  const psWord = ps && psBody !== undefined ? ps.parse(psBody) : undefined;
+  const psState = ps && psWord ? ps.states[psWord] : undefined;
+  const outcome = lastOutcome(frame, sig.outcomes);
+  if (ps && psState && psState !== 'clear') {
+    const text = `OSC ${ps.osc} ${psBody}`;
+    if (psState === 'waiting') return { state: 'waiting', ruleId: ps.id, text, waitKind: 'permission' };
+    if (psState === 'completed' && outcome?.marker.completion) {
+      const q = replyQuestion(frame, outcome.row, sig);
+      if (q) return { state: 'waiting', ruleId: `${ps.id}+reply-question`, text: q, waitKind: 'reply-question' };
+    }
+    // The program reports a plain idle after an interrupt; the screen says the turn was stopped.
+    if (psState === 'idle' && outcome && !outcome.marker.completion) {
+      return { state: outcome.marker.state, ruleId: outcome.marker.id, text: outcome.text };
+    }
+    return { state: psState, ruleId: ps.id, text };
+  }
+  if (ps && psState === 'clear') return { state: 'exited', ruleId: ps.id, text: `OSC ${ps.osc} ${psBody}` };
+  const waiting = firstRule(frame, sig.waiting);
+  if (waiting) return waiting;
+  const working = firstRule(frame, sig.working);
+  if (working) return working;
+  if (outcome) {
+    if (outcome.marker.completion) {
+      const q = replyQuestion(frame, outcome.row, sig);
+      if (q) return { state: 'waiting', ruleId: `${outcome.marker.id}+reply-question`, text: q, waitKind: 'reply-question' };
+    }
+    return { state: outcome.marker.state, ruleId: outcome.marker.id, text: outcome.text };
+  }
+  return { state: 'idle', ruleId: `${sig.agent}.default-idle`, text: '' };
+}

@@ -1,0 +1,184 @@
+import { SIGNATURES } from './signatures';
+import type { AgentKind } from './types';
+
+/** Longest command line we look at: shell integration can report very long lines; agents sit near the start. */
+const MAX_COMMAND_LINE = 4096;
+
+/** Programs that run another program named by a later argument. */
+const WRAPPERS = new Set(['env', 'sudo', 'doas', 'nohup', 'time', 'exec', 'command', 'nice', 'ionice', 'stdbuf', 'caffeinate', 'builtin', 'xargs', 'unbuffer', 'script', 'dotenv', 'op', 'with-env']);
+/** Package runners: the next non-option argument is a package name (possibly versioned). */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx', 'dlx']);
+/** `<tool> <subcommand> <package>` runners. */
+const SUB_RUNNERS: Record<string, readonly string[]> = {
+  pnpm: ['dlx', 'exec', 'x'],
+  yarn: ['dlx', 'exec'],
+  npm: ['exec', 'x'],
+  bun: ['x', 'run'],
+  pipx: ['run'],
+  uv: ['run', 'tool'],
+  deno: ['run'],
+};
+/** Interpreters: the script path names the agent (`node …/@openai/codex/bin/codex.js`). */
+const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'tsx', 'ts-node']);
+
+export interface CommandMatch {
+  agent: AgentKind;
+  /** The token that matched, for evidence. */
+  token: string;
+}
+
+/** Splits on whitespace with shell quotes; good enough to find program names, not a full shell parser. */
+export function tokenize(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: '"' | "'" | undefined;
+  let has = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      has = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (c === ' ' || c === '\t' || c === '\n') {
+      if (has) out.push(cur);
+      cur = '';
+      has = false;
+    } else if (c === ';' || c === '|' || c === '&' || c === '(' || c === ')') {
+      if (has) out.push(cur);
+      cur = '';
+      has = false;
+      out.push('\u0000'); // segment separator
+    } else {
+      cur += c;
+      has = true;
+    }
+  }
+  if (has) out.push(cur);
+  return out;
+}
+
+function basename(p: string): string {
+  const b = p.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? p;
+  return b.replace(/\.(exe|cmd|bat|ps1|js|mjs|cjs|sh)$/i, '').toLowerCase();
+}
+
+/** Strips a version or tag from a package spec: `@openai/codex@0.169.0` → `@openai/codex`. */
+function packageName(spec: string): string {
+  const at = spec.lastIndexOf('@');
+  return at > 0 ? spec.slice(0, at) : spec;
+}
+
+function byCommand(name: string): AgentKind | undefined {
+  return SIGNATURES.find((s) => s.commands.includes(name))?.agent;
+}
+function byPackage(spec: string): AgentKind | undefined {
+  const name = packageName(spec).toLowerCase();
+  return SIGNATURES.find((s) => s.packages.includes(name) || s.commands.includes(name))?.agent;
+}
+/** A script path that lives inside an agent's package: `…/node_modules/@openai/codex/bin/codex.js`. */
+function byPath(path: string): AgentKind | undefined {
+  const p = path.replace(/\\/g, '/');
+  for (const s of SIGNATURES) {
+    if (s.packages.some((pkg) => p.includes(`/${pkg}/`))) return s.agent;
+  }
+  return byCommand(basename(p));
+}
+
+function matchSegment(tokens: string[]): CommandMatch | undefined {
+  let i = 0;
+  const skipAssignments = () => {
+    while (i < tokens.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i])) i++;
+  };
+  skipAssignments();
+  for (let guard = 0; i < tokens.length && guard < 16; guard++) {
+    const tok = tokens[i];
+    const name = basename(tok);
+    const direct = byCommand(name);
+    if (direct) return { agent: direct, token: tok };
+    if (WRAPPERS.has(name)) {
+      i++;
+      // Options of the wrapper (`sudo -u x`, `nice -n 5`, `env -i`): skip flags and their obvious values.
+      while (i < tokens.length && tokens[i].startsWith('-')) i += /^-(?:u|n|g|c|C|p)$/.test(tokens[i]) ? 2 : 1;
+      skipAssignments();
+      continue;
+    }
+    const subs = SUB_RUNNERS[name];
+    if (RUNNERS.has(name) || subs) {
+      i++;
+      if (subs) {
+        if (i < tokens.length && subs.includes(tokens[i])) i++;
+        else if (!RUNNERS.has(name)) return undefined;
+      }
+      // `npx -y -p pkg cmd`, `npx --package=pkg cmd`: any package option names the agent too.
+      while (i < tokens.length && tokens[i].startsWith('-')) {
+        const opt = tokens[i];
+        const eq = /^--package=(.+)$/.exec(opt);
+        if (eq && byPackage(eq[1])) return { agent: byPackage(eq[1])!, token: opt };
+        if ((opt === '-p' || opt === '--package') && i + 1 < tokens.length) {
+          const pkg = byPackage(tokens[i + 1]);
+          if (pkg) return { agent: pkg, token: tokens[i + 1] };
+          i += 2;
+          continue;
+        }
+        if (opt === '--') {
+          i++;
+          break;
+        }
+        i++;
+      }
+      if (i < tokens.length) {
+        const pkg = byPackage(tokens[i]);
+        if (pkg) return { agent: pkg, token: tokens[i] };
+      }
+      return undefined;
+    }
+    if (INTERPRETERS.has(name)) {
+      i++;
+      while (i < tokens.length && tokens[i].startsWith('-')) i++;
+      if (i < tokens.length) {
+        const a = byPath(tokens[i]);
+        if (a) return { agent: a, token: tokens[i] };
+      }
+      return undefined;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Which agent a shell command line starts, if any. Looks at every segment of `a && b; c | d`, through
+ * environment assignments, wrappers (`env`, `sudo`, `time`, `nohup`), package runners
+ * (`npx @openai/codex`, `pnpm dlx`, `bunx`) and interpreters (`node …/claude-code/cli.js`).
+ */
+export function agentFromCommandLine(line: string | undefined): CommandMatch | undefined {
+  if (!line) return undefined;
+  const tokens = tokenize(line.length > MAX_COMMAND_LINE ? line.slice(0, MAX_COMMAND_LINE) : line);
+  let seg: string[] = [];
+  for (const t of [...tokens, '\u0000']) {
+    if (t === '\u0000') {
+      if (seg.length) {
+        const m = matchSegment(seg);
+        if (m) return m;
+      }
+      seg = [];
+    } else seg.push(t);
+  }
+  return undefined;
+}
+
+/** Which agent a process is, from its executable name and arguments (process-tree scans). */
+export function agentFromProcess(name: string, args: readonly string[] = []): CommandMatch | undefined {
+  const base = basename(name);
+  const sig = SIGNATURES.find((s) => s.processNames.includes(base) || s.commands.includes(base));
+  if (sig) return { agent: sig.agent, token: name };
+  return agentFromCommandLine([name, ...args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' '));
+}

@@ -1,0 +1,267 @@
+import { Candidate, classify, identify, makeFrame } from './classify';
+import { agentFromCommandLine, agentFromProcess } from './commandLine';
+import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
+import { Screen } from './screen';
+import { SIGNATURES, signatureOf } from './signatures';
+import type { AgentSignature } from './signatures/types';
+import { Debouncer } from './stateMachine';
+import type { AgentId, AgentState, Detection, StateSource, WaitKind } from './types';
+
+export interface DetectorOptions {
+  cols?: number;
+  rows?: number;
+  /** The shell-integration command line, strongest identification evidence. */
+  commandLine?: string;
+  /** Executable names of processes in the terminal, second strongest. */
+  processNames?: readonly string[];
+  /** Start time on the caller's clock, in seconds. */
+  t?: number;
+}
+
+/** Seconds of stream time between two looks at the screen while output flows. */
+export const CLASSIFY_INTERVAL = 0.05;
+/** A promoted terminal that shows no agent within this much output and time goes back to the cheap path. */
+const DEMOTE_AFTER_BYTES = 256 * 1024;
+const DEMOTE_AFTER_SECONDS = 5;
+/** After a demotion the weak triggers stay off for this long (seconds of stream time). */
+const WEAK_COOLDOWN_SECONDS = 30;
+
+const OSC_IDENTS = [...new Set(SIGNATURES.flatMap((s) => [s.programStatus?.osc ?? 0, 99]).filter((x) => x > 0))];
+
+type Listener = (d: Detection) => void;
+
+/**
+ * One terminal's detector: raw output chunks in, "which agent, which state" out. Pure (no vscode, no
+ * timers): the caller passes timestamps and calls `advance()` at `deadline()` when output pauses.
+ */
+export class TerminalDetector {
+  private cols: number;
+  private rows: number;
+  private screen: Screen | undefined;
+  private readonly tail = new OutputTail();
+  private readonly osc = new Map<number, string>();
+  private readonly listeners: Listener[] = [];
+  private agent: AgentId = 'shell';
+  private identifiedBy: 'command-line' | 'process' | 'screen' | undefined;
+  private sig: AgentSignature | undefined;
+  private current: Detection;
+  private readonly debouncer = new Debouncer<Candidate>('idle');
+  private dirty = false;
+  /** When the screen first changed after the last look: a state seen later held no longer than this. */
+  private dirtySince = 0;
+  private lastClassify = -Infinity;
+  private promotedAt: { t: number; bytes: number } | undefined;
+  private bytesSeen = 0;
+  private weakArmedAt = -Infinity;
+  /** Which rules fired at least once, for coverage reports. */
+  readonly fired = new Set<string>();
+
+  constructor(opts: DetectorOptions = {}) {
+    this.cols = opts.cols ?? 80;
+    this.rows = opts.rows ?? 24;
+    const t = opts.t ?? 0;
+    this.current = { t, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: 'no agent' };
+    const cmd = agentFromCommandLine(opts.commandLine);
+    if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
+    else if (opts.processNames) this.setProcessNames(opts.processNames, t);
+  }
+
+  onChange(l: Listener): () => void {
+    this.listeners.push(l);
+    return () => {
+      const i = this.listeners.indexOf(l);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  get detection(): Detection {
+    return this.current;
+  }
+
+  /** True while the terminal runs the full emulator (an agent is known or suspected). */
+  get emulating(): boolean {
+    return this.screen !== undefined;
+  }
+
+  /** The rendered screen, for `--screen` and bug reports. */
+  screenText(): string {
+    return this.screen ? this.screen.view().rows.join('\n').replace(/\s+$/, '') : '';
+  }
+
+  /** Process names from a process-tree scan; identifies agents started without shell integration. */
+  setProcessNames(names: readonly string[], t: number): void {
+    if (this.identifiedBy === 'command-line') return;
+    for (const n of names) {
+      const m = agentFromProcess(n);
+      if (m) {
+        if (this.agent !== m.agent) this.setAgent(m.agent, 'process', `process: "${m.token}"`, t, 'process');
+        return;
+      }
+    }
+  }
+
+  write(data: string, t: number): void {
+    this.advance(t);
+    this.bytesSeen += data.length;
+    if (!this.screen) {
+      if (!this.shouldPromote(data, t)) {
+        this.tail.push(data);
+        return;
+      }
+      this.promote(t);
+    }
+    this.screen!.write(data);
+    this.markDirty(t);
+    if (t - this.lastClassify >= CLASSIFY_INTERVAL) this.look(t);
+  }
+
+  resize(cols: number, rows: number, t: number): void {
+    this.advance(t);
+    this.cols = cols;
+    this.rows = rows;
+    if (this.screen) {
+      this.screen.resize(cols, rows);
+      this.markDirty(t);
+      this.look(t);
+    }
+  }
+
+  /** The process ended (asciinema `x`, shell-integration end event, terminal closed). */
+  exit(code: number | string | undefined, t: number): void {
+    this.advance(t);
+    this.debouncer.reset('exited');
+    const evidence = code === undefined || code === '' ? 'process ended' : `process ended with exit code ${code}`;
+    this.emit({ t, agent: this.agent, state: 'exited', source: 'process', evidence });
+  }
+
+  /** Lets time pass without output: commits settled states and looks at a screen that changed. */
+  advance(t: number): void {
+    for (let guard = 0; guard < 8; guard++) {
+      const dl = this.deadline();
+      if (dl === undefined || dl > t + 1e-9) return;
+      if (this.dirty && this.lookDeadline() <= dl + 1e-9) this.look(this.lookDeadline());
+      else this.commit(this.debouncer.advance(dl));
+    }
+  }
+
+  /** The next time `advance()` has something to do, on the caller's clock. */
+  deadline(): number | undefined {
+    const look = this.dirty ? this.lookDeadline() : undefined;
+    const settle = this.debouncer.deadline();
+    if (look === undefined) return settle;
+    if (settle === undefined) return look;
+    return Math.min(look, settle);
+  }
+
+  dispose(): void {
+    this.screen?.dispose();
+    this.screen = undefined;
+    this.listeners.length = 0;
+  }
+
+  private markDirty(t: number): void {
+    if (!this.dirty) {
+      this.dirty = true;
+      this.dirtySince = t;
+    }
+  }
+
+  private lookDeadline(): number {
+    return Math.max(this.lastClassify + CLASSIFY_INTERVAL, this.dirtySince);
+  }
+
+  private shouldPromote(data: string, t: number): boolean {
+    if (STRONG_TRIGGER.test(data)) return true;
+    return t >= this.weakArmedAt && WEAK_TRIGGER.test(data);
+  }
+
+  private promote(t: number): void {
+    this.screen = new Screen(this.cols, this.rows, OSC_IDENTS, (ident, body) => this.osc.set(ident, body));
+    this.promotedAt = { t, bytes: this.bytesSeen };
+    const context = this.tail.take();
+    if (context) this.screen.write(context);
+  }
+
+  private demote(t: number): void {
+    this.screen?.dispose();
+    this.screen = undefined;
+    this.osc.clear();
+    this.promotedAt = undefined;
+    this.dirty = false;
+    this.weakArmedAt = t + WEAK_COOLDOWN_SECONDS;
+  }
+
+  private look(t: number): void {
+    if (!this.screen) return;
+    // Looks are throttled, so what we see now may have appeared as early as the first change since the
+    // last look; a pending state held only until then.
+    const seen = this.dirty ? Math.min(this.dirtySince, t) : t;
+    this.dirty = false;
+    this.lastClassify = t;
+    const frame = makeFrame(this.screen.view(), this.osc);
+    if (!this.sig || this.current.state === 'exited') {
+      // After an exit, an agent counts as started again only once a TUI is back on the alternate screen.
+      const canStart = !this.sig || frame.view.altScreen;
+      const id = canStart ? identify(frame, SIGNATURES) : undefined;
+      if (id) {
+        for (const r of id.ids) this.fired.add(r);
+        this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
+        return;
+      }
+      const p = this.promotedAt;
+      if (!this.sig && p && this.bytesSeen - p.bytes > DEMOTE_AFTER_BYTES && t - p.t > DEMOTE_AFTER_SECONDS) this.demote(t);
+      return;
+    }
+    const cand = classify(frame, this.sig!);
+    const same = (a: Candidate, b: Candidate) => a.state === b.state && a.waitKind === b.waitKind;
+    if (cand.state === this.debouncer.state && cand.state === this.current.state && cand.waitKind !== this.current.waitKind) {
+      // Same state, different reason (a dialog after a reply-question): show the new reason at once.
+      this.debouncer.reset(cand.state);
+      this.commit({ value: cand, t: seen });
+      return;
+    }
+    this.commit(this.debouncer.offer(cand.state, cand, seen, same));
+  }
+
+  private commit(c: { value: Candidate; t: number } | undefined): void {
+    if (!c) return;
+    const v = c.value;
+    this.fired.add(v.ruleId.replace(/\+reply-question$/, ''));
+    const evidence = v.text ? `${v.ruleId}: ${JSON.stringify(v.text.trim())}` : v.ruleId;
+    this.emit({ t: c.t, agent: this.agent, state: v.state, source: 'pty-scrape', evidence, waitKind: v.waitKind });
+  }
+
+  private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource): void {
+    this.agent = agent;
+    this.identifiedBy = by;
+    this.sig = agent === 'shell' ? undefined : signatureOf(agent);
+    if (!this.screen) this.promote(t);
+    this.debouncer.reset('idle');
+    this.emit({ t, agent, state: 'idle', source, evidence });
+    // Look at what is already on screen right away: a promoted terminal may show a state already.
+    this.markDirty(t);
+    this.lastClassify = -Infinity;
+    if (by === 'screen') {
+      const frame = makeFrame(this.screen!.view(), this.osc);
+      const cand = classify(frame, this.sig!);
+      if (cand.state !== 'idle') {
+        this.debouncer.reset(cand.state);
+        this.commit({ value: cand, t });
+      }
+      this.dirty = false;
+      this.lastClassify = t;
+    }
+  }
+
+  private emit(d: Detection): void {
+    const c = this.current;
+    if (c.agent === d.agent && c.state === d.state && c.waitKind === d.waitKind) {
+      return;
+    }
+    if (d.waitKind === undefined) delete d.waitKind;
+    this.current = d;
+    for (const l of [...this.listeners]) l(d);
+  }
+}
+
+export type { AgentState, WaitKind };

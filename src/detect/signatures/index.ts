@@ -1,0 +1,30 @@
+import type { AgentKind } from '../types';
+import { claudeCode } from './claudeCode';
+import { codex } from './codex';
+import { opencode } from './opencode';
+import { amp, gemini, hermes } from './unverified';
+import type { AgentSignature } from './types';
+
+export type { AgentSignature } from './types';
+
+/** Every agent's signature table, strongest-evidence agents first. */
+export const SIGNATURES: readonly AgentSignature[] = [claudeCode, codex, opencode, amp, gemini, hermes];
+
+export function signatureOf(agent: AgentKind): AgentSignature {
+  const s = SIGNATURES.find((x) => x.agent === agent);
+  if (!s) throw new Error(`no signature table for agent "${agent}"`);
+  return s;
+}
+
+/** Every rule and marker id of an agent, for coverage reports (`npm run compat`). */
+export function signatureIds(sig: AgentSignature): string[] {
+  const ids = [
+    ...sig.identify.map((m) => m.id),
+    ...sig.waiting.map((m) => m.id),
+    ...sig.working.map((m) => m.id),
+    ...sig.outcomes.map((m) => m.id),
+    ...sig.exit.map((m) => m.id),
+  ];
+  if (sig.programStatus) ids.push(sig.programStatus.id);
+  return [...new Set(ids)];
+}

@@ -1,0 +1,36 @@
+import type { AgentSignature } from './types';
+
+/** OpenCode, checked against 1.18.33 (shared/recordings/opencode, FACTS.md). */
+export const opencode: AgentSignature = {
+  agent: 'opencode',
+  displayName: 'OpenCode',
+  seenIn: '1.18.33',
+  commands: ['opencode'],
+  packages: ['opencode-ai'],
+  processNames: ['opencode', 'opencode.exe'],
+  identify: [
+    // The OpenTUI renderer's capability query is unique to OpenCode's TUI.
+    { id: 'oc.opentui-query', where: 'osc', pattern: /^99;i=opentui-notifications\b/, weight: 2 },
+    { id: 'oc.title', where: 'title', pattern: /^(?:OpenCode$|OC \| )/, weight: 2 },
+    { id: 'oc.commands-hint', where: 'bottom', pattern: /ctrl\+p commands\s*$/, weight: 1, altScreenOnly: true },
+    { id: 'oc.ask-anything', where: 'screen', pattern: /┃\s+Ask anything…/, weight: 1, altScreenOnly: true },
+  ],
+  waiting: [
+    { id: 'oc.permission', where: 'bottom', pattern: /△ Permission required/, state: 'waiting', waitKind: 'permission' },
+    { id: 'oc.permission-options', where: 'bottom', pattern: /Allow once\s+Allow always\s+Reject/, state: 'waiting', waitKind: 'permission' },
+    { id: 'oc.question', where: 'bottom', pattern: /↑↓ select\s+enter submit\s+esc dismiss/, state: 'waiting', waitKind: 'question' },
+  ],
+  working: [
+    { id: 'oc.esc-interrupt', where: 'bottom', pattern: /\besc (?:again to )?interrupt\b/, state: 'working' },
+    { id: 'oc.retrying', where: 'bottom', pattern: /\[retrying in \d+s attempt #\d+\]/, state: 'working' },
+  ],
+  outcomes: [
+    // "▣  Build · Mock Model · 10.8s": the turn footer gains its duration when the turn completes.
+    { id: 'oc.completion', where: 'screen', pattern: /^\s*▣\s+\S.* · \d+(?:\.\d+)?(?:ms|s|m)\s*$/, state: 'stopped', completion: true },
+    { id: 'oc.interrupted', where: 'screen', pattern: /^\s*▣\s+\S.* · interrupted\s*$/, state: 'stopped' },
+  ],
+  exit: [
+    { id: 'oc.continue-hint', where: 'screen', pattern: /^\s*Continue\s+opencode -s ses_\w+/, normalScreenOnly: true },
+  ],
+  replyPrefix: /^\s*/,
+};

@@ -1,0 +1,76 @@
+import type { AgentKind, AgentState, WaitKind } from '../types';
+
+/**
+ * Where a pattern is matched:
+ * - `title`: the window title set with OSC 0/2;
+ * - `screen`: any visible row of the active buffer;
+ * - `bottom`: the last `BOTTOM_ROWS` non-empty rows, where TUIs draw their dialogs and footers;
+ * - `osc`: the body of a private OSC sequence the agent emits (e.g. `7501;state=working:app=codex`), as `<ident>;<body>`.
+ */
+export type Where = 'title' | 'screen' | 'bottom' | 'osc';
+
+export interface Marker {
+  /** Stable id, printed as evidence and counted by `npm run compat`. */
+  id: string;
+  where: Where;
+  /** Bounded patterns only: they run on single screen rows or short OSC bodies. */
+  pattern: RegExp;
+  /** Only counts while the alternate screen is active (the agent's TUI), not in plain scrolling output. */
+  altScreenOnly?: boolean;
+  /** Only counts on the normal screen (text printed after a TUI left the alternate screen). */
+  normalScreenOnly?: boolean;
+}
+
+/** Adds evidence that this agent is running. Identification needs a total weight of 2. */
+export interface IdentifyMarker extends Marker {
+  weight: 1 | 2;
+}
+
+/** A rule that names a state while it matches. */
+export interface StateRule extends Marker {
+  state: AgentState;
+  waitKind?: WaitKind;
+}
+
+/**
+ * Turn outcome markers: the lowest one on screen is the most recent turn's outcome. `completion` markers
+ * (the completion shape) read as `stopped` from the screen, because the screen cannot tell success from
+ * failure (seed 000); a reply ending with a question turns them into waiting.
+ */
+export interface OutcomeMarker extends Marker {
+  state: 'stopped' | 'failed';
+  completion?: boolean;
+}
+
+/** The agent's own state report inside the byte stream (Codex's OSC 7501 "program status"). */
+export interface ProgramStatus {
+  id: string;
+  /** OSC number, e.g. 7501. */
+  osc: number;
+  /** Extracts the status word from the OSC body; undefined when the body is not this agent's. */
+  parse(body: string): string | undefined;
+  /** Status word → state. `idle` is refined by outcome markers (an interrupt reports plain idle). */
+  states: Record<string, AgentState | 'clear'>;
+}
+
+export interface AgentSignature {
+  agent: AgentKind;
+  displayName: string;
+  /** CLI version the screen rules were checked against (recordings), or `unverified`. */
+  seenIn: string;
+  /** Executable basenames (without .exe/.cmd/.js). */
+  commands: string[];
+  /** Package names that launch it through npx/pnpm dlx/bunx/uvx/pipx and similar runners. */
+  packages: string[];
+  /** Process names (`comm`, image names) seen in the terminal's process tree. */
+  processNames: string[];
+  identify: IdentifyMarker[];
+  /** Checked in this order: waiting rules first, then working. */
+  waiting: StateRule[];
+  working: StateRule[];
+  outcomes: OutcomeMarker[];
+  exit: Marker[];
+  programStatus?: ProgramStatus;
+  /** Prefixes stripped from a reply line before checking whether it ends with a question. */
+  replyPrefix?: RegExp;
+}

@@ -1,0 +1,96 @@
+/** One event of an asciinema recording, with an absolute time in seconds since the start. */
+export interface CastEvent {
+  t: number;
+  code: string;
+  data: string;
+}
+
+export interface Cast {
+  version: 2 | 3;
+  cols: number;
+  rows: number;
+  events: CastEvent[];
+  /** Time of the last event. */
+  duration: number;
+}
+
+/** A malformed recording: names the line and the problem, for a one-line CLI error. */
+export class CastError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly problem: string,
+  ) {
+    super(`${file}:${line}: ${problem}`);
+  }
+}
+
+function num(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/**
+ * Parses asciinema v2 (absolute times, `width`/`height`) and v3 (intervals since the previous event,
+ * `term.cols`/`term.rows`, `#` comment lines).
+ */
+export function parseCast(text: string, file = '<cast>'): Cast {
+  const lines = text.split('\n');
+  let header: Record<string, unknown> | undefined;
+  let headerLine = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    headerLine = i + 1;
+    try {
+      header = JSON.parse(lines[i]) as Record<string, unknown>;
+    } catch {
+      throw new CastError(file, i + 1, 'the header is not JSON: an asciinema v2 or v3 file starts with a JSON object line');
+    }
+    break;
+  }
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new CastError(file, headerLine || 1, 'no asciinema header object');
+  const version = header.version;
+  if (version !== 2 && version !== 3) throw new CastError(file, headerLine, `unsupported asciinema version ${JSON.stringify(version)} (2 and 3 are supported)`);
+  let cols: unknown, rows: unknown;
+  if (version === 2) {
+    cols = header.width;
+    rows = header.height;
+  } else {
+    const term = header.term as Record<string, unknown> | undefined;
+    cols = term?.cols;
+    rows = term?.rows;
+  }
+  if (!num(cols) || !num(rows) || cols < 1 || rows < 1) {
+    throw new CastError(file, headerLine, version === 2 ? 'header needs numeric "width" and "height"' : 'header needs numeric "term.cols" and "term.rows"');
+  }
+  const events: CastEvent[] = [];
+  let t = 0;
+  for (let i = headerLine; i < lines.length; i++) {
+    const raw = lines[i];
+    if (raw.trim() === '' || (version === 3 && raw.startsWith('#'))) continue;
+    let ev: unknown;
+    try {
+      ev = JSON.parse(raw);
+    } catch {
+      throw new CastError(file, i + 1, 'event line is not JSON (expected [time, code, data])');
+    }
+    if (!Array.isArray(ev) || ev.length < 3 || !num(ev[0]) || typeof ev[1] !== 'string' || typeof ev[2] !== 'string') {
+      throw new CastError(file, i + 1, 'event must be [time: number, code: string, data: string]');
+    }
+    if (ev[0] < 0) throw new CastError(file, i + 1, 'negative event time');
+    if (version === 2) {
+      if (ev[0] + 1e-6 < t) throw new CastError(file, i + 1, `event time ${ev[0]} goes back before ${t}`);
+      t = ev[0];
+    } else {
+      t += ev[0];
+    }
+    events.push({ t, code: ev[1], data: ev[2] });
+  }
+  return { version, cols: Math.floor(cols), rows: Math.floor(rows), events, duration: t };
+}
+
+/** `r` events carry "COLSxROWS". */
+export function parseResize(data: string): { cols: number; rows: number } | undefined {
+  const m = /^(\d+)x(\d+)$/.exec(data.trim());
+  if (!m) return undefined;
+  return { cols: Number(m[1]), rows: Number(m[2]) };
+}

@@ -1,0 +1,54 @@
+import { TerminalDetector } from '../detect/detector';
+import type { Detection } from '../detect/types';
+import { Cast, parseResize } from './cast';
+
+export interface ReplayOptions {
+  commandLine?: string;
+  cols?: number;
+  rows?: number;
+}
+
+export interface ReplayResult {
+  detections: Detection[];
+  /** Rule ids that fired. */
+  fired: Set<string>;
+  screen: string;
+  duration: number;
+}
+
+/**
+ * Feeds a recording to the detector on a simulated clock: `o` output with its timestamps, `r` resizes,
+ * `x` the process exit; `i` input and `m` markers are not terminal output and are ignored.
+ */
+export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (d: Detection) => void): ReplayResult {
+  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine, t: 0 });
+  const detections: Detection[] = [];
+  const record = (d: Detection) => {
+    detections.push(d);
+    onDetection?.(d);
+  };
+  record(det.detection);
+  det.onChange(record);
+  for (const ev of cast.events) {
+    switch (ev.code) {
+      case 'o':
+        det.write(ev.data, ev.t);
+        break;
+      case 'r': {
+        const size = parseResize(ev.data);
+        if (size) det.resize(size.cols, size.rows, ev.t);
+        break;
+      }
+      case 'x':
+        det.exit(ev.data, ev.t);
+        break;
+      default:
+        det.advance(ev.t);
+    }
+  }
+  // Let pending states settle, as they would on screen after the last byte.
+  det.advance(cast.duration + 2);
+  const res = { detections, fired: new Set(det.fired), screen: det.screenText(), duration: cast.duration };
+  det.dispose();
+  return res;
+}
