@@ -44,7 +44,8 @@ export function tokenize(line: string): string[] {
     if (c === '"' || c === "'") {
       quote = c;
       has = true;
-    } else if (c === '\\' && i + 1 < line.length) {
+    } else if (c === '\\' && i + 1 < line.length && ` "'\\;&|()`.includes(line[i + 1])) {
+      // A POSIX escape; other backslashes are Windows path separators and stay.
       cur += line[++i];
       has = true;
     } else if (c === ' ' || c === '\t' || c === '\n') {

@@ -1,0 +1,53 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseCast, Cast } from '../../src/replay/cast';
+
+/** The repository root, from the bundled test's location (out/test/unit/…). */
+export const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the repository root above ' + __dirname);
+    dir = up;
+  }
+  return dir;
+})();
+
+export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+
+/** The command each recorded agent was started with, as shell integration would report it. */
+export const COMMAND_OF: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
+
+export interface RecordingFixture {
+  agent: string;
+  scenario: string;
+  dir: string;
+  cast: Cast;
+  expectedText: string;
+}
+
+export function recordings(): RecordingFixture[] {
+  const root = path.join(FIXTURES, 'recordings');
+  const out: RecordingFixture[] = [];
+  for (const agent of fs.readdirSync(root).sort()) {
+    const adir = path.join(root, agent);
+    if (!fs.statSync(adir).isDirectory()) continue;
+    for (const scenario of fs.readdirSync(adir).sort()) {
+      const dir = path.join(adir, scenario);
+      const castFile = path.join(dir, 'session.cast');
+      if (!fs.existsSync(castFile) || !fs.existsSync(path.join(dir, 'expected.json'))) continue;
+      out.push({ agent, scenario, dir, cast: parseCast(fs.readFileSync(castFile, 'utf8'), castFile), expectedText: fs.readFileSync(path.join(dir, 'expected.json'), 'utf8') });
+    }
+  }
+  return out;
+}
+
+export function negatives(): { name: string; cast: Cast }[] {
+  const dir = path.join(FIXTURES, 'negative');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cast'))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.cast$/, ''), cast: parseCast(fs.readFileSync(path.join(dir, f), 'utf8'), f) }));
+}
