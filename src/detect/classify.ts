@@ -23,15 +23,17 @@ export interface Frame {
   bottom: number[];
   /** Latest body per private OSC ident, e.g. 7501 → "state=working:app=codex". */
   osc: ReadonlyMap<number, string>;
+  /** Indexes of the non-empty rows, bottom first: most TUI rows are blank, and recent text is lowest. */
+  filled: number[];
 }
 
 export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): Frame {
-  const bottom: number[] = [];
-  for (let i = view.rows.length - 1; i >= 0 && bottom.length < BOTTOM_ROWS; i--) {
-    if (view.rows[i].trim() !== '') bottom.push(i);
+  const filled: number[] = [];
+  for (let i = view.rows.length - 1; i >= 0; i--) {
+    if (/\S/.test(view.rows[i])) filled.push(i);
   }
-  bottom.reverse();
-  return { view, bottom, osc };
+  const bottom = filled.slice(0, BOTTOM_ROWS).reverse();
+  return { view, bottom, osc, filled };
 }
 
 /** First matching text of a marker on the frame, or undefined. */
@@ -60,7 +62,7 @@ export function findMarker(frame: Frame, m: Marker): { text: string; row: number
       return undefined;
     }
     case 'screen': {
-      for (let row = view.rows.length - 1; row >= 0; row--) {
+      for (const row of frame.filled) {
         const r = m.pattern.exec(view.rows[row]);
         if (r) return { text: r[0], row };
       }

@@ -40,6 +40,9 @@ export class TerminalDetector {
   private screen: Screen | undefined;
   private readonly tail = new OutputTail();
   private readonly osc = new Map<number, string>();
+  private oscVersion = 0;
+  /** Screen and OSC versions of the last classified frame: an unchanged frame needs no new look. */
+  private lastLooked = '';
   private readonly listeners: Listener[] = [];
   private agent: AgentId = 'shell';
   private identifiedBy: 'command-line' | 'process' | 'screen' | undefined;
@@ -176,7 +179,10 @@ export class TerminalDetector {
   }
 
   private promote(t: number): void {
-    this.screen = new Screen(this.cols, this.rows, OSC_IDENTS, (ident, body) => this.osc.set(ident, body));
+    this.screen = new Screen(this.cols, this.rows, OSC_IDENTS, (ident, body) => {
+      this.osc.set(ident, body);
+      this.oscVersion++;
+    });
     this.promotedAt = { t, bytes: this.bytesSeen };
     const context = this.tail.take();
     if (context) this.screen.write(context);
@@ -198,7 +204,20 @@ export class TerminalDetector {
     const seen = this.dirty ? Math.min(this.dirtySince, t) : t;
     this.dirty = false;
     this.lastClassify = t;
-    const frame = makeFrame(this.screen.view(), this.osc);
+    const p = this.promotedAt;
+    if (!this.sig && p && this.bytesSeen - p.bytes > DEMOTE_AFTER_BYTES && t - p.t > DEMOTE_AFTER_SECONDS) {
+      this.demote(t);
+      return;
+    }
+    const view = this.screen.view();
+    const key = `${view.version}/${this.oscVersion}/${this.agent}`;
+    if (key === this.lastLooked) {
+      // Nothing visible changed: the candidate is the one offered last time; only time moves on.
+      this.commit(this.debouncer.advance(seen));
+      return;
+    }
+    this.lastLooked = key;
+    const frame = makeFrame(view, this.osc);
     if (!this.sig || this.current.state === 'exited') {
       // After an exit, an agent counts as started again only once a TUI is back on the alternate screen.
       const canStart = !this.sig || frame.view.altScreen;
@@ -208,8 +227,6 @@ export class TerminalDetector {
         this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
         return;
       }
-      const p = this.promotedAt;
-      if (!this.sig && p && this.bytesSeen - p.bytes > DEMOTE_AFTER_BYTES && t - p.t > DEMOTE_AFTER_SECONDS) this.demote(t);
       return;
     }
     const cand = classify(frame, this.sig!);
@@ -241,6 +258,7 @@ export class TerminalDetector {
     // Look at what is already on screen right away: a promoted terminal may show a state already.
     this.markDirty(t);
     this.lastClassify = -Infinity;
+    this.lastLooked = '';
     if (by === 'screen') {
       const frame = makeFrame(this.screen!.view(), this.osc);
       const cand = classify(frame, this.sig!);

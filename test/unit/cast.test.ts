@@ -52,7 +52,7 @@ describe('agent-lens replay (the built CLI)', () => {
     assert.match(out, /✻ Worked for 2s/);
     assert.match(out, /Claude Code v2\.1\.328/);
     const narrow = execFileSync(process.execPath, [cli, 'replay', cast, '--screen', '--cols', '60', '--rows', '20'], { encoding: 'utf8' });
-    const screen = narrow.split('\n').filter((l) => !l.startsWith('{'));
+    const screen = narrow.trimEnd().split('\n').filter((l) => !l.startsWith('{'));
     assert.ok(screen.length <= 20 && screen.every((l) => [...l].length < 100), 'screen not resized to 60x20');
   });
 
