@@ -115,10 +115,13 @@ function plainPath(chunks: string[]): void {
   const d = new TerminalDetector({ cols: 120, rows: 35 });
   const t0 = process.hrtime.bigint();
   while (bytes < target) {
-    for (const c of chunks) {
-      const s = process.hrtime.bigint();
-      d.write(c, t);
-      lat.push(Number(process.hrtime.bigint() - s));
+    for (let i = 0; i < chunks.length; i++) {
+      // Timing every chunk would cost more than the cheap path itself: sample one in 16.
+      if ((i & 15) === 0) {
+        const s = process.hrtime.bigint();
+        d.write(chunks[i], t);
+        lat.push(Number(process.hrtime.bigint() - s));
+      } else d.write(chunks[i], t);
       t += 0.001;
       if (d.emulating) promoted++;
     }
@@ -126,8 +129,9 @@ function plainPath(chunks: string[]): void {
   }
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   lat.sort((a, b) => a - b);
-  console.log(`plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${d.detection.agent}; chunks emulated: ${promoted}`);
-  console.log(`             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))} over ${lat.length} chunks (avg ${(chunkBytes / chunks.length).toFixed(0)} B)`);
+  const total = (bytes / chunkBytes) * chunks.length;
+  console.log(`plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${d.detection.agent}; ${((promoted / total) * 100).toFixed(1)}% of chunks emulated`);
+  console.log(`             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))} (sampled 1 in 16 of ${total} chunks, avg ${(chunkBytes / chunks.length).toFixed(0)} B)`);
   d.dispose();
 }
 

@@ -21,8 +21,8 @@ export interface DetectorOptions {
 /** Seconds of stream time between two looks at the screen while output flows. */
 export const CLASSIFY_INTERVAL = 0.05;
 /** A promoted terminal that shows no agent within this much output and time goes back to the cheap path. */
-const DEMOTE_AFTER_BYTES = 256 * 1024;
-const DEMOTE_AFTER_SECONDS = 5;
+const DEMOTE_AFTER_BYTES = 64 * 1024;
+const DEMOTE_AFTER_SECONDS = 3;
 /** After a demotion the weak triggers stay off for this long (seconds of stream time). */
 const WEAK_COOLDOWN_SECONDS = 30;
 

@@ -7,39 +7,32 @@
 /** Always armed: sequences only a program writes, naming an agent (title, program status, OpenTUI query). */
 export const STRONG_TRIGGER = /\x1b\]7501;|\x1b\]99;i=opentui|\x1b\][02];[^\x07\x1b]{0,16}(?:Claude Code|OpenCode|OC \| )/;
 /**
- * Disarmed for a while after a promotion found no agent: a full-screen program (top, vim) or output
- * that merely mentions an agent would otherwise be emulated again and again.
+ * Disarmed for a while after a promotion found no agent: a full-screen program (top, vim) would
+ * otherwise be emulated again and again. Agent names in plain text (a `git log`, a `cat` of notes) are
+ * no trigger: real TUIs draw their banners with colour codes inside, and announce themselves with the
+ * strong sequences above; `codex exec` prints its header plainly, at a line start, above a rule.
  */
-export const WEAK_TRIGGER = /\x1b\[\?1049h|Claude Code|OpenAI Codex|opencode|OpenCode/;
+export const WEAK_TRIGGER = /\x1b\[\?(?:1049|1047|47)h|(?:^|\n)OpenAI Codex v\d+\.\d+\.\d+\r?\n-{4}/;
 
 /** Bytes of recent output replayed into the emulator on promotion. */
-export const TAIL_LIMIT = 16 * 1024;
+export const TAIL_LIMIT = 8 * 1024;
 
 export class OutputTail {
-  private parts: string[] = [];
-  private size = 0;
+  private text = '';
 
   push(chunk: string): void {
-    if (chunk.length >= TAIL_LIMIT) {
-      this.parts = [chunk.slice(chunk.length - TAIL_LIMIT)];
-      this.size = TAIL_LIMIT;
-      return;
-    }
-    this.parts.push(chunk);
-    this.size += chunk.length;
-    while (this.size > TAIL_LIMIT && this.parts.length > 1) {
-      this.size -= this.parts.shift()!.length;
-    }
+    // V8 concatenates strings as ropes; trimming only past twice the limit keeps this amortised O(1).
+    this.text += chunk;
+    if (this.text.length > 2 * TAIL_LIMIT) this.text = this.text.slice(this.text.length - TAIL_LIMIT);
   }
 
   take(): string {
-    const s = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    const s = this.text.length > TAIL_LIMIT ? this.text.slice(this.text.length - TAIL_LIMIT) : this.text;
+    this.text = '';
     return s;
   }
 
   get length(): number {
-    return this.size;
+    return Math.min(this.text.length, TAIL_LIMIT);
   }
 }
