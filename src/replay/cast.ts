@@ -12,6 +12,8 @@ export interface Cast {
   events: CastEvent[];
   /** Time of the last event. */
   duration: number;
+  /** The header's `command` (v2) or `command` (v3), when the recorder kept it. */
+  command?: string;
 }
 
 /** A malformed recording: names the line and the problem, for a one-line CLI error. */
@@ -85,7 +87,8 @@ export function parseCast(text: string, file = '<cast>'): Cast {
     }
     events.push({ t, code: ev[1], data: ev[2] });
   }
-  return { version, cols: Math.floor(cols), rows: Math.floor(rows), events, duration: t };
+  const command = typeof header.command === 'string' && header.command.trim() ? header.command : undefined;
+  return { version, cols: Math.floor(cols), rows: Math.floor(rows), events, duration: t, command };
 }
 
 /** `r` events carry "COLSxROWS". */

@@ -3,6 +3,7 @@ import type { Detection } from '../detect/types';
 import { Cast, parseResize } from './cast';
 
 export interface ReplayOptions {
+  /** Defaults to the recording header's `command`. */
   commandLine?: string;
   cols?: number;
   rows?: number;
@@ -21,7 +22,7 @@ export interface ReplayResult {
  * `x` the process exit; `i` input and `m` markers are not terminal output and are ignored.
  */
 export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (d: Detection) => void): ReplayResult {
-  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine, t: 0 });
+  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0 });
   const detections: Detection[] = [];
   const record = (d: Detection) => {
     detections.push(d);

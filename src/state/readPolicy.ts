@@ -1,0 +1,101 @@
+import { agentFromCommandLine, tokenize } from '../detect/commandLine';
+import type { AgentKind } from '../detect/types';
+
+/**
+ * Which shell executions Agent Lens reads. VS Code keeps everything a read stream delivered in memory
+ * until the command ends, so reading a dev server that runs for hours would grow without bound. The rule:
+ *
+ * 1. the command line names an agent, directly or through env/sudo/npx/pnpm dlx/node … (`agentFromCommandLine`);
+ * 2. its first word is a shell alias or function whose body names an agent (read from the user's rc files);
+ * 3. its first word is a script (a path, or a file in the working folder with a shell extension) whose
+ *    first 64 KB name an agent;
+ * 4. the command line is empty or low-confidence: VS Code could not tell what runs, so we cannot rule an
+ *    agent out.
+ *
+ * Everything else is not read; the process-tree scan still watches those terminals, so an agent started
+ * in a way none of the rules sees is found as a process (agent + working/exited, source `process`).
+ */
+export interface ReadDecision {
+  read: boolean;
+  agent?: AgentKind;
+  reason: string;
+}
+
+export interface Resolver {
+  /** Alias or function body for a command name, from the user's shell start-up files. */
+  alias(name: string): string | undefined;
+  /** The first 64 KB of a script the command runs, when the word is a readable file. */
+  script(word: string): string | undefined;
+}
+
+export const noResolver: Resolver = { alias: () => undefined, script: () => undefined };
+
+const SCRIPT_WORD = /(?:^\.{0,2}\/|\.(?:sh|bash|zsh|fish|ps1|cmd|bat)$)/i;
+
+export function readDecision(commandLine: string | undefined, confidence: 'low' | 'medium' | 'high' | undefined, resolver: Resolver = noResolver): ReadDecision {
+  const line = (commandLine ?? '').trim();
+  const direct = agentFromCommandLine(line);
+  if (direct) return { read: true, agent: direct.agent, reason: `command line names ${direct.agent} ("${direct.token}")` };
+  if (!line || confidence === 'low') return { read: true, reason: line ? 'command line is low-confidence' : 'command line unknown' };
+  const words = tokenize(line).filter((w) => w !== '\u0000' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const first = words[0];
+  if (!first) return { read: false, reason: 'no command' };
+  const body = resolver.alias(first);
+  if (body) {
+    const viaAlias = agentFromCommandLine(body) ?? bodyLines(body);
+    if (viaAlias) return { read: true, agent: viaAlias.agent, reason: `alias ${first} runs ${viaAlias.agent}` };
+  }
+  if (SCRIPT_WORD.test(first) || /^(?:bash|sh|zsh|source|\.)$/.test(first)) {
+    const scriptWord = /^(?:bash|sh|zsh|source|\.)$/.test(first) ? words[1] : first;
+    const text = scriptWord ? resolver.script(scriptWord) : undefined;
+    const viaScript = text ? bodyLines(text) : undefined;
+    if (viaScript) return { read: true, agent: viaScript.agent, reason: `script ${scriptWord} runs ${viaScript.agent}` };
+  }
+  return { read: false, reason: `"${first}" is not an agent` };
+}
+
+/** The first line of a script or function body that starts an agent. Comments and echo lines do not count. */
+function bodyLines(text: string): { agent: AgentKind } | undefined {
+  for (const raw of text.slice(0, 64 * 1024).split(/\r?\n/)) {
+    const line = raw.replace(/^\s*(?:exec\s+)?/, '');
+    if (!line || line.startsWith('#') || /^(?:echo|printf)\b/.test(line)) continue;
+    const m = agentFromCommandLine(line);
+    if (m) return { agent: m.agent };
+  }
+  return undefined;
+}
+
+/**
+ * Aliases and functions from bash/zsh/fish start-up files. Line-based and bounded: a function body is
+ * read until a line that starts with `}` or 200 lines, whichever comes first.
+ */
+export function parseAliases(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = text.slice(0, 512 * 1024).split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    let m = /^alias\s+(?:-g\s+)?([\w.:-]+)=(?:'([^']*)'|"([^"]*)"|(\S+))/.exec(line);
+    if (m) {
+      out.set(m[1], m[2] ?? m[3] ?? m[4] ?? '');
+      continue;
+    }
+    m = /^(?:alias|abbr\s+(?:-a|--add))\s+([\w.:-]+)\s+(?:'([^']*)'|"([^"]*)"|(.+))$/.exec(line);
+    if (m) {
+      out.set(m[1], m[2] ?? m[3] ?? m[4] ?? '');
+      continue;
+    }
+    m = /^(?:function\s+([\w.:-]+)(?:\s*\(\))?|([\w.:-]+)\s*\(\))\s*\{?(.*)$/.exec(line);
+    if (m) {
+      const name = m[1] ?? m[2];
+      const body: string[] = [m[3].replace(/\}\s*;?\s*$/, '')];
+      if (!/\}\s*;?\s*$/.test(m[3])) {
+        for (let k = i + 1; k < lines.length && k < i + 200; k++) {
+          if (/^\s*\}/.test(lines[k]) || /^\s*end\s*$/.test(lines[k])) break;
+          body.push(lines[k]);
+        }
+      }
+      out.set(name, body.join('\n'));
+    }
+  }
+  return out;
+}

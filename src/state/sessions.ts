@@ -1,0 +1,178 @@
+import { TerminalDetector } from '../detect/detector';
+import type { AgentKind, Detection } from '../detect/types';
+import { CastBuffer } from '../replay/castWriter';
+import type { StateStore } from './store';
+
+/** Timers and clock, injected so the logic runs in mocha without VS Code. */
+export interface Scheduler {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realScheduler: Scheduler = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface SessionOptions {
+  cols?: number;
+  rows?: number;
+  /** Agents the user switched off are reported as plain shells. */
+  isEnabled?: (agent: AgentKind) => boolean;
+  /** Every transition, for the log channel. */
+  log?: (id: string, d: Detection) => void;
+}
+
+/**
+ * One terminal: a detector per shell execution, the deadline timer that lets states settle while
+ * output pauses, a bounded recording for bug reports, and what the process scan found.
+ */
+export class TerminalSession {
+  private detector: TerminalDetector | undefined;
+  private timer: unknown;
+  private cast: CastBuffer | undefined;
+  private startMs = 0;
+  private cols: number;
+  private rows: number;
+  private processAgent: { agent: AgentKind; evidence: string } | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly store: StateStore,
+    private readonly scheduler: Scheduler,
+    private readonly opts: SessionOptions = {},
+  ) {
+    this.cols = opts.cols ?? 120;
+    this.rows = opts.rows ?? 30;
+  }
+
+  /** True while an execution's output is being read. */
+  get reading(): boolean {
+    return this.detector !== undefined;
+  }
+
+  /** A shell execution started; `read` says whether its output will arrive through `write`. */
+  startExecution(commandLine: string | undefined, read: boolean): void {
+    this.stopDetector();
+    this.startMs = this.scheduler.now();
+    if (!read) {
+      this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)` });
+      return;
+    }
+    const det = new TerminalDetector({ cols: this.cols, rows: this.rows, commandLine, t: 0 });
+    this.detector = det;
+    this.cast = new CastBuffer(this.cols, this.rows, this.startMs, commandLine);
+    det.onChange((d) => this.report(d));
+    this.report(det.detection);
+  }
+
+  write(data: string): void {
+    const det = this.detector;
+    if (!det) return;
+    const ms = this.scheduler.now();
+    this.cast?.output(ms, data);
+    det.write(data, (ms - this.startMs) / 1000);
+    this.schedule();
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.cols && rows === this.rows) return;
+    this.cols = cols;
+    this.rows = rows;
+    const ms = this.scheduler.now();
+    this.cast?.resize(ms, cols, rows);
+    this.detector?.resize(cols, rows, (ms - this.startMs) / 1000);
+    this.schedule();
+  }
+
+  /** The execution ended: the agent in it exited; the exit code is the evidence. */
+  endExecution(exitCode: number | undefined): void {
+    const det = this.detector;
+    const ms = this.scheduler.now();
+    this.cast?.exit(ms, exitCode);
+    if (det && det.detection.agent !== 'shell') det.exit(exitCode, (ms - this.startMs) / 1000);
+    else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: exitCode === undefined ? 'command ended' : `command ended with exit code ${exitCode}` });
+    this.stopDetector();
+  }
+
+  /** The terminal closed: whatever ran in it has exited. */
+  close(exitCode: number | undefined): void {
+    const s = this.store.get(this.id);
+    if (s && s.state !== 'exited' && s.agent !== 'shell') {
+      this.report({ t: 0, agent: s.agent, state: 'exited', source: 'process', evidence: exitCode === undefined ? 'terminal closed' : `terminal closed, exit code ${exitCode}` });
+    }
+    this.dispose();
+  }
+
+  /**
+   * What a process-tree scan found under this terminal's shell. Used only when the output is not read
+   * (no shell integration, a reload while an agent ran, an unread wrapper): agent + working/exited.
+   */
+  setProcessAgent(found: { agent: AgentKind; evidence: string } | undefined): void {
+    if (this.detector) {
+      // The stream is authoritative while read; a scan may still name an agent the screen has not shown yet.
+      return;
+    }
+    const prev = this.processAgent;
+    this.processAgent = found;
+    if (found && (!prev || prev.agent !== found.agent)) {
+      this.report({ t: 0, agent: found.agent, state: 'working', source: 'process', evidence: found.evidence });
+    } else if (!found && prev) {
+      this.report({ t: 0, agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
+    }
+  }
+
+  /** The recording of the current (or last) read execution, for "Record Terminal to .cast". */
+  recording(): CastBuffer | undefined {
+    return this.cast;
+  }
+
+  /** The detector's rendered screen, for diagnostics. */
+  screenText(): string {
+    return this.detector?.screenText() ?? '';
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stopDetector();
+  }
+
+  private report(d: Detection): void {
+    if (this.disposed) return;
+    let det = d;
+    if (d.agent !== 'shell' && this.opts.isEnabled && !this.opts.isEnabled(d.agent)) {
+      det = { ...d, agent: 'shell', state: d.state === 'exited' ? 'exited' : 'idle', evidence: `${d.agent} detection is switched off` };
+      delete det.waitKind;
+    }
+    const changed = this.store.report(this.id, det);
+    if (changed) this.opts.log?.(this.id, det);
+  }
+
+  private schedule(): void {
+    const det = this.detector;
+    if (!det) return;
+    const due = det.deadline();
+    if (this.timer !== undefined) {
+      this.scheduler.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (due === undefined) return;
+    const ms = Math.max(0, this.startMs + due * 1000 - this.scheduler.now());
+    this.timer = this.scheduler.setTimeout(() => {
+      this.timer = undefined;
+      if (this.detector !== det) return;
+      det.advance((this.scheduler.now() - this.startMs) / 1000);
+      this.schedule();
+    }, Math.ceil(ms) + 1);
+  }
+
+  private stopDetector(): void {
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.detector?.dispose();
+    this.detector = undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import type { AgentKind } from '../detect/types';
+
+/** Mirrors `contributes.configuration` in package.json. */
+export interface AgentLensConfig {
+  agents: Record<AgentKind, boolean>;
+  notificationsEnabled: boolean;
+  notificationDelaySeconds: number;
+  processScanIntervalSeconds: number;
+}
+
+const DEFAULT_AGENTS: Record<AgentKind, boolean> = { 'claude-code': true, codex: true, opencode: true, amp: true, gemini: true, hermes: true };
+
+export function readConfig(): AgentLensConfig {
+  const c = vscode.workspace.getConfiguration('agentLens');
+  const agents = { ...DEFAULT_AGENTS, ...(c.get<Partial<Record<AgentKind, boolean>>>('agents') ?? {}) };
+  const num = (key: string, def: number, min: number, max: number) => {
+    const v = c.get<number>(key);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
+  };
+  return {
+    agents,
+    notificationsEnabled: c.get<boolean>('notifications.enabled') ?? true,
+    notificationDelaySeconds: num('notifications.delaySeconds', 15, 0, 3600),
+    processScanIntervalSeconds: num('processScan.intervalSeconds', 2, 0, 60),
+  };
+}

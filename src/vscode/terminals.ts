@@ -1,0 +1,230 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { AgentKind } from '../detect/types';
+import { findAgent, processesUnder, ttySize } from '../process/processTree';
+import { parseAliases, readDecision, Resolver } from '../state/readPolicy';
+import { realScheduler, TerminalSession } from '../state/sessions';
+import type { StateStore } from '../state/store';
+import type { AgentLensConfig } from './config';
+
+/**
+ * The emulator must be at least as large as the real terminal (a narrower one wraps full-screen TUIs
+ * into garbage; a larger one changes nothing). VS Code's stable API has no terminal size, so we read
+ * the pty's size where we can and fall back to this.
+ */
+const FALLBACK_SIZE = { cols: 240, rows: 80 };
+
+/** Shell start-up files whose aliases and functions may start an agent. */
+const RC_FILES = ['.bashrc', '.bash_aliases', '.bash_profile', '.zshrc', '.zsh_aliases', '.config/fish/config.fish', '.profile'];
+
+/**
+ * The only code that reads terminals: shell-integration executions in, chunks to the per-terminal
+ * session; terminals without a readable stream are watched through their process tree.
+ */
+export class TerminalAdapter implements vscode.Disposable {
+  private readonly ids = new Map<vscode.Terminal, string>();
+  private readonly sessions = new Map<string, TerminalSession>();
+  private readonly reading = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private next = 1;
+  private scanTimer: NodeJS.Timeout | undefined;
+  private scanning = false;
+  private aliasCache: { at: number; map: Map<string, string> } | undefined;
+
+  constructor(
+    private readonly store: StateStore,
+    private config: () => AgentLensConfig,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    const w = vscode.window;
+    this.disposables.push(
+      w.onDidOpenTerminal((t) => this.track(t)),
+      w.onDidCloseTerminal((t) => this.closed(t)),
+      w.onDidStartTerminalShellExecution((e) => this.started(e)),
+      w.onDidEndTerminalShellExecution((e) => this.ended(e)),
+      w.onDidChangeTerminalState((t) => this.rename(t)),
+    );
+    for (const t of w.terminals) this.track(t);
+    this.reschedule();
+  }
+
+  idOf(t: vscode.Terminal): string | undefined {
+    return this.ids.get(t);
+  }
+
+  terminalOf(id: string): vscode.Terminal | undefined {
+    for (const [t, i] of this.ids) if (i === id) return t;
+    return undefined;
+  }
+
+  session(id: string): TerminalSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Settings changed: restart the scan loop with the new interval. */
+  reconfigure(): void {
+    this.reschedule();
+  }
+
+  dispose(): void {
+    if (this.scanTimer) clearTimeout(this.scanTimer);
+    for (const s of this.sessions.values()) s.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+
+  private track(t: vscode.Terminal): string {
+    const known = this.ids.get(t);
+    if (known) return known;
+    const id = `t${this.next++}`;
+    this.ids.set(t, id);
+    this.store.open(id, t.name);
+    const session = new TerminalSession(id, this.store, realScheduler, {
+      ...FALLBACK_SIZE,
+      isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
+      log: (tid, d) => this.log.info(`[${this.store.get(tid)?.name ?? tid}] ${d.agent} → ${d.state} (${d.source}) ${d.evidence}`),
+    });
+    this.sessions.set(id, session);
+    void this.sizeFromPty(t, session);
+    this.reschedule();
+    return id;
+  }
+
+  private rename(t: vscode.Terminal): void {
+    const id = this.ids.get(t);
+    if (id) this.store.rename(id, t.name);
+  }
+
+  private closed(t: vscode.Terminal): void {
+    const id = this.ids.get(t);
+    if (!id) return;
+    this.sessions.get(id)?.close(t.exitStatus?.code);
+    this.sessions.delete(id);
+    this.reading.delete(id);
+    this.ids.delete(t);
+    this.store.close(id);
+    this.reschedule();
+  }
+
+  private started(e: vscode.TerminalShellExecutionStartEvent): void {
+    const id = this.track(e.terminal);
+    const session = this.sessions.get(id)!;
+    const cl = e.execution.commandLine;
+    const confidence = cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High ? 'high' : cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Medium ? 'medium' : 'low';
+    const decision = readDecision(cl.value, confidence, this.resolver(e.execution.cwd?.fsPath ?? e.terminal.shellIntegration?.cwd?.fsPath));
+    this.log.debug(`[${e.terminal.name}] execution ${JSON.stringify(cl.value)} (${confidence}): ${decision.read ? 'read' : 'not read'}, ${decision.reason}`);
+    if (!decision.read) {
+      session.startExecution(cl.value, false);
+      this.reading.delete(id);
+      this.reschedule();
+      return;
+    }
+    // read() only delivers data written after its first call: it must be called in this handler, synchronously.
+    const stream = e.execution.read();
+    session.startExecution(cl.value, true);
+    this.reading.add(id);
+    this.reschedule();
+    void this.sizeFromPty(e.terminal, session);
+    void (async () => {
+      try {
+        for await (const chunk of stream) session.write(chunk);
+      } catch (err) {
+        this.log.warn(`[${e.terminal.name}] reading the terminal stream failed: ${(err as Error).message}`);
+      }
+    })();
+  }
+
+  private ended(e: vscode.TerminalShellExecutionEndEvent): void {
+    const id = this.ids.get(e.terminal);
+    if (!id) return;
+    this.sessions.get(id)?.endExecution(e.exitCode);
+    this.reading.delete(id);
+    this.reschedule();
+  }
+
+  private async sizeFromPty(t: vscode.Terminal, session: TerminalSession): Promise<void> {
+    try {
+      const pid = await t.processId;
+      if (!pid) return;
+      const size = await ttySize(pid);
+      if (size) session.resize(size.cols, size.rows);
+    } catch {
+      // Keep the fallback size.
+    }
+  }
+
+  private resolver(cwd: string | undefined): Resolver {
+    return {
+      alias: (name) => this.aliases().get(name),
+      script: (word) => {
+        const file = path.resolve(cwd ?? os.homedir(), word.replace(/^~(?=\/)/, os.homedir()));
+        try {
+          const st = fs.statSync(file);
+          if (!st.isFile() || st.size > 1024 * 1024) return undefined;
+          const fd = fs.openSync(file, 'r');
+          try {
+            const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
+            fs.readSync(fd, buf, 0, buf.length, 0);
+            return buf.toString('utf8');
+          } finally {
+            fs.closeSync(fd);
+          }
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+
+  /** Aliases from the user's rc files, re-read at most every 30 s. */
+  private aliases(): Map<string, string> {
+    const now = Date.now();
+    if (this.aliasCache && now - this.aliasCache.at < 30_000) return this.aliasCache.map;
+    const map = new Map<string, string>();
+    for (const rel of RC_FILES) {
+      try {
+        const text = fs.readFileSync(path.join(os.homedir(), rel), 'utf8');
+        for (const [k, v] of parseAliases(text)) if (!map.has(k)) map.set(k, v);
+      } catch {
+        // Missing rc files are normal.
+      }
+    }
+    this.aliasCache = { at: now, map };
+    return map;
+  }
+
+  /** The process scan runs only while some terminal's output is not read, every N seconds. */
+  private reschedule(): void {
+    const interval = this.config().processScanIntervalSeconds;
+    const needed = interval > 0 && [...this.ids.values()].some((id) => !this.reading.has(id));
+    if (!needed) {
+      if (this.scanTimer) clearTimeout(this.scanTimer);
+      this.scanTimer = undefined;
+      return;
+    }
+    if (this.scanTimer) return;
+    this.scanTimer = setTimeout(() => {
+      this.scanTimer = undefined;
+      void this.scan().finally(() => this.reschedule());
+    }, interval * 1000);
+  }
+
+  private async scan(): Promise<void> {
+    if (this.scanning) return;
+    this.scanning = true;
+    try {
+      for (const [t, id] of [...this.ids]) {
+        if (this.reading.has(id)) continue;
+        const pid = await t.processId;
+        if (!pid) continue;
+        const found = findAgent(await processesUnder(pid));
+        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence } : undefined);
+      }
+    } catch (err) {
+      this.log.debug(`process scan failed: ${(err as Error).message}`);
+    } finally {
+      this.scanning = false;
+    }
+  }
+}
