@@ -1,0 +1,208 @@
+import * as assert from 'assert';
+import { CastBuffer } from '../../src/replay/castWriter';
+import { parseCast } from '../../src/replay/cast';
+import { replayCast } from '../../src/replay/replay';
+import { WaitNotifier } from '../../src/state/notifyPolicy';
+import { parseAliases, readDecision } from '../../src/state/readPolicy';
+import { TerminalSession } from '../../src/state/sessions';
+import { HISTORY_LIMIT, StateStore, TerminalState, byUrgency } from '../../src/state/store';
+import { FakeScheduler } from './fakeScheduler';
+import { recordings } from './helpers';
+
+describe('state store', () => {
+  it('keeps agent, state, source, evidence and a bounded history per terminal', () => {
+    let now = 0;
+    const store = new StateStore(() => now);
+    const events: string[] = [];
+    store.onDidChange((c) => events.push(`${c.id}:${c.previous?.state ?? '-'}→${c.current?.state ?? 'closed'}`));
+    store.open('t1', 'bash');
+    now = 5;
+    store.report('t1', { agent: 'claude-code', state: 'working', source: 'pty-scrape', evidence: 'x' });
+    assert.strictEqual(store.report('t1', { agent: 'claude-code', state: 'working', source: 'pty-scrape', evidence: 'y' }), undefined, 'same state is no change');
+    for (let i = 0; i < HISTORY_LIMIT + 20; i++) store.report('t1', { agent: 'claude-code', state: i % 2 ? 'working' : 'idle', source: 'pty-scrape', evidence: String(i) });
+    const s = store.get('t1')!;
+    assert.strictEqual(s.history.length, HISTORY_LIMIT);
+    assert.strictEqual(s.history.at(-1)!.evidence, String(HISTORY_LIMIT + 19));
+    store.close('t1');
+    assert.strictEqual(store.get('t1'), undefined);
+    assert.deepStrictEqual(events.slice(0, 2), ['t1:-→idle', 't1:idle→working']);
+    assert.strictEqual(events.at(-1), 't1:working→closed');
+  });
+
+  it('does not let a screen "stopped" override an authoritative completed/failed', () => {
+    const store = new StateStore();
+    store.open('t1', 'a');
+    store.report('t1', { agent: 'codex', state: 'completed', source: 'jsonl-watcher', evidence: 'task_complete' });
+    assert.strictEqual(store.report('t1', { agent: 'codex', state: 'stopped', source: 'pty-scrape', evidence: 'Worked for' }), undefined);
+    assert.strictEqual(store.get('t1')!.state, 'completed');
+    store.report('t1', { agent: 'codex', state: 'working', source: 'pty-scrape', evidence: 'esc' });
+    assert.strictEqual(store.get('t1')!.state, 'working');
+  });
+
+  it('sorts by who needs you', () => {
+    const mk = (id: string, state: TerminalState['state'], waitKind?: TerminalState['waitKind'], agent: TerminalState['agent'] = 'codex'): TerminalState => ({ id, name: id, agent, state, waitKind, source: 'pty-scrape', evidence: '', since: 0, history: [] });
+    const sorted = [mk('idle', 'idle'), mk('sh', 'idle', undefined, 'shell'), mk('work', 'working'), mk('q', 'waiting', 'reply-question'), mk('perm', 'waiting', 'permission'), mk('fail', 'failed')].sort(byUrgency);
+    assert.deepStrictEqual(sorted.map((s) => s.id), ['perm', 'q', 'fail', 'work', 'idle', 'sh']);
+  });
+});
+
+describe('read policy', () => {
+  const resolver = {
+    alias: (n: string) => parseAliases(`alias cc='claude --model opus'\nalias ll='ls -la'\nfunction cx() {\n  npx @openai/codex "$@"\n}\noc() { opencode; }\n`).get(n),
+    script: (w: string) => (w === './agent.sh' ? '#!/bin/sh\n# runs claude\necho "claude starting"\nexec claude --continue\n' : w === './build.sh' ? '#!/bin/sh\nmake all\n' : undefined),
+  };
+  const table: [string, 'low' | 'medium' | 'high', boolean, string | undefined][] = [
+    ['claude', 'high', true, 'claude-code'],
+    ['npx @openai/codex', 'high', true, 'codex'],
+    ['cc', 'high', true, 'claude-code'],
+    ['cx --full-auto', 'high', true, 'codex'],
+    ['oc', 'high', true, 'opencode'],
+    ['./agent.sh', 'high', true, 'claude-code'],
+    ['bash ./agent.sh', 'high', true, 'claude-code'],
+    ['./build.sh', 'high', false, undefined],
+    ['ll', 'high', false, undefined],
+    ['npm run dev', 'high', false, undefined],
+    ['', 'high', true, undefined],
+    ['whatever', 'low', true, undefined],
+  ];
+  for (const [cmd, conf, read, agent] of table) {
+    it(`${JSON.stringify(cmd)} (${conf}) → ${read ? 'read' : 'not read'}`, () => {
+      const d = readDecision(cmd, conf, resolver);
+      assert.strictEqual(d.read, read, d.reason);
+      assert.strictEqual(d.agent, agent);
+    });
+  }
+  it('parses fish aliases and abbreviations', () => {
+    const m = parseAliases(`alias gg 'gemini --yolo'\nabbr -a am amp\n`);
+    assert.strictEqual(m.get('gg'), 'gemini --yolo');
+    assert.strictEqual(m.get('am'), 'amp');
+  });
+});
+
+describe('terminal session (live timing with a manual clock)', () => {
+  const rec = recordings().find((r) => r.agent === 'claude-code' && r.scenario === '04-bash-permission-approve')!;
+
+  it('plays a recording at its own pace and reaches the same states as the replay', () => {
+    const sched = new FakeScheduler();
+    const store = new StateStore(() => sched.now());
+    store.open('t1', 'bash');
+    const s = new TerminalSession('t1', store, sched, { cols: rec.cast.cols, rows: rec.cast.rows });
+    const seen: string[] = [];
+    store.onDidChange((c) => c.current && seen.push(`${c.current.agent}/${c.current.state}`));
+    s.startExecution('claude', true);
+    let last = 0;
+    for (const e of rec.cast.events) {
+      sched.advance((e.t - last) * 1000);
+      last = e.t;
+      if (e.code === 'o') s.write(e.data);
+      if (e.code === 'x') s.endExecution(Number(e.data));
+    }
+    const replay = replayCast(rec.cast, { commandLine: 'claude' }).detections.map((d) => `${d.agent}/${d.state}`);
+    assert.deepStrictEqual(seen, replay);
+    assert.strictEqual(sched.pending, 0, 'no timers left after the execution ended');
+  });
+
+  it('settles a state by its timer when output pauses', () => {
+    const sched = new FakeScheduler();
+    const store = new StateStore(() => sched.now());
+    store.open('t1', 'x');
+    const s = new TerminalSession('t1', store, sched, { cols: 120, rows: 35 });
+    s.startExecution('claude', true);
+    s.write('\x1b[?1049h\x1b]0;◐ Claude Code\x07');
+    assert.strictEqual(store.get('t1')!.state, 'idle');
+    sched.advance(200);
+    assert.strictEqual(store.get('t1')!.state, 'working', 'committed by the deadline timer, without more output');
+  });
+
+  it('uses the process scan only for unread executions, and reports exited when the process goes', () => {
+    const store = new StateStore();
+    store.open('t1', 'x');
+    const s = new TerminalSession('t1', store, new FakeScheduler());
+    s.startExecution('./run-something', false);
+    s.setProcessAgent({ agent: 'opencode', evidence: 'process opencode (pid 42)' });
+    assert.deepStrictEqual([store.get('t1')!.agent, store.get('t1')!.state, store.get('t1')!.source], ['opencode', 'working', 'process']);
+    s.setProcessAgent(undefined);
+    assert.strictEqual(store.get('t1')!.state, 'exited');
+  });
+
+  it('reports a switched-off agent as a plain shell', () => {
+    const store = new StateStore();
+    store.open('t1', 'x');
+    const s = new TerminalSession('t1', store, new FakeScheduler(), { isEnabled: (a) => a !== 'codex' });
+    s.startExecution('codex', true);
+    assert.strictEqual(store.get('t1')!.agent, 'shell');
+  });
+
+  it('records the stream as a cast that replays to the same states', () => {
+    const sched = new FakeScheduler();
+    const buf = new CastBuffer(rec.cast.cols, rec.cast.rows, sched.now(), 'claude');
+    let last = 0;
+    for (const e of rec.cast.events) {
+      sched.advance((e.t - last) * 1000);
+      last = e.t;
+      if (e.code === 'o') buf.output(sched.now(), e.data);
+    }
+    const cast = parseCast(buf.toCast('test'));
+    assert.strictEqual(cast.command, 'claude');
+    const a = replayCast(cast).detections.map((d) => `${d.agent}/${d.state}`);
+    const b = replayCast(rec.cast, { commandLine: 'claude' }).detections.map((d) => `${d.agent}/${d.state}`).filter((x) => !x.endsWith('exited'));
+    assert.deepStrictEqual(a, b);
+  });
+
+  it('bounds the recording and marks it truncated', () => {
+    const buf = new CastBuffer(80, 24, 0, undefined, 1000);
+    for (let i = 0; i < 100; i++) buf.output(i, 'x'.repeat(50));
+    assert.ok(buf.truncated);
+    assert.ok(buf.toCast('t').length < 2000);
+  });
+});
+
+describe('wait notifications', () => {
+  function setup(focused = false) {
+    const sched = new FakeScheduler();
+    const store = new StateStore(() => sched.now());
+    const pushed: string[] = [];
+    let focus = focused;
+    const n = new WaitNotifier(store, sched, { enabled: () => true, delaySeconds: () => 15, isFocused: () => focus, notify: (s) => pushed.push(`${s.id}:${s.waitKind}`) });
+    store.open('t1', 'a');
+    return { sched, store, pushed, n, setFocus: (f: boolean) => (focus = f) };
+  }
+  const wait = (store: StateStore, waitKind: 'permission' | 'reply-question') => store.report('t1', { agent: 'claude-code', state: 'waiting', source: 'pty-scrape', evidence: 'dialog', waitKind });
+
+  it('notifies once, after the delay, for a dialog still open', () => {
+    const { sched, store, pushed } = setup();
+    wait(store, 'permission');
+    sched.advance(14_000);
+    assert.deepStrictEqual(pushed, []);
+    sched.advance(1_500);
+    assert.deepStrictEqual(pushed, ['t1:permission']);
+    sched.advance(60_000);
+    assert.deepStrictEqual(pushed, ['t1:permission'], 'only once per wait');
+  });
+
+  it('does not notify when the dialog was answered in time', () => {
+    const { sched, store, pushed } = setup();
+    wait(store, 'permission');
+    sched.advance(5_000);
+    store.report('t1', { agent: 'claude-code', state: 'working', source: 'pty-scrape', evidence: 'x' });
+    sched.advance(30_000);
+    assert.deepStrictEqual(pushed, []);
+  });
+
+  it('never pushes a reply that merely ends with a question', () => {
+    const { sched, store, pushed } = setup();
+    wait(store, 'reply-question');
+    sched.advance(60_000);
+    assert.deepStrictEqual(pushed, []);
+  });
+
+  it('waits while the terminal is the focused one, and notifies when focus leaves', () => {
+    const { sched, store, pushed, setFocus } = setup(true);
+    wait(store, 'permission');
+    sched.advance(30_000);
+    assert.deepStrictEqual(pushed, []);
+    setFocus(false);
+    sched.advance(4_000);
+    assert.deepStrictEqual(pushed, ['t1:permission']);
+  });
+});
