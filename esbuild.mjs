@@ -30,12 +30,15 @@ function listTests(dir, out) {
 }
 
 const builds = [
-  { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' }, outdir: 'dist', banner: {} },
+  { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' }, outdir: 'dist' },
 ];
 if (!production) {
   builds.push({ ...common, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' });
   const tests = listTests('test/unit', []);
   if (tests.length) builds.push({ ...common, entryPoints: tests, outdir: 'out/test/unit', outbase: 'test/unit' });
+  // The integration suite runs inside VS Code's extension host (test:e2e, test:vscode).
+  const e2e = listTests('test/e2e/suite', []);
+  if (e2e.length) builds.push({ ...common, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e/suite' });
 }
 
 const problemMatcher = {

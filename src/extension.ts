@@ -17,6 +17,8 @@ export interface AgentLensApi {
   /** The store id of a terminal, to match `states()` to `vscode.window.terminals`. */
   terminalId(t: vscode.Terminal): string | undefined;
   activationMs: number;
+  /** Work done by the detector so far (milliseconds, chunks, characters), for performance reports. */
+  stats(): { ms: number; chunks: number; chars: number };
   ui: { tree(): TreeSnapshotItem[]; statusBar(): { summary?: string; active?: string; summaryWarning: boolean } };
 }
 
@@ -75,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     onDidChange: changes.event,
     terminalId: (t) => terminals.idOf(t),
     activationMs,
+    stats: () => ({ ...terminals.stats }),
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot() },
   };
 }

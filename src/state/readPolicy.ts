@@ -24,8 +24,8 @@ export interface ReadDecision {
 export interface Resolver {
   /** Alias or function body for a command name, from the user's shell start-up files. */
   alias(name: string): string | undefined;
-  /** The first 64 KB of a script the command runs, when the word is a readable file. */
-  script(word: string): string | undefined;
+  /** The first 64 KB of a script the command runs, when the word is a readable file (`dir`: after a `cd`). */
+  script(word: string, dir?: string): string | undefined;
 }
 
 export const noResolver: Resolver = { alias: () => undefined, script: () => undefined };
@@ -37,21 +37,39 @@ export function readDecision(commandLine: string | undefined, confidence: 'low' 
   const direct = agentFromCommandLine(line);
   if (direct) return { read: true, agent: direct.agent, reason: `command line names ${direct.agent} ("${direct.token}")` };
   if (!line || confidence === 'low') return { read: true, reason: line ? 'command line is low-confidence' : 'command line unknown' };
-  const words = tokenize(line).filter((w) => w !== '\u0000' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  const first = words[0];
-  if (!first) return { read: false, reason: 'no command' };
-  const body = resolver.alias(first);
-  if (body) {
-    const viaAlias = agentFromCommandLine(body) ?? bodyLines(body);
-    if (viaAlias) return { read: true, agent: viaAlias.agent, reason: `alias ${first} runs ${viaAlias.agent}` };
+  // Check the first word of every segment of `a && b; c`, following `cd DIR` for relative scripts.
+  let cdDir: string | undefined;
+  for (const seg of segments(line)) {
+    const words = seg.filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    const first = words[0];
+    if (!first) continue;
+    if (first === 'cd' && words[1]) {
+      cdDir = cdDir && !words[1].startsWith('/') ? `${cdDir}/${words[1]}` : words[1];
+      continue;
+    }
+    const body = resolver.alias(first);
+    if (body) {
+      const viaAlias = agentFromCommandLine(body) ?? bodyLines(body);
+      if (viaAlias) return { read: true, agent: viaAlias.agent, reason: `alias ${first} runs ${viaAlias.agent}` };
+    }
+    const runner = /^(?:bash|sh|zsh|source|\.)$/.test(first);
+    const scriptWord = runner ? words[1] : first;
+    if (scriptWord && (runner || SCRIPT_WORD.test(scriptWord))) {
+      const text = resolver.script(scriptWord, cdDir);
+      const viaScript = text ? bodyLines(text) : undefined;
+      if (viaScript) return { read: true, agent: viaScript.agent, reason: `script ${scriptWord} runs ${viaScript.agent}` };
+    }
   }
-  if (SCRIPT_WORD.test(first) || /^(?:bash|sh|zsh|source|\.)$/.test(first)) {
-    const scriptWord = /^(?:bash|sh|zsh|source|\.)$/.test(first) ? words[1] : first;
-    const text = scriptWord ? resolver.script(scriptWord) : undefined;
-    const viaScript = text ? bodyLines(text) : undefined;
-    if (viaScript) return { read: true, agent: viaScript.agent, reason: `script ${scriptWord} runs ${viaScript.agent}` };
+  return { read: false, reason: 'no agent in the command line, its aliases or scripts' };
+}
+
+function segments(line: string): string[][] {
+  const out: string[][] = [[]];
+  for (const w of tokenize(line)) {
+    if (w === '\u0000') out.push([]);
+    else out[out.length - 1].push(w);
   }
-  return { read: false, reason: `"${first}" is not an agent` };
+  return out.filter((s) => s.length > 0);
 }
 
 /** The first line of a script or function body that starts an agent. Comments and echo lines do not count. */

@@ -23,6 +23,15 @@ export interface SessionOptions {
   isEnabled?: (agent: AgentKind) => boolean;
   /** Every transition, for the log channel. */
   log?: (id: string, d: Detection) => void;
+  /** Shared counters of the detection work done, for the performance report. */
+  stats?: DetectionStats;
+}
+
+export interface DetectionStats {
+  /** Milliseconds spent in the detector (emulation, classification), all terminals together. */
+  ms: number;
+  chunks: number;
+  chars: number;
 }
 
 /**
@@ -73,9 +82,16 @@ export class TerminalSession {
     const det = this.detector;
     if (!det) return;
     const ms = this.scheduler.now();
+    const t0 = performance.now();
     this.cast?.output(ms, data);
     det.write(data, (ms - this.startMs) / 1000);
     this.schedule();
+    const st = this.opts.stats;
+    if (st) {
+      st.ms += performance.now() - t0;
+      st.chunks++;
+      st.chars += data.length;
+    }
   }
 
   resize(cols: number, rows: number): void {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 import { findAgent, processesUnder, ttySize } from '../process/processTree';
 import { parseAliases, readDecision, Resolver } from '../state/readPolicy';
-import { realScheduler, TerminalSession } from '../state/sessions';
+import { DetectionStats, realScheduler, TerminalSession } from '../state/sessions';
 import type { StateStore } from '../state/store';
 import type { AgentLensConfig } from './config';
 
@@ -32,6 +32,7 @@ export class TerminalAdapter implements vscode.Disposable {
   private scanTimer: NodeJS.Timeout | undefined;
   private scanning = false;
   private aliasCache: { at: number; map: Map<string, string> } | undefined;
+  readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
 
   constructor(
     private readonly store: StateStore,
@@ -82,6 +83,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.store.open(id, t.name);
     const session = new TerminalSession(id, this.store, realScheduler, {
       ...FALLBACK_SIZE,
+      stats: this.stats,
       isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
       log: (tid, d) => this.log.info(`[${this.store.get(tid)?.name ?? tid}] ${d.agent} → ${d.state} (${d.source}) ${d.evidence}`),
     });
@@ -157,8 +159,10 @@ export class TerminalAdapter implements vscode.Disposable {
   private resolver(cwd: string | undefined): Resolver {
     return {
       alias: (name) => this.aliases().get(name),
-      script: (word) => {
-        const file = path.resolve(cwd ?? os.homedir(), word.replace(/^~(?=\/)/, os.homedir()));
+      script: (word, dir) => {
+        const home = os.homedir();
+        const base = path.resolve(cwd ?? home, dir?.replace(/^~(?=\/|$)/, home) ?? '.');
+        const file = path.resolve(base, word.replace(/^~(?=\/)/, home));
         try {
           const st = fs.statSync(file);
           if (!st.isFile() || st.size > 1024 * 1024) return undefined;

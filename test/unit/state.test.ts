@@ -49,7 +49,7 @@ describe('state store', () => {
 describe('read policy', () => {
   const resolver = {
     alias: (n: string) => parseAliases(`alias cc='claude --model opus'\nalias ll='ls -la'\nfunction cx() {\n  npx @openai/codex "$@"\n}\noc() { opencode; }\n`).get(n),
-    script: (w: string) => (w === './agent.sh' ? '#!/bin/sh\n# runs claude\necho "claude starting"\nexec claude --continue\n' : w === './build.sh' ? '#!/bin/sh\nmake all\n' : undefined),
+    script: (w: string, _dir?: string) => (w === './agent.sh' ? '#!/bin/sh\n# runs claude\necho "claude starting"\nexec claude --continue\n' : w === './build.sh' ? '#!/bin/sh\nmake all\n' : undefined),
   };
   const table: [string, 'low' | 'medium' | 'high', boolean, string | undefined][] = [
     ['claude', 'high', true, 'claude-code'],
@@ -59,6 +59,7 @@ describe('read policy', () => {
     ['oc', 'high', true, 'opencode'],
     ['./agent.sh', 'high', true, 'claude-code'],
     ['bash ./agent.sh', 'high', true, 'claude-code'],
+    ['cd tools && ./agent.sh --fast', 'high', true, 'claude-code'],
     ['./build.sh', 'high', false, undefined],
     ['ll', 'high', false, undefined],
     ['npm run dev', 'high', false, undefined],

@@ -36,6 +36,8 @@ export const claudeCode: AgentSignature = {
     { id: 'cc.completion', where: 'screen', pattern: COMPLETION_SHAPE, state: 'stopped', completion: true },
     { id: 'cc.interrupted', where: 'screen', pattern: /^\s*⎿\s+Interrupted · What should Claude do instead\?/, state: 'stopped' },
     { id: 'cc.api-error', where: 'screen', pattern: /^[●⏺] API Error: .+/, state: 'failed' },
+    // Esc on an AskUserQuestion dialog (2.1.328, harness scenario 06b): no "Interrupted" line, this instead.
+    { id: 'cc.declined', where: 'screen', pattern: /^[●⏺] Declined to answer Claude's questions/, state: 'stopped' },
   ],
   exit: [
     { id: 'cc.resume-hint', where: 'screen', pattern: /^\s*(?:Resume this session with:|claude --resume [0-9a-f-]{8,})/, normalScreenOnly: true },

@@ -1,0 +1,87 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, typeLine, waitFor, waitState } from './util';
+
+const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
+const rec = (agent: string, scenario: string) => path.join(ROOT, 'test', 'fixtures', 'recordings', agent, scenario, 'session.cast');
+
+describe('Agent Lens in a real VS Code', function () {
+  this.timeout(180_000);
+
+  after(async () => {
+    for (const t of vscode.window.terminals) t.dispose();
+  });
+
+  it('activates quickly and exports its API', async () => {
+    const a = await api();
+    assert.strictEqual(typeof a.states, 'function');
+    assert.ok(a.activationMs >= 0);
+    console.log(`    activation: ${a.activationMs.toFixed(1)} ms (goal ≤ 50 ms)`);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(path.join(ARTIFACTS, 'activation.json'), JSON.stringify({ activationMs: a.activationMs }));
+  });
+
+  it('a plain shell command stays a shell', async () => {
+    const a = await api();
+    const t = await shellTerminal('plain');
+    const seen = transitions(a, t);
+    t.shellIntegration!.executeCommand('ls -la / && echo "Claude Code ✻ Worked for 3s" && echo done');
+    await sleep(2500);
+    seen.dispose();
+    assert.ok(seen.list.every((s) => s.startsWith('shell/')), `plain commands became ${seen.list.join(', ')}`);
+    assert.strictEqual(stateOf(a, t)?.agent, 'shell');
+    t.dispose();
+  });
+
+  it('a fake agent playing a Claude Code recording: idle → working → waiting → working → stopped → exited, in the tree and status bar', async () => {
+    const a = await api();
+    const t = await shellTerminal('fake claude', { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: rec('claude-code', '04-bash-permission-approve') }, vscode.TerminalLocation.Editor);
+    t.show();
+    const seen = transitions(a, t);
+    t.shellIntegration!.executeCommand('claude');
+    await waitState(a, t, 'claude-code', 'working', 20_000);
+    const waiting = await waitState(a, t, 'claude-code', 'waiting', 20_000);
+    assert.strictEqual(waiting.waitKind, 'permission');
+    assert.match(waiting.evidence, /Esc to cancel|Do you want to proceed/);
+    const tree = a.ui.tree();
+    const group = tree.find((i) => i.label.startsWith('Needs you'));
+    assert.ok(group, `no "Needs you" group in ${JSON.stringify(tree)}`);
+    const item = tree.find((i) => i.group === 'Needs you' && i.label === 'fake claude');
+    assert.ok(item, `terminal not under "Needs you": ${JSON.stringify(tree)}`);
+    assert.match(item!.description, /^Claude Code · waiting for approval · \d+s$/);
+    assert.strictEqual(item!.icon, 'bell-dot');
+    assert.strictEqual(item!.color, 'charts.orange');
+    const bar = a.ui.statusBar();
+    assert.match(bar.summary ?? '', /\$\(bell-dot\) 1/);
+    assert.strictEqual(bar.summaryWarning, true);
+    assert.match(bar.active ?? '', /Claude Code: waiting for approval/);
+    await screenshot('fake-claude-waiting');
+    await waitState(a, t, 'claude-code', 'stopped', 40_000);
+    const doneItem = a.ui.tree().find((i) => i.label === 'fake claude');
+    assert.match(doneItem!.description, /^Claude Code · stopped/);
+    assert.strictEqual(doneItem!.icon, 'debug-stop');
+    await waitState(a, t, 'claude-code', 'exited', 30_000);
+    seen.dispose();
+    const order = seen.list.filter((s, i, arr) => arr.indexOf(s) === i || s !== arr[i - 1]);
+    const want = ['claude-code/idle', 'claude-code/working', 'claude-code/waiting', 'claude-code/working', 'claude-code/stopped', 'claude-code/exited'];
+    let k = 0;
+    for (const s of order) if (s === want[k]) k++;
+    assert.strictEqual(k, want.length, `transitions ${order.join(' → ')}`);
+    t.dispose();
+  });
+
+  it('a wrapper script that starts the agent is read too (read policy rule 3)', async () => {
+    const a = await api();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-wrap-'));
+    const script = path.join(dir, 'start-agent.sh');
+    fs.writeFileSync(script, `#!/bin/sh\n# starts the team's agent\nexec claude "$@"\n`, { mode: 0o755 });
+    const t = await shellTerminal('wrapped', { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: rec('claude-code', '02-plain-text'), AGENT_LENS_FAKE_SPEED: '2' }, vscode.TerminalLocation.Editor);
+    t.shellIntegration!.executeCommand(`cd ${dir} && ./start-agent.sh`);
+    await waitState(a, t, 'claude-code', 'working', 30_000);
+    await waitState(a, t, 'claude-code', 'exited', 60_000);
+    t.dispose();
+  });
+});
