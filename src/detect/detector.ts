@@ -5,7 +5,7 @@ import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
 import type { AgentSignature } from './signatures/types';
 import { Debouncer } from './stateMachine';
-import type { AgentId, AgentState, Detection, StateSource, WaitKind } from './types';
+import type { AgentId, AgentKind, AgentState, Detection, StateSource, WaitKind } from './types';
 
 export interface DetectorOptions {
   cols?: number;
@@ -14,6 +14,8 @@ export interface DetectorOptions {
   commandLine?: string;
   /** Executable names of processes in the terminal, second strongest. */
   processNames?: readonly string[];
+  /** An agent known from elsewhere (an alias or wrapper script the command line runs). */
+  agentHint?: { agent: AgentKind; evidence: string };
   /** Start time on the caller's clock, in seconds. */
   t?: number;
 }
@@ -66,6 +68,7 @@ export class TerminalDetector {
     this.current = { t, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: 'no agent' };
     const cmd = agentFromCommandLine(opts.commandLine);
     if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
+    else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'process');
     else if (opts.processNames) this.setProcessNames(opts.processNames, t);
   }
 

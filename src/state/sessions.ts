@@ -64,14 +64,14 @@ export class TerminalSession {
   }
 
   /** A shell execution started; `read` says whether its output will arrive through `write`. */
-  startExecution(commandLine: string | undefined, read: boolean): void {
+  startExecution(commandLine: string | undefined, read: boolean, agentHint?: { agent: AgentKind; evidence: string }): void {
     this.stopDetector();
     this.startMs = this.scheduler.now();
     if (!read) {
       this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)` });
       return;
     }
-    const det = new TerminalDetector({ cols: this.cols, rows: this.rows, commandLine, t: 0 });
+    const det = new TerminalDetector({ cols: this.cols, rows: this.rows, commandLine, agentHint, t: 0 });
     this.detector = det;
     this.cast = new CastBuffer(this.cols, this.rows, this.startMs, commandLine);
     det.onChange((d) => this.report(d));

@@ -124,7 +124,7 @@ export class TerminalAdapter implements vscode.Disposable {
     }
     // read() only delivers data written after its first call: it must be called in this handler, synchronously.
     const stream = e.execution.read();
-    session.startExecution(cl.value, true);
+    session.startExecution(cl.value, true, decision.agent ? { agent: decision.agent, evidence: decision.reason } : undefined);
     this.reading.add(id);
     this.reschedule();
     void this.sizeFromPty(e.terminal, session);

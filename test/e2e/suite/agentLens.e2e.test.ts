@@ -80,7 +80,8 @@ describe('Agent Lens in a real VS Code', function () {
     fs.writeFileSync(script, `#!/bin/sh\n# starts the team's agent\nexec claude "$@"\n`, { mode: 0o755 });
     const t = await shellTerminal('wrapped', { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: rec('claude-code', '02-plain-text'), AGENT_LENS_FAKE_SPEED: '2' }, vscode.TerminalLocation.Editor);
     t.shellIntegration!.executeCommand(`cd ${dir} && ./start-agent.sh`);
-    await waitState(a, t, 'claude-code', 'working', 30_000);
+    const w = await waitState(a, t, 'claude-code', 'working', 30_000);
+    assert.ok(w.history.some((h) => /script \.\/start-agent\.sh runs claude-code/.test(h.evidence)), `identified how? ${JSON.stringify(w.history.map((h) => h.evidence))}`);
     await waitState(a, t, 'claude-code', 'exited', 60_000);
     t.dispose();
   });

@@ -36,7 +36,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 
 /** A bash terminal with shell integration ready. */
 export async function shellTerminal(name: string, env: Record<string, string> = {}, location: vscode.TerminalLocation = vscode.TerminalLocation.Panel): Promise<vscode.Terminal> {
-  const t = vscode.window.createTerminal({ name, shellPath: '/bin/bash', shellArgs: ['--noprofile', '--norc'], env, location });
+  // No custom shell arguments: VS Code injects shell integration only into shells started with arguments it knows.
+  const t = vscode.window.createTerminal({ name, shellPath: '/bin/bash', env, location });
   await waitFor(`shell integration in ${name}`, () => t.shellIntegration, 30_000);
   return t;
 }
@@ -67,6 +68,9 @@ export async function waitState(a: AgentLensApi, t: vscode.Terminal, agent: stri
 
 /** Asks the e2e runner (outside VS Code) for a screenshot of the workbench, and waits until it is taken. */
 export async function screenshot(name: string): Promise<void> {
+  // Show the Agent Lens side bar so the picture has the tree view next to the terminal.
+  await vscode.commands.executeCommand('workbench.view.extension.agentLens');
+  await sleep(600);
   const dir = path.join(ARTIFACTS, 'screenshot-requests');
   fs.mkdirSync(dir, { recursive: true });
   const req = path.join(dir, `${name}.req`);
