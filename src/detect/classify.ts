@@ -106,6 +106,40 @@ function lastOutcome(frame: Frame, outcomes: readonly OutcomeMarker[]): { marker
   return best;
 }
 
+function rowAbove(frame: Frame, row: number): string | undefined {
+  for (let r = row - 1; r >= 0; r--) {
+    const text = frame.view.rows[r];
+    if (text.replace(/[┃│]/g, ' ').trim() !== '') return text;
+  }
+  return undefined;
+}
+
+/** A transcript whose last row is not a turn footer: the turn runs, though nothing spins yet. */
+function turnInProgress(frame: Frame, sig: AgentSignature): Candidate | undefined {
+  const tp = sig.turnInProgress;
+  if (!tp || !frame.view.altScreen) return undefined;
+  const rows = frame.view.rows;
+  let end = -1;
+  for (const r of frame.filled) {
+    if (tp.inputBoxEnd.test(rows[r])) {
+      end = r;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  let top = end - 1;
+  while (top >= 0 && tp.inputBoxRow.test(rows[top])) top--;
+  for (let r = top; r >= 0; r--) {
+    const text = rows[r];
+    if (text.trim() === '') continue;
+    if (tp.startScreen.test(text)) return undefined;
+    for (let k = r; k >= 0; k--) if (tp.startScreen.test(rows[k])) return undefined;
+    if (tp.restingLast.test(text)) return undefined;
+    return { state: 'working', ruleId: tp.id, text: text.replace(/[┃│]/g, ' ').trim() };
+  }
+  return undefined;
+}
+
 /** Trailing decoration a reply may end with after its question mark (seed 001). */
 const TRAILING_DECORATION = /[\s*_`)\]"'”’」』]+$/u;
 
@@ -154,7 +188,14 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
   if (waiting) return waiting;
   const working = firstRule(frame, sig.working);
   if (working) return working;
+  const pending = turnInProgress(frame, sig);
+  if (pending) return pending;
   if (outcome) {
+    const fa = outcome.marker.failedIfAbove;
+    if (fa) {
+      const above = rowAbove(frame, outcome.row);
+      if (above !== undefined && fa.test(above)) return { state: 'failed', ruleId: `${outcome.marker.id}+error-above`, text: above.replace(/[┃│]/g, ' ').trim() };
+    }
     if (outcome.marker.completion) {
       const q = replyQuestion(frame, outcome.row, sig);
       if (q) return { state: 'waiting', ruleId: `${outcome.marker.id}+reply-question`, text: q, waitKind: 'reply-question' };

@@ -26,5 +26,6 @@ export function signatureIds(sig: AgentSignature): string[] {
     ...sig.exit.map((m) => m.id),
   ];
   if (sig.programStatus) ids.push(sig.programStatus.id);
+  if (sig.turnInProgress) ids.push(sig.turnInProgress.id);
   return [...new Set(ids)];
 }

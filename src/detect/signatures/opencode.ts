@@ -28,7 +28,23 @@ export const opencode: AgentSignature = {
     // "▣  Build · Mock Model · 10.8s": the turn footer gains its duration when the turn completes.
     { id: 'oc.completion', where: 'screen', pattern: /^\s*▣\s+\S.* · \d+(?:\.\d+)?(?:ms|s|m)\s*$/, state: 'stopped', completion: true },
     { id: 'oc.interrupted', where: 'screen', pattern: /^\s*▣\s+\S.* · interrupted\s*$/, state: 'stopped' },
+    // A bare footer (no duration): a rejected permission or dismissed question (stopped), or a provider error
+    // shown in a block right above it (failed).
+    {
+      id: 'oc.bare-footer',
+      where: 'screen',
+      pattern: /^\s*▣\s+(?!.* · (?:\d+(?:\.\d+)?(?:ms|s|m)|interrupted)\s*$)\S.*$/,
+      state: 'stopped',
+      failedIfAbove: /^\s*┃\s+.*\b(?:error|invalid|incorrect|unauthori[sz]ed|forbidden|rate.?limit|overloaded|quota|exceeded|failed|denied|[45]\d\d)\b/i,
+    },
   ],
+  turnInProgress: {
+    id: 'oc.turn-in-progress',
+    inputBoxEnd: /^\s*╹▀+\s*$/,
+    inputBoxRow: /^\s*┃/,
+    restingLast: /^\s*▣\s/,
+    startScreen: /█▀▀█ █▀▀█ █▀▀█/,
+  },
   exit: [
     { id: 'oc.continue-hint', where: 'screen', pattern: /^\s*Continue\s+opencode -s ses_\w+/, normalScreenOnly: true },
   ],

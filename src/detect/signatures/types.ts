@@ -40,6 +40,24 @@ export interface StateRule extends Marker {
 export interface OutcomeMarker extends Marker {
   state: 'stopped' | 'failed';
   completion?: boolean;
+  /** When the nearest non-empty row above the marker matches, the turn failed (an error block above a bare turn footer). */
+  failedIfAbove?: RegExp;
+}
+
+/**
+ * A transcript whose last row is not a turn footer means a turn is in progress, even before any spinner
+ * shows (OpenCode spends seconds bootstrapping a session after Enter with nothing else on screen).
+ */
+export interface TurnInProgress {
+  id: string;
+  /** The row that closes the input box; the transcript is everything above the box. */
+  inputBoxEnd: RegExp;
+  /** Rows that start the input box (scanning up from its end while they match). */
+  inputBoxRow: RegExp;
+  /** The last transcript row of a turn at rest (its footer). */
+  restingLast: RegExp;
+  /** Present only on the start screen, where there is no transcript. */
+  startScreen: RegExp;
 }
 
 /** The agent's own state report inside the byte stream (Codex's OSC 7501 "program status"). */
@@ -71,6 +89,7 @@ export interface AgentSignature {
   outcomes: OutcomeMarker[];
   exit: Marker[];
   programStatus?: ProgramStatus;
+  turnInProgress?: TurnInProgress;
   /** Prefixes stripped from a reply line before checking whether it ends with a question. */
   replyPrefix?: RegExp;
 }
