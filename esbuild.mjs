@@ -36,6 +36,21 @@ if (!production) {
   builds.push({ ...common, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' });
   const tests = listTests('test/unit', []);
   if (tests.length) builds.push({ ...common, entryPoints: tests, outdir: 'out/test/unit', outbase: 'test/unit' });
+  // The real-agent harness: recorder, compat matrix, mocks (test tooling, never in the .vsix).
+  builds.push({
+    ...common,
+    entryPoints: {
+      record: 'harness/record.ts',
+      check: 'harness/check.ts',
+      compat: 'harness/compat.ts',
+      'home-cli': 'harness/home-cli.ts',
+      'mock-anthropic': 'harness/mock/anthropic-cli.ts',
+      mock: 'harness/mock/mock-cli.ts',
+    },
+    outdir: 'dist/harness',
+  });
+  const live = listTests('test/live', []);
+  if (live.length) builds.push({ ...common, entryPoints: live, outdir: 'out/test/live', outbase: 'test/live' });
   // The integration suite runs inside VS Code's extension host (test:e2e, test:vscode).
   const e2e = listTests('test/e2e/suite', []);
   if (e2e.length) builds.push({ ...common, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e/suite' });

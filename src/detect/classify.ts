@@ -204,3 +204,10 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
   }
   return { state: 'idle', ruleId: `${sig.agent}.default-idle`, text: '' };
 }
+
+/** Ids of every marker of a signature that matches this frame (coverage reports; not on the hot path). */
+export function matchingIds(frame: Frame, sig: AgentSignature): string[] {
+  const ids: string[] = [];
+  for (const m of [...sig.identify, ...sig.waiting, ...sig.working, ...sig.outcomes, ...sig.exit]) if (findMarker(frame, m)) ids.push(m.id);
+  return ids;
+}

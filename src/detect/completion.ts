@@ -10,7 +10,7 @@ export const COMPLETION_SHAPE =
   /(?:^\s*[✶✽✳✢·∗*✻]\s*([A-Z][a-zé]+(?:ed|t))|\b(Saut[ée]*d|Cogitated))\s+for\s+(?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
 
 /** Codex 0.169 prints its completion line without a symbol: `  Worked for 23s • 16:16`, indented, alone on its row. */
-export const CODEX_COMPLETION = /^\s*(?:─+\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
+export const CODEX_COMPLETION = /^\s*(?:─+\s*)?Worked for <?(?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
 
 /** True when a screen row has the completion shape. */
 export function isCompletionLine(row: string): boolean {

@@ -1,4 +1,4 @@
-import { Candidate, classify, identify, makeFrame } from './classify';
+import { Candidate, classify, identify, makeFrame, matchingIds } from './classify';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
 import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
 import { Screen } from './screen';
@@ -18,6 +18,8 @@ export interface DetectorOptions {
   agentHint?: { agent: AgentKind; evidence: string };
   /** Start time on the caller's clock, in seconds. */
   t?: number;
+  /** Record every marker that matches any frame in `fired` (for `npm run compat`; costs time). */
+  coverage?: boolean;
 }
 
 /** Seconds of stream time between two looks at the screen while output flows. */
@@ -60,8 +62,10 @@ export class TerminalDetector {
   private weakArmedAt = -Infinity;
   /** Which rules fired at least once, for coverage reports. */
   readonly fired = new Set<string>();
+  private readonly coverage: boolean;
 
   constructor(opts: DetectorOptions = {}) {
+    this.coverage = opts.coverage ?? false;
     this.cols = opts.cols ?? 80;
     this.rows = opts.rows ?? 24;
     const t = opts.t ?? 0;
@@ -233,6 +237,7 @@ export class TerminalDetector {
       return;
     }
     const cand = classify(frame, this.sig!);
+    if (this.coverage) for (const id of matchingIds(frame, this.sig!)) this.fired.add(id);
     const same = (a: Candidate, b: Candidate) => a.state === b.state && a.waitKind === b.waitKind;
     if (cand.state === this.debouncer.state && cand.state === this.current.state && cand.waitKind !== this.current.waitKind) {
       // Same state, different reason (a dialog after a reply-question): show the new reason at once.

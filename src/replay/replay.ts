@@ -7,6 +7,8 @@ export interface ReplayOptions {
   commandLine?: string;
   cols?: number;
   rows?: number;
+  /** Record every matching marker in `fired`, not only the rules that decided a state. */
+  coverage?: boolean;
 }
 
 export interface ReplayResult {
@@ -22,7 +24,7 @@ export interface ReplayResult {
  * `x` the process exit; `i` input and `m` markers are not terminal output and are ignored.
  */
 export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (d: Detection) => void): ReplayResult {
-  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0 });
+  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0, coverage: opts.coverage });
   const detections: Detection[] = [];
   const record = (d: Detection) => {
     detections.push(d);

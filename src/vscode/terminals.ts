@@ -30,6 +30,7 @@ export class TerminalAdapter implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private next = 1;
   private scanTimer: NodeJS.Timeout | undefined;
+  private sizeTimer: NodeJS.Timeout | undefined;
   private scanning = false;
   private aliasCache: { at: number; map: Map<string, string> } | undefined;
   readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
@@ -71,6 +72,7 @@ export class TerminalAdapter implements vscode.Disposable {
 
   dispose(): void {
     if (this.scanTimer) clearTimeout(this.scanTimer);
+    if (this.sizeTimer) clearInterval(this.sizeTimer);
     for (const s of this.sessions.values()) s.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
@@ -200,6 +202,7 @@ export class TerminalAdapter implements vscode.Disposable {
 
   /** The process scan runs only while some terminal's output is not read, every N seconds. */
   private reschedule(): void {
+    this.resizePoll();
     const interval = this.config().processScanIntervalSeconds;
     const needed = interval > 0 && [...this.ids.values()].some((id) => !this.reading.has(id));
     if (!needed) {
@@ -212,6 +215,26 @@ export class TerminalAdapter implements vscode.Disposable {
       this.scanTimer = undefined;
       void this.scan().finally(() => this.reschedule());
     }, interval * 1000);
+  }
+
+  /**
+   * VS Code tells extensions nothing when a terminal is resized; while agents are read, their pty size is
+   * re-read every 5 s so the emulator follows the panel.
+   */
+  private resizePoll(): void {
+    if (this.reading.size === 0) {
+      if (this.sizeTimer) clearInterval(this.sizeTimer);
+      this.sizeTimer = undefined;
+      return;
+    }
+    if (this.sizeTimer) return;
+    this.sizeTimer = setInterval(() => {
+      for (const id of this.reading) {
+        const t = this.terminalOf(id);
+        const s = this.sessions.get(id);
+        if (t && s) void this.sizeFromPty(t, s);
+      }
+    }, 5000);
   }
 
   private async scan(): Promise<void> {

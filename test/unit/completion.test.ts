@@ -37,6 +37,7 @@ describe('completion shape', () => {
   it('recognises Codex 0.169 completion rows and nothing mid-line', () => {
     assert.ok(CODEX_COMPLETION.test('  Worked for 23s • 16:16'));
     assert.ok(CODEX_COMPLETION.test('  Worked for 1m 2s • 16:16'));
+    assert.ok(CODEX_COMPLETION.test('  Worked for <1s • 16:16'), 'sub-second turns (0.169.0)');
     assert.ok(!CODEX_COMPLETION.test('  I Worked for 23s'));
     assert.ok(!CODEX_COMPLETION.test('  Retried for 3s'));
   });

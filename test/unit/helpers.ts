@@ -19,6 +19,8 @@ export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 export const COMMAND_OF: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
 
 export interface RecordingFixture {
+  /** `shared` (labelled by hand, from ../shared/recordings) or `live` (npm run record). */
+  origin: 'shared' | 'live';
   agent: string;
   scenario: string;
   dir: string;
@@ -26,9 +28,10 @@ export interface RecordingFixture {
   expectedText: string;
 }
 
-export function recordings(): RecordingFixture[] {
-  const root = path.join(FIXTURES, 'recordings');
+export function recordings(origin: 'shared' | 'live' = 'shared'): RecordingFixture[] {
+  const root = path.join(FIXTURES, origin === 'shared' ? 'recordings' : 'live');
   const out: RecordingFixture[] = [];
+  if (!fs.existsSync(root)) return out;
   for (const agent of fs.readdirSync(root).sort()) {
     const adir = path.join(root, agent);
     if (!fs.statSync(adir).isDirectory()) continue;
@@ -36,7 +39,7 @@ export function recordings(): RecordingFixture[] {
       const dir = path.join(adir, scenario);
       const castFile = path.join(dir, 'session.cast');
       if (!fs.existsSync(castFile) || !fs.existsSync(path.join(dir, 'expected.json'))) continue;
-      out.push({ agent, scenario, dir, cast: parseCast(fs.readFileSync(castFile, 'utf8'), castFile), expectedText: fs.readFileSync(path.join(dir, 'expected.json'), 'utf8') });
+      out.push({ origin, agent, scenario, dir, cast: parseCast(fs.readFileSync(castFile, 'utf8'), castFile), expectedText: fs.readFileSync(path.join(dir, 'expected.json'), 'utf8') });
     }
   }
   return out;

@@ -1,0 +1,129 @@
+/**
+ * npm run compat [-- --agent a[,b]] [--scenario s[,t]] [--from DIR] [--keep-out DIR]
+ *
+ * Runs every scenario live against the installed CLIs (scripts/agents/install.sh), replays each new
+ * recording through the detector and prints a matrix: agent × CLI version × scenario → agreement with
+ * the expected states (at-rest states as one class, and strict), then per agent which signatures fired
+ * and which never did (a signature no scenario exercises is suspect). `--from DIR` scores recordings
+ * already on disk (e.g. test/fixtures/live) without running any CLI. Exit 1 when a scenario scores
+ * below 0.95 or its run reported problems: that is how a new CLI release is checked in minutes.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { signatureIds, signatureOf } from '../src/detect/signatures';
+import type { AgentKind } from '../src/detect/types';
+import { parseCast } from '../src/replay/cast';
+import { replayCast } from '../src/replay/replay';
+import { agreement, parseExpected } from '../src/replay/score';
+import { runScenario } from './driver';
+import { AGENT_VERSIONS } from './homes';
+import { ALL_SCENARIOS } from './scenarios/index';
+
+const COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
+const THRESHOLD = 0.95;
+
+interface Row {
+  agent: string;
+  version: string;
+  scenario: string;
+  atRest?: number;
+  strict?: number;
+  problems: string[];
+}
+
+function parseArgs(argv: string[]) {
+  const o: { agents?: string[]; scenarios?: string[]; from?: string; out?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--agent') o.agents = val().split(',');
+    else if (a === '--scenario') o.scenarios = val().split(',');
+    else if (a === '--from') o.from = val();
+    else if (a === '--keep-out') o.out = val();
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: npm run compat -- [--agent claude-code,codex,opencode] [--scenario 04,10] [--from DIR] [--keep-out DIR]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a} (try --help)`);
+  }
+  return o;
+}
+
+function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number } {
+  const cast = parseCast(fs.readFileSync(path.join(dir, 'session.cast'), 'utf8'), path.join(dir, 'session.cast'));
+  const expected = parseExpected(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
+  const res = replayCast(cast, { commandLine: COMMAND[agent], coverage: true });
+  const set = fired.get(agent) ?? new Set<string>();
+  for (const id of res.fired) set.add(id);
+  // Identification markers only run without a command line: replay once more that way for coverage.
+  for (const id of replayCast(cast, { coverage: true }).fired) set.add(id);
+  fired.set(agent, set);
+  const a = agreement(res.detections, expected);
+  return { atRest: a.atRest, strict: a.strict };
+}
+
+function versionOf(dir: string, agent: string): string {
+  try {
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
+    const v = meta.version ?? meta.cli_version ?? meta.claude_version ?? meta.codex_version;
+    if (typeof v === 'string') return v.replace(/^codex-cli /, '').replace(/ \(Claude Code\)$/, '');
+  } catch {
+    // fall through
+  }
+  return AGENT_VERSIONS[agent as keyof typeof AGENT_VERSIONS] ?? '?';
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const picked = ALL_SCENARIOS.filter((s) => (!o.agents || o.agents.includes(s.agent)) && (!o.scenarios || o.scenarios.some((x) => s.id === x || s.id.split('-')[0] === x)));
+  if (!picked.length) throw new Error('no scenario matches');
+  const out = o.from ?? o.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agentlens-compat-'));
+  const fired = new Map<string, Set<string>>();
+  const rows: Row[] = [];
+  for (const s of picked) {
+    const dir = path.resolve(out, s.agent, s.id);
+    const row: Row = { agent: s.agent, version: AGENT_VERSIONS[s.agent], scenario: s.id, problems: [] };
+    try {
+      if (!o.from) {
+        const r = await runScenario({ scenario: s, outDir: dir, force: true });
+        row.problems.push(...r.problems);
+      }
+      if (!fs.existsSync(path.join(dir, 'session.cast'))) throw new Error(`no recording in ${dir}`);
+      row.version = versionOf(dir, s.agent);
+      Object.assign(row, score(dir, s.agent, fired));
+    } catch (e) {
+      row.problems.push((e as Error).message);
+    }
+    rows.push(row);
+    const ok = row.atRest !== undefined && row.atRest >= THRESHOLD && !row.problems.length;
+    process.stderr.write(`${ok ? 'ok  ' : 'FAIL'} ${s.agent}/${s.id} ${row.atRest?.toFixed(3) ?? '-'}\n`);
+  }
+
+  console.log('\nAgent Lens compat matrix (agreement with expected states; at rest = idle/stopped/completed as one class)\n');
+  console.log(`${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)}  verdict`);
+  for (const r of rows) {
+    const verdict = r.problems.length ? `PROBLEM: ${r.problems.join('; ')}` : r.atRest! >= THRESHOLD ? 'ok' : `below ${THRESHOLD}`;
+    console.log(`${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`);
+  }
+  console.log('\nSignatures per agent:');
+  for (const agent of [...new Set(rows.map((r) => r.agent))]) {
+    const sig = signatureOf(agent as AgentKind);
+    const ids = signatureIds(sig);
+    const f = fired.get(agent) ?? new Set<string>();
+    const never = ids.filter((id) => !f.has(id));
+    console.log(`  ${agent} (rules checked against ${sig.seenIn}): fired ${ids.filter((id) => f.has(id)).join(', ') || '-'}`);
+    console.log(`  ${agent}: never fired ${never.join(', ') || '-'}`);
+  }
+  if (!o.from && !o.out) console.log(`\nrecordings: ${out}`);
+  const bad = rows.filter((r) => r.problems.length || r.atRest === undefined || r.atRest < THRESHOLD);
+  process.exitCode = bad.length ? 1 : 0;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`compat: ${(e as Error).message}\n`);
+  process.exit(2);
+});

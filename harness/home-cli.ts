@@ -1,0 +1,27 @@
+/**
+ * Prepare an isolated agent home and print how to launch the CLI in it (JSON on stdout):
+ *
+ *   node home-cli.js --agent claude-code --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode default] [--no-hooks]
+ *
+ * Output: {"agent","runDir","home","cwd","command","args","env","hooksLog","runId"}. Spawn `command args`
+ * in `cwd` with exactly `env`. Delete runDir afterwards; kill leftovers with the AGENTLENS_RUN_ID env marker.
+ */
+import { type AgentName, prepareHome } from './homes';
+
+function main(): void {
+  const a = process.argv.slice(2);
+  const get = (k: string) => {
+    const i = a.indexOf(k);
+    return i >= 0 ? a[i + 1] : undefined;
+  };
+  const agent = (get('--agent') ?? 'claude-code') as AgentName;
+  const baseUrl = get('--base-url');
+  if (!baseUrl) {
+    process.stderr.write('usage: home-cli --agent claude-code|codex|opencode --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks]\n');
+    process.exit(2);
+  }
+  const h = prepareHome(agent, { baseUrl, runDir: get('--run-dir'), permissionMode: get('--permission-mode'), hooks: !a.includes('--no-hooks') });
+  process.stdout.write(`${JSON.stringify({ agent: h.agent, runDir: h.runDir, home: h.home, cwd: h.cwd, command: h.command, args: h.args, env: h.env, hooksLog: h.hooksLog, runId: h.runId }, null, 1)}\n`);
+}
+
+main();

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Installs the pinned agent CLIs used by the recording harness into <repo>/.agents
+# (git-ignored; NOT package.json dependencies).
+#
+#   scripts/agents/install.sh            # all three
+#   scripts/agents/install.sh claude-code codex
+#
+# Layout: .agents/<agent>/node_modules/... plus .agents/<agent>/.stamp-<pkg>@<version>.
+# Idempotent: an agent whose stamp exists and whose binary runs is skipped.
+# Quiet: prints one line per agent. Needs only the npm registry.
+# Prints the bin paths at the end; `.agents/bin/<name>` symlinks are created too.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+DEST="${AGENTS_DIR:-$ROOT/.agents}"
+mkdir -p "$DEST/bin"
+
+# agent | npm spec | bin (relative to the agent dir) | post-install command (run in the agent dir)
+declare -A SPEC=(
+  [claude-code]="@anthropic-ai/claude-code@2.1.328"
+  [codex]="@openai/codex@0.169.0"
+  [opencode]="opencode-ai@1.18.33"
+)
+declare -A BIN=(
+  [claude-code]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+  [codex]="node_modules/@openai/codex/bin/codex.js"
+  [opencode]="node_modules/opencode-ai/bin/opencode.exe"
+)
+declare -A POST=(
+  # npm 11 may skip lifecycle scripts; both packages ship a placeholder stub in bin/
+  # that the postinstall replaces with (a link to) the native binary.
+  [claude-code]="cd node_modules/@anthropic-ai/claude-code && node install.cjs"
+  [codex]="true"
+  [opencode]="cd node_modules/opencode-ai && node postinstall.mjs"
+)
+declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode )
+declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" )
+
+# Optional system tools the harness uses: bubblewrap (Codex warns "could not find bubblewrap on PATH"
+# on screen without it) and sqlite3 (to dump OpenCode's session DB). Root + apt only; never fatal.
+# Set AGENTLENS_NO_APT=1 to skip.
+if [ -z "${AGENTLENS_NO_APT:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+  command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 || true
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
+        && echo "agents: installed ${missing[*]}" || echo "agents: could not install ${missing[*]} (optional)" >&2
+    else
+      echo "agents: installed ${missing[*]}"
+    fi
+  fi
+fi
+
+agents=("$@")
+[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode)
+
+rc=0
+for a in "${agents[@]}"; do
+  spec="${SPEC[$a]:-}"
+  if [ -z "$spec" ]; then echo "install.sh: unknown agent '$a'" >&2; rc=2; continue; fi
+  dir="$DEST/$a"
+  stamp="$dir/.stamp-${spec//\//_}"
+  bin="$dir/${BIN[$a]}"
+  if [ -f "$stamp" ] && [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "${VERSION_RE[$a]}"; then
+    echo "agents: $a $spec already installed"
+    ln -sfn "$bin" "$DEST/bin/${LINK[$a]}"
+    continue
+  fi
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  printf '{"name":"agentlens-agent-%s","private":true}\n' "$a" > "$dir/package.json"
+  log="$dir/install.log"
+  if ! (cd "$dir" && npm install --no-save --ignore-scripts --no-audit --no-fund --loglevel=error \
+          --include=optional "$spec" >"$log" 2>&1); then
+    echo "agents: $a npm install FAILED (see $log)" >&2; tail -20 "$log" >&2; rc=1; continue
+  fi
+  if ! (cd "$dir" && eval "${POST[$a]}" >>"$log" 2>&1); then
+    echo "agents: $a postinstall FAILED (see $log)" >&2; tail -20 "$log" >&2; rc=1; continue
+  fi
+  if ! v="$("$bin" --version 2>>"$log")" || ! grep -q "${VERSION_RE[$a]}" <<<"$v"; then
+    echo "agents: $a binary does not run or wrong version: '$v' (see $log)" >&2; rc=1; continue
+  fi
+  date -u +%FT%TZ > "$stamp"
+  ln -sfn "$bin" "$DEST/bin/${LINK[$a]}"
+  echo "agents: $a $spec installed ($v)"
+done
+exit $rc
