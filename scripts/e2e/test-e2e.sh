@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# npm run test:e2e: packages the .vsix, installs it into code-server 4.100.3 the way a user would, and runs
+# the integration suite (test/e2e/suite) inside code-server's extension host with the real Claude Code CLI.
+# Artifacts (results, screenshots, perf.json, logs): artifacts/e2e/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+node esbuild.mjs --production
+mkdir -p artifacts
+npx vsce package --no-dependencies --out artifacts/agent-lens.vsix >/dev/null
+echo "vsix: $(stat -c %s artifacts/agent-lens.vsix) bytes" >&2
+
+bash scripts/e2e/setup-code-server.sh
+bash scripts/agents/install.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# code-server writes its config under HOME/XDG dirs: keep the user's untouched.
+HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.local/share" \
+  node .e2e/cs/node_modules/code-server/out/node/entry.js \
+  --install-extension artifacts/agent-lens.vsix --extensions-dir "$tmp/ext" --user-data-dir "$tmp/ud" >&2
+installed=$(ls -d "$tmp"/ext/agent-lens.agent-lens-*/)
+test -f "$installed/dist/extension.js" || { echo "the .vsix installed without dist/extension.js" >&2; exit 1; }
+
+# The suite itself is bundled in development mode (out/test/e2e); the extension under test is the installed .vsix.
+node esbuild.mjs
+node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifacts artifacts/e2e "$@"
