@@ -54,28 +54,34 @@ export function registerCommands(store: StateStore, terminals: TerminalAdapter, 
       log.show(true);
     }),
 
-    vscode.commands.registerCommand('agentLens.recordTerminal', async () => {
+    // Arguments (terminal id, target path) let scripts and tests record without the dialogs.
+    vscode.commands.registerCommand('agentLens.recordTerminal', async (terminalId?: string, targetPath?: string) => {
       const activeId = vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined;
       const withRecording = (id: string) => (terminals.session(id)?.recording()?.length ?? 0) > 0;
-      const id = activeId && withRecording(activeId) ? activeId : await pickTerminal('Which terminal’s stream to save as .cast?', withRecording);
+      const id =
+        terminalId && withRecording(terminalId) ? terminalId : activeId && withRecording(activeId) ? activeId : terminalId ? undefined : await pickTerminal('Which terminal’s stream to save as .cast?', withRecording);
       if (!id) {
         void vscode.window.showInformationMessage('Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.');
-        return;
+        return undefined;
       }
       const rec = terminals.session(id)!.recording()!;
       const name = store.get(id)?.name ?? id;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const target = await vscode.window.showSaveDialog({
-        defaultUri: vscode.Uri.file(path.join(folder, `agent-lens-${name.replace(/[^\w.-]+/g, '_')}-${stamp}.cast`)),
-        filters: { 'asciinema recording': ['cast'] },
-      });
-      if (!target) return;
+      const target = targetPath
+        ? vscode.Uri.file(targetPath)
+        : await vscode.window.showSaveDialog({
+            defaultUri: vscode.Uri.file(path.join(folder, `agent-lens-${name.replace(/[^\w.-]+/g, '_')}-${stamp}.cast`)),
+            filters: { 'asciinema recording': ['cast'] },
+          });
+      if (!target) return undefined;
       try {
         writeFileAtomic(target.fsPath, rec.toCast(`Agent Lens: ${name}`));
         void vscode.window.showInformationMessage(`Agent Lens: saved ${path.basename(target.fsPath)}${rec.truncated ? ' (older output dropped: the recording keeps the last 512 KB)' : ''}. Replay it with “agent-lens replay”.`);
+        return target.fsPath;
       } catch (e) {
         void vscode.window.showErrorMessage(`Agent Lens: could not write ${target.fsPath}: ${(e as Error).message}. Choose a folder you can write to.`);
+        return undefined;
       }
     }),
 

@@ -65,6 +65,19 @@ describe('Agent Lens in a real VS Code', function () {
     assert.strictEqual(doneItem!.icon, 'debug-stop');
     await waitState(a, t, 'claude-code', 'exited', 30_000);
     seen.dispose();
+
+    // Record Terminal to .cast, then Replay Recording…: the saved stream replays to the same states.
+    const castFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'al-rec-')), 'fake.cast');
+    const saved = await vscode.commands.executeCommand<string>('agentLens.recordTerminal', a.terminalId(t), castFile);
+    assert.strictEqual(saved, castFile);
+    const header = JSON.parse(fs.readFileSync(castFile, 'utf8').split('\n')[0]);
+    assert.strictEqual(header.version, 2);
+    assert.strictEqual(header.command, 'claude');
+    await vscode.commands.executeCommand('agentLens.replayRecording', vscode.Uri.file(castFile));
+    const doc = await waitFor('the replay document', () => vscode.window.activeTextEditor?.document.getText().includes('"state"') && vscode.window.activeTextEditor!.document.getText(), 10_000);
+    const replayed = doc.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).state);
+    for (const st of ['working', 'waiting', 'stopped', 'exited']) assert.ok(replayed.includes(st), `replayed states ${replayed.join(', ')} lack ${st}`);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     const order = seen.list.filter((s, i, arr) => arr.indexOf(s) === i || s !== arr[i - 1]);
     const want = ['claude-code/idle', 'claude-code/working', 'claude-code/waiting', 'claude-code/working', 'claude-code/stopped', 'claude-code/exited'];
     let k = 0;
