@@ -19,7 +19,12 @@ export interface AgentLensApi {
   activationMs: number;
   /** Work done by the detector so far (milliseconds, chunks, characters), for performance reports. */
   stats(): { ms: number; chunks: number; chars: number };
-  ui: { tree(): TreeSnapshotItem[]; statusBar(): { summary?: string; active?: string; summaryWarning: boolean } };
+  ui: {
+    tree(): TreeSnapshotItem[];
+    statusBar(): { summary?: string; active?: string; summaryWarning: boolean };
+    /** The last notifications raised (newest last), for tests and diagnostics. */
+    notifications(): { terminalId: string; message: string; at: number }[];
+  };
 }
 
 export type { Detection };
@@ -34,12 +39,17 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   const statusBar = new StatusBar(store, activeId);
+  const raised: { terminalId: string; message: string; at: number }[] = [];
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config.notificationsEnabled,
     delaySeconds: () => config.notificationDelaySeconds,
     isFocused: (id) => vscode.window.state.focused && activeId() === id,
     notify: (s) => {
-      void vscode.window.showWarningMessage(`${agentName(s.agent)} in “${s.name}” is ${stateLabel(s)}.`, 'Show Terminal').then((choice) => {
+      const message = `${agentName(s.agent)} in “${s.name}” is ${stateLabel(s)}.`;
+      raised.push({ terminalId: s.id, message, at: Date.now() });
+      if (raised.length > 20) raised.shift();
+      log.info(`notified: ${message}`);
+      void vscode.window.showWarningMessage(message, 'Show Terminal').then((choice) => {
         if (choice) void vscode.commands.executeCommand('agentLens.showTerminal', s.id);
       });
     },
@@ -78,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     terminalId: (t) => terminals.idOf(t),
     activationMs,
     stats: () => ({ ...terminals.stats }),
-    ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot() },
+    ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
   };
 }
 

@@ -41,6 +41,7 @@ describe('Agent Lens in a real VS Code', function () {
     const t = await shellTerminal('fake claude', { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: rec('claude-code', '04-bash-permission-approve') }, vscode.TerminalLocation.Editor);
     t.show();
     const seen = transitions(a, t);
+    await vscode.workspace.getConfiguration('agentLens').update('notifications.delaySeconds', 2, vscode.ConfigurationTarget.Global);
     t.shellIntegration!.executeCommand('claude');
     await waitState(a, t, 'claude-code', 'working', 20_000);
     const waiting = await waitState(a, t, 'claude-code', 'waiting', 20_000);
@@ -59,6 +60,15 @@ describe('Agent Lens in a real VS Code', function () {
     assert.strictEqual(bar.summaryWarning, true);
     assert.match(bar.active ?? '', /Claude Code: waiting for approval/);
     await screenshot('fake-claude-waiting');
+    // Looking at another terminal: the dialog raises one notification after the (shortened) delay.
+    const other = await shellTerminal('other');
+    other.show();
+    const note = await waitFor('a notification for the waiting terminal', () => a.ui.notifications().find((n) => n.terminalId === a.terminalId(t)), 8000);
+    assert.match(note.message, /Claude Code in “fake claude” is waiting for approval/);
+    await sleep(3000);
+    assert.strictEqual(a.ui.notifications().filter((n) => n.terminalId === a.terminalId(t)).length, 1, 'only once per wait');
+    other.dispose();
+    await vscode.workspace.getConfiguration('agentLens').update('notifications.delaySeconds', undefined, vscode.ConfigurationTarget.Global);
     await waitState(a, t, 'claude-code', 'stopped', 40_000);
     const doneItem = a.ui.tree().find((i) => i.label === 'fake claude');
     assert.match(doneItem!.description, /^Claude Code · stopped/);
