@@ -118,24 +118,11 @@ class AnthropicHandler implements ProtocolHandler {
     }
     const title = ctx.script.title ?? 'Mock session';
     const text = kind === 'title' ? (/json/i.test(systemText(b)) ? JSON.stringify({ title }) : title) : kind === 'quota' ? 'ok' : title;
-    await this.serveText(ctx, { type: 'text', text, firstDelayMs: 0, delayMs: 0, chunks: 1000 }, b);
+    await this.serveText(ctx, { type: 'text', text, firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
-  async serveTurn(ctx: ServeContext, turn: Turn): Promise<void> {
-    const b = (ctx.body ?? {}) as MsgBody;
-    switch (turn.type) {
-      case 'error':
-        return this.serveError(ctx, turn);
-      case 'text':
-        return this.serveText(ctx, turn, b);
-      case 'tool':
-        return this.serveTool(ctx, turn, b);
-      case 'hang':
-        return this.serveHang(ctx, turn, b);
-    }
-  }
 
-  private serveError(ctx: ServeContext, turn: ErrorTurn): void {
+  serveError(ctx: ServeContext, turn: ErrorTurn): void {
     const body = turn.body ?? anthropicErrorBody(turn.status, turn.errorType, turn.message);
     sendJson(ctx.res, turn.status, body, { 'request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
   }
@@ -183,7 +170,8 @@ class AnthropicHandler implements ProtocolHandler {
     return true;
   }
 
-  private async serveText(ctx: ServeContext, turn: TextTurn, b: MsgBody): Promise<void> {
+  async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
+    const b = (ctx.body ?? {}) as MsgBody;
     if (b.stream !== true) {
       await abortableSleep(ctx, turn.durationMs ?? turn.firstDelayMs ?? 0);
       sendJson(ctx.res, 200, {
@@ -203,7 +191,8 @@ class AnthropicHandler implements ProtocolHandler {
     this.finish(ctx, 'end_turn', approxTokens(turn.text));
   }
 
-  private async serveTool(ctx: ServeContext, turn: ToolTurn, b: MsgBody): Promise<void> {
+  async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
+    const b = (ctx.body ?? {}) as MsgBody;
     const toolId = `toolu_mock_${String(++toolCounter).padStart(4, '0')}`;
     const input = typeof turn.input === 'string' ? { input: turn.input } : turn.input;
     if (b.stream !== true) {
@@ -239,7 +228,8 @@ class AnthropicHandler implements ProtocolHandler {
     this.finish(ctx, 'tool_use', 30);
   }
 
-  private async serveHang(ctx: ServeContext, turn: HangTurn, b: MsgBody): Promise<void> {
+  async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
+    const b = (ctx.body ?? {}) as MsgBody;
     this.start(ctx, b);
     if (turn.text && !(await this.streamText(ctx, 0, { text: turn.text }))) return;
     const end = Date.now() + (turn.maxMs ?? 600_000);

@@ -172,8 +172,11 @@ export interface ProtocolHandler {
   name: string;
   /** Decide what this request is. Return null for unknown paths (answered 404). */
   classify(method: string, path: string, body: unknown, headers: http.IncomingHttpHeaders): Classified | null;
-  /** Serve a scripted agent turn. */
-  serveTurn(ctx: ServeContext, turn: Turn, turnIndex: number): Promise<void>;
+  /** Serve scripted agent turns, one method per turn type (MockServer dispatches). */
+  serveText(ctx: ServeContext, turn: TextTurn): Promise<void>;
+  serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void>;
+  serveError(ctx: ServeContext, turn: ErrorTurn): void | Promise<void>;
+  serveHang(ctx: ServeContext, turn: HangTurn): Promise<void>;
   /** Serve a side request (title, count_tokens, …). */
   serveSide(ctx: ServeContext, kind: string): Promise<void>;
   /** 404 body for unknown paths. */
@@ -223,6 +226,19 @@ export class MockServer {
     this.opts.script = script;
     this.turnPos = 0;
     this.turnUses = 0;
+  }
+
+  private async serveTurn(ctx: ServeContext, turn: Turn): Promise<void> {
+    switch (turn.type) {
+      case 'error':
+        return this.handler.serveError(ctx, turn);
+      case 'text':
+        return this.handler.serveText(ctx, turn);
+      case 'tool':
+        return this.handler.serveTool(ctx, turn);
+      case 'hang':
+        return this.handler.serveHang(ctx, turn);
+    }
   }
 
   async listen(): Promise<number> {
@@ -367,7 +383,7 @@ export class MockServer {
         entry.served = describeTurn(turn);
         this.writeEntry(entry);
         if (turn.headersDelayMs) await sleep(turn.headersDelayMs);
-        await this.handler.serveTurn(ctx, turn, index);
+        await this.serveTurn(ctx, turn);
       } else if (cls.kind === 'npm-registry') {
         this.writeEntry(entry);
         sendJson(res, 404, { error: 'Not found' });

@@ -73,20 +73,8 @@ class ChatHandler implements ProtocolHandler {
     await this.serveText(ctx, { type: 'text', text: ctx.script.title ?? 'Mock session', firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
-  async serveTurn(ctx: ServeContext, turn: Turn): Promise<void> {
-    switch (turn.type) {
-      case 'error':
-        return this.serveError(ctx, turn);
-      case 'text':
-        return this.serveText(ctx, turn);
-      case 'tool':
-        return this.serveTool(ctx, turn);
-      case 'hang':
-        return this.serveHang(ctx, turn);
-    }
-  }
 
-  private serveError(ctx: ServeContext, turn: ErrorTurn): void {
+  serveError(ctx: ServeContext, turn: ErrorTurn): void {
     sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
   }
 
@@ -114,7 +102,7 @@ class ChatHandler implements ProtocolHandler {
     return true;
   }
 
-  private async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
+  async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
     const b = (ctx.body ?? {}) as ChatBody;
     const id = `chatcmpl-mock-${++chatCounter}`;
     if (b.stream !== true) {
@@ -137,7 +125,7 @@ class ChatHandler implements ProtocolHandler {
     this.end(ctx, id, 'stop', approxTokens(turn.text));
   }
 
-  private async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
+  async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
     const id = `chatcmpl-mock-${++chatCounter}`;
     const callId = `call_mock_${++callCounter}`;
     startSse(ctx.res);
@@ -156,7 +144,7 @@ class ChatHandler implements ProtocolHandler {
     this.end(ctx, id, 'tool_calls', 30);
   }
 
-  private async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
+  async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
     const id = `chatcmpl-mock-${++chatCounter}`;
     startSse(ctx.res);
     this.chunk(ctx, id, { role: 'assistant', content: '' });

@@ -79,20 +79,8 @@ class ResponsesHandler implements ProtocolHandler {
     await this.serveText(ctx, { type: 'text', text: ctx.script.title ?? 'Mock task', firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
-  async serveTurn(ctx: ServeContext, turn: Turn): Promise<void> {
-    switch (turn.type) {
-      case 'error':
-        return this.serveError(ctx, turn);
-      case 'text':
-        return this.serveText(ctx, turn);
-      case 'tool':
-        return this.serveTool(ctx, turn);
-      case 'hang':
-        return this.serveHang(ctx, turn);
-    }
-  }
 
-  private serveError(ctx: ServeContext, turn: ErrorTurn): void {
+  serveError(ctx: ServeContext, turn: ErrorTurn): void {
     sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
   }
 
@@ -144,14 +132,14 @@ class ResponsesHandler implements ProtocolHandler {
     return item;
   }
 
-  private async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
+  async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
     const { id, base } = this.start(ctx);
     const item = await this.streamMessage(ctx, id, 0, turn);
     if (!item) return;
     this.complete(ctx, base, [item], approxTokens(turn.text));
   }
 
-  private async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
+  async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
     const { id, base } = this.start(ctx);
     const output: unknown[] = [];
     if (turn.text) {
@@ -188,7 +176,7 @@ class ResponsesHandler implements ProtocolHandler {
     this.complete(ctx, base, output, 40);
   }
 
-  private async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
+  async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
     const { id, base } = this.start(ctx);
     const output: unknown[] = [];
     if (turn.text) {
