@@ -232,7 +232,6 @@ export class TerminalDetector {
       if (id) {
         for (const r of id.ids) this.fired.add(r);
         this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
-        return;
       }
       return;
     }

@@ -66,6 +66,7 @@ export class TerminalSession {
   /** A shell execution started; `read` says whether its output will arrive through `write`. */
   startExecution(commandLine: string | undefined, read: boolean, agentHint?: { agent: AgentKind; evidence: string }): void {
     this.stopDetector();
+    this.processAgent = undefined;
     this.startMs = this.scheduler.now();
     if (!read) {
       this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)` });
@@ -109,8 +110,11 @@ export class TerminalSession {
     const det = this.detector;
     const ms = this.scheduler.now();
     this.cast?.exit(ms, exitCode);
+    const ended = exitCode === undefined ? 'command ended' : `command ended with exit code ${exitCode}`;
     if (det && det.detection.agent !== 'shell') det.exit(exitCode, (ms - this.startMs) / 1000);
-    else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: exitCode === undefined ? 'command ended' : `command ended with exit code ${exitCode}` });
+    else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
+    else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'process', evidence: ended });
+    this.processAgent = undefined;
     this.stopDetector();
   }
 

@@ -27,6 +27,8 @@ export class TerminalAdapter implements vscode.Disposable {
   private readonly ids = new Map<vscode.Terminal, string>();
   private readonly sessions = new Map<string, TerminalSession>();
   private readonly reading = new Set<string>();
+  /** Terminals running a command whose output is not read: watched by the process scan. */
+  private readonly unread = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private next = 1;
   private scanTimer: NodeJS.Timeout | undefined;
@@ -106,6 +108,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.sessions.get(id)?.close(t.exitStatus?.code);
     this.sessions.delete(id);
     this.reading.delete(id);
+    this.unread.delete(id);
     this.ids.delete(t);
     this.store.close(id);
     this.reschedule();
@@ -121,6 +124,7 @@ export class TerminalAdapter implements vscode.Disposable {
     if (!decision.read) {
       session.startExecution(cl.value, false);
       this.reading.delete(id);
+      this.unread.add(id);
       this.reschedule();
       return;
     }
@@ -128,6 +132,7 @@ export class TerminalAdapter implements vscode.Disposable {
     const stream = e.execution.read();
     session.startExecution(cl.value, true, decision.agent ? { agent: decision.agent, evidence: decision.reason } : undefined);
     this.reading.add(id);
+    this.unread.delete(id);
     this.reschedule();
     void this.sizeFromPty(e.terminal, session);
     void (async () => {
@@ -144,6 +149,7 @@ export class TerminalAdapter implements vscode.Disposable {
     if (!id) return;
     this.sessions.get(id)?.endExecution(e.exitCode);
     this.reading.delete(id);
+    this.unread.delete(id);
     this.reschedule();
   }
 
@@ -200,11 +206,20 @@ export class TerminalAdapter implements vscode.Disposable {
     return map;
   }
 
-  /** The process scan runs only while some terminal's output is not read, every N seconds. */
+  /**
+   * Terminals the process scan watches: those without shell integration (disabled, unsupported shell, or
+   * restored after a reload while an agent ran) and those running a command that is not read. An idle
+   * shell with integration needs no scan: its next command arrives as an event.
+   */
+  private needsScan(t: vscode.Terminal, id: string): boolean {
+    return !this.reading.has(id) && (this.unread.has(id) || !t.shellIntegration);
+  }
+
+  /** The process scan runs every N seconds, only while some terminal needs it. */
   private reschedule(): void {
     this.resizePoll();
     const interval = this.config().processScanIntervalSeconds;
-    const needed = interval > 0 && [...this.ids.values()].some((id) => !this.reading.has(id));
+    const needed = interval > 0 && [...this.ids].some(([t, id]) => this.needsScan(t, id));
     if (!needed) {
       if (this.scanTimer) clearTimeout(this.scanTimer);
       this.scanTimer = undefined;
@@ -242,7 +257,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.scanning = true;
     try {
       for (const [t, id] of [...this.ids]) {
-        if (this.reading.has(id)) continue;
+        if (!this.needsScan(t, id)) continue;
         const pid = await t.processId;
         if (!pid) continue;
         const found = findAgent(await processesUnder(pid));

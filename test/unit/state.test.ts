@@ -124,6 +124,11 @@ describe('terminal session (live timing with a manual clock)', () => {
     assert.deepStrictEqual([store.get('t1')!.agent, store.get('t1')!.state, store.get('t1')!.source], ['opencode', 'working', 'process']);
     s.setProcessAgent(undefined);
     assert.strictEqual(store.get('t1')!.state, 'exited');
+    // The unread command ends while the agent still runs in it: exited, with the exit code as evidence.
+    s.startExecution('sh -c claude', false);
+    s.setProcessAgent({ agent: 'claude-code', evidence: 'process claude (pid 7)' });
+    s.endExecution(0);
+    assert.deepStrictEqual([store.get('t1')!.agent, store.get('t1')!.state, store.get('t1')!.evidence], ['claude-code', 'exited', 'command ended with exit code 0']);
   });
 
   it('reports a switched-off agent as a plain shell', () => {

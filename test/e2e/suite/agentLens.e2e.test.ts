@@ -96,6 +96,19 @@ describe('Agent Lens in a real VS Code', function () {
     t.dispose();
   });
 
+  it('an agent in a command that is not read is found by the process scan (working/exited, source process)', async () => {
+    const a = await api();
+    const t = await shellTerminal('unread', { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: rec('claude-code', '02-plain-text'), AGENT_LENS_FAKE_SPEED: '6' });
+    // `sh -c …` names no agent, alias or script: Agent Lens does not read it.
+    t.shellIntegration!.executeCommand('sh -c claude');
+    const w = await waitState(a, t, 'claude-code', 'working', 15_000);
+    assert.strictEqual(w.source, 'process');
+    assert.match(w.evidence, /process .*\(pid \d+\)/);
+    const x = await waitState(a, t, 'claude-code', 'exited', 40_000);
+    assert.strictEqual(x.source, 'process');
+    t.dispose();
+  });
+
   it('a wrapper script that starts the agent is read too (read policy rule 3)', async () => {
     const a = await api();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-wrap-'));
