@@ -23,7 +23,7 @@ export interface DetectorOptions {
 }
 
 /** Seconds of stream time between two looks at the screen while output flows. */
-export const CLASSIFY_INTERVAL = 0.05;
+export const CLASSIFY_INTERVAL = 0.1;
 /** A promoted terminal that shows no agent within this much output and time goes back to the cheap path. */
 const DEMOTE_AFTER_BYTES = 64 * 1024;
 const DEMOTE_AFTER_SECONDS = 3;

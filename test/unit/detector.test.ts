@@ -62,6 +62,14 @@ describe('detector rules', () => {
     assert.ok(working.t >= 10 && working.t <= 10.15, `working shown at ${working.t}`);
   });
 
+  it('shows a state within 150 ms even when it appears right after a look (looks are throttled)', () => {
+    for (const gap of [0.001, 0.01, 0.03, 0.06, 0.09]) {
+      const ds = run([[0, ALT_ON + title('✳ Claude Code') + claudeFrame('', '  ⏸ manual mode on · ? for shortcuts')], [10, at(20, 'x')], [10 + gap, title('◐ Claude Code')], [10.5, at(21, 'y')]], { commandLine: 'claude' });
+      const working = ds.find((d) => d.state === 'working')!;
+      assert.ok(working.t - (10 + gap) <= 0.15 + 1e-9, `gap ${gap}: shown ${(working.t - 10 - gap).toFixed(3)} s after the screen showed it`);
+    }
+  });
+
   it('does not flicker on a short redraw', () => {
     // Codex draws a 70 ms working blip at start-up; it must not show.
     const ps = (s: string) => `${ESC}]7501;state=${s}:app=codex${ESC}\\`;

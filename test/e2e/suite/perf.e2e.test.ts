@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ARTIFACTS, ROOT, shellTerminal, sleep, stateOf, waitFor } from './util';
+import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, waitFor } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
 const CASTS = ['claude-code/04-bash-permission-approve', 'claude-code/10-multiturn-write-exit', 'codex/04-approval-approve', 'codex/09-multi-step-quit', 'opencode/04-permission-approve'];
@@ -51,7 +51,9 @@ describe('performance with 10 agent terminals', function () {
     const statsSteady0 = a.stats();
     const cpuSteady0 = process.cpuUsage();
     const wallSteady0 = Date.now();
-    await sleep(30_000);
+    await sleep(12_000);
+    await screenshot('ten-agents');
+    await sleep(18_000);
     const cpuSteady = process.cpuUsage(cpuSteady0);
     const wallSteady = Date.now() - wallSteady0;
     const cpu = process.cpuUsage(cpu0);
