@@ -16,7 +16,9 @@ export interface AgentLensApi {
   onDidChange: vscode.Event<StateChange>;
   /** The store id of a terminal, to match `states()` to `vscode.window.terminals`. */
   terminalId(t: vscode.Terminal): string | undefined;
+  /** Wall-clock milliseconds `activate()` took, and the CPU time it used (wall time includes preemption on a busy machine). */
   activationMs: number;
+  activationCpuMs: number;
   /** Work done by the detector so far (milliseconds, chunks, characters), for performance reports. */
   stats(): { ms: number; chunks: number; chars: number };
   ui: {
@@ -31,6 +33,7 @@ export type { Detection };
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const log = vscode.window.createOutputChannel('Agent Lens', { log: true });
   let config = readConfig();
   const store = new StateStore();
@@ -81,12 +84,15 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     ...registerCommands(store, terminals, log),
   );
   const activationMs = performance.now() - started;
-  log.info(`Agent Lens activated in ${activationMs.toFixed(1)} ms`);
+  const cpu = process.cpuUsage(cpuStart);
+  const activationCpuMs = (cpu.user + cpu.system) / 1000;
+  log.info(`Agent Lens activated in ${activationMs.toFixed(1)} ms (${activationCpuMs.toFixed(1)} ms CPU)`);
   return {
     states: () => store.all(),
     onDidChange: changes.event,
     terminalId: (t) => terminals.idOf(t),
     activationMs,
+    activationCpuMs,
     stats: () => ({ ...terminals.stats }),
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
   };

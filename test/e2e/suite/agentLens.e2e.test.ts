@@ -19,9 +19,9 @@ describe('Agent Lens in a real VS Code', function () {
     const a = await api();
     assert.strictEqual(typeof a.states, 'function');
     assert.ok(a.activationMs >= 0);
-    console.log(`    activation: ${a.activationMs.toFixed(1)} ms (goal ≤ 50 ms)`);
+    console.log(`    activation: ${a.activationMs.toFixed(1)} ms wall, ${a.activationCpuMs.toFixed(1)} ms CPU (goal ≤ 50 ms)`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    fs.writeFileSync(path.join(ARTIFACTS, 'activation.json'), JSON.stringify({ activationMs: a.activationMs }));
+    fs.writeFileSync(path.join(ARTIFACTS, 'activation.json'), JSON.stringify({ activationMs: a.activationMs, activationCpuMs: a.activationCpuMs }));
   });
 
   it('a plain shell command stays a shell', async () => {
