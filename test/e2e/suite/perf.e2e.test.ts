@@ -34,16 +34,23 @@ describe('performance with 10 agent terminals', function () {
     for (const t of base) t.dispose();
     await sleep(2000);
 
+    // The fake player under each recorded agent's own command name, so every terminal reads as its agent.
+    const agentBin = fs.mkdtempSync(path.join(os.tmpdir(), 'al-agents-'));
+    for (const name of ['claude', 'codex', 'opencode']) fs.symlinkSync(path.join(FAKE_BIN, 'claude'), path.join(agentBin, name));
+    const COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
     const terminals: vscode.Terminal[] = [];
+    const commands: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const cast = path.join(ROOT, 'test', 'fixtures', 'recordings', CASTS[i % CASTS.length], 'session.cast');
-      terminals.push(await shellTerminal(`perf ${i + 1}`, { PATH: `${FAKE_BIN}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: cast }));
+      const rec = CASTS[i % CASTS.length];
+      const cast = path.join(ROOT, 'test', 'fixtures', 'recordings', rec, 'session.cast');
+      commands.push(COMMAND[rec.split('/')[0]]);
+      terminals.push(await shellTerminal(`perf ${i + 1} (${rec.split('/')[0]})`, { PATH: `${agentBin}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: cast }));
     }
     const heap0 = process.memoryUsage().heapUsed;
     const stats0 = a.stats();
     const cpu0 = process.cpuUsage();
     const wall0 = Date.now();
-    for (const t of terminals) t.shellIntegration!.executeCommand('claude');
+    terminals.forEach((t, i) => t.shellIntegration!.executeCommand(commands[i]));
     await waitFor('all terminals identified', () => terminals.every((t) => stateOf(a, t)?.agent !== 'shell'), 30_000);
     const heapPlaying = process.memoryUsage().heapUsed;
     // Steady state: after start-up (emulators created, code warmed up), over the next 30 s of playback.
