@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import { HARNESS_ID, type Mark, resolveSegments } from './anchors';
 import type { AgentName } from './homes';
 import { ALL_SCENARIOS } from './scenarios/index';
-import { readCast, screenTimeline } from './screen';
+import { parseCast } from '../src/replay/cast';
+import { type CastEvent, type CastHeader, screenTimeline } from './screen';
 
 const STATES = new Set(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited']);
 const AGENTS = new Set(['claude-code', 'codex', 'opencode']);
@@ -30,13 +31,17 @@ interface Seg {
 export function checkRecording(dir: string, relabel = false): string[] {
   const problems: string[] = [];
   const castFile = path.join(dir, 'session.cast');
-  const { header, events } = readCast(castFile);
-  if (header.version !== 2 || !header.width || !header.height) problems.push('bad cast header');
-  let last = 0;
-  for (const e of events) {
-    if (e[0] + 1e-9 < last) problems.push(`cast time goes back at ${e[0]}`);
-    last = e[0];
+  // The project's own parser validates the header and that time never goes back.
+  let cast: ReturnType<typeof parseCast>;
+  try {
+    cast = parseCast(fs.readFileSync(castFile, 'utf8'), castFile);
+  } catch (e) {
+    return [`bad cast: ${(e as Error).message}`];
   }
+  if (cast.version !== 2) problems.push('bad cast header: the recorder writes asciinema v2');
+  const header: CastHeader = { version: 2, width: cast.cols, height: cast.rows, timestamp: 0 };
+  const events = cast.events.map((e) => [e.t, e.code, e.data] as CastEvent);
+  const last = cast.duration;
   const exitEv = events.find((e) => e[1] === 'x');
   let meta: Record<string, unknown> = {};
   try {

@@ -2,7 +2,6 @@
  * Headless terminal helpers: an @xterm/headless Terminal that answers queries like VS Code's
  * xterm.js (dark theme), plus cast replay to a screen timeline.
  */
-import * as fs from 'node:fs';
 import { Terminal } from '@xterm/headless';
 
 /** VS Code default dark theme (Dark Modern): terminal foreground/background/cursor and ANSI palette. */
@@ -124,13 +123,6 @@ export interface CastHeader {
   env?: Record<string, string>;
 }
 export type CastEvent = [number, 'o' | 'i' | 'x' | 'm' | 'r', string];
-
-export function readCast(file: string): { header: CastHeader; events: CastEvent[] } {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  const header = JSON.parse(lines[0]!) as CastHeader;
-  const events = lines.slice(1).map((l) => JSON.parse(l) as CastEvent);
-  return { header, events };
-}
 
 export interface ScreenFrame {
   t: number;
