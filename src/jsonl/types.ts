@@ -1,0 +1,54 @@
+import type { AgentKind } from '../detect/types';
+
+/**
+ * What one session-log entry says about its agent session, on the log's own clock. The decoders turn the
+ * agents' own records (Claude transcripts, Codex rollouts, OpenCode database rows) into these; the logs
+ * source turns them into store observations with source `jsonl-watcher`.
+ */
+export interface LogEvent {
+  agent: AgentKind;
+  /** The agent's own session id: Claude `sessionId`, Codex `session_meta.payload.id`, OpenCode `ses_…`. */
+  sessionId: string;
+  /** Epoch milliseconds, from the entry's own timestamp (never the reader's clock). */
+  at: number;
+  /** A new prompt or turn start → working; a finished turn → completed; a turn that did not succeed → failed. */
+  state: 'working' | 'completed' | 'failed';
+  /** Why a turn did not succeed, as a user reads it: "interrupted", "API error 529", "permission rejected". */
+  reason?: string;
+  /** Which record said so, on what: `claude.turn-duration: "durationMs 2310"`. */
+  evidence: string;
+  /** The session's working directory, where the log says it. */
+  cwd?: string;
+  /** The turn's identity where the log has one (Codex `turn_id`, Claude prompt uuid, OpenCode user message id). */
+  turn?: string;
+}
+
+/** Counts entries that did not parse, by kind, and reports the first of each kind once. */
+export class ProblemCounter {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly onFirst?: (kind: string, detail: string) => void) {}
+
+  count(kind: string, detail: string): void {
+    const n = this.counts.get(kind) ?? 0;
+    this.counts.set(kind, n + 1);
+    if (n === 0) this.onFirst?.(kind, detail.length > 200 ? `${detail.slice(0, 200)}…` : detail);
+  }
+
+  get total(): number {
+    let t = 0;
+    for (const n of this.counts.values()) t += n;
+    return t;
+  }
+
+  byKind(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+}
+
+/** A per-file decoder of JSON-lines session logs (Claude transcripts, Codex rollouts). Stateful: a line may need what came before it. */
+export interface LineDecoder {
+  /** One complete line without its newline. Never throws; a line that does not parse is counted in `problems`. */
+  line(text: string): LogEvent[];
+  readonly problems: ProblemCounter;
+}
