@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
-import type { Detection } from './detect/types';
-import { WaitNotifier } from './state/notifyPolicy';
-import { realScheduler } from './state/sessions';
-import { StateStore, TerminalState, StateChange } from './state/store';
+import { realScheduler } from './scheduler';
+import { WaitNotifier } from './store/notifier';
+import { AgentStore } from './store/store';
+import type { StateChange, TerminalState } from './store/types';
+import type { Wait } from './store/waits';
+import { agentName, waitLabel } from './views/labels';
+import { badge, ViewInput } from './views/model';
 import { registerCommands } from './vscode/commands';
 import { readConfig } from './vscode/config';
-import { agentName, stateLabel } from './vscode/presentation';
+import { startLogSources } from './vscode/logs';
 import { StatusBar } from './vscode/statusBar';
 import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, TreeSnapshotItem } from './vscode/tree';
@@ -13,6 +16,8 @@ import { AgentTreeProvider, TreeSnapshotItem } from './vscode/tree';
 /** What other extensions (and our integration tests) get from `activate()`. */
 export interface AgentLensApi {
   states(): TerminalState[];
+  /** Open waits ("needs you"), oldest first. */
+  waits(): Wait[];
   onDidChange: vscode.Event<StateChange>;
   /** The store id of a terminal, to match `states()` to `vscode.window.terminals`. */
   terminalId(t: vscode.Terminal): string | undefined;
@@ -25,43 +30,45 @@ export interface AgentLensApi {
     tree(): TreeSnapshotItem[];
     statusBar(): { summary?: string; active?: string; summaryWarning: boolean };
     /** The last notifications raised (newest last), for tests and diagnostics. */
-    notifications(): { terminalId: string; message: string; at: number }[];
+    notifications(): { terminalId: string; waitId: string; message: string; at: number }[];
   };
 }
-
-export type { Detection };
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const log = vscode.window.createOutputChannel('Agent Lens', { log: true });
   let config = readConfig();
-  const store = new StateStore();
+  const store = new AgentStore({ log: (m) => log.info(m) });
   const terminals = new TerminalAdapter(store, () => config, log);
-  const tree = new AgentTreeProvider(store);
-  const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
-  const statusBar = new StatusBar(store, activeId);
-  const raised: { terminalId: string; message: string; at: number }[] = [];
+  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId() });
+  const tree = new AgentTreeProvider(input);
+  const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
+  const statusBar = new StatusBar(input);
+  const raised: { terminalId: string; waitId: string; message: string; at: number }[] = [];
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config.notificationsEnabled,
     delaySeconds: () => config.notificationDelaySeconds,
     isFocused: (id) => vscode.window.state.focused && activeId() === id,
-    notify: (s) => {
-      const message = `${agentName(s.agent)} in “${s.name}” is ${stateLabel(s)}.`;
-      raised.push({ terminalId: s.id, message, at: Date.now() });
+    notify: (w) => {
+      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId;
+      const message = `${agentName(w.agent)} in “${name}” is ${waitLabel(w)}${w.question ? `: ${w.question}` : '.'}`;
+      raised.push({ terminalId: w.terminalId!, waitId: w.id, message, at: Date.now() });
       if (raised.length > 20) raised.shift();
       log.info(`notified: ${message}`);
       void vscode.window.showWarningMessage(message, 'Show Terminal').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('agentLens.showTerminal', s.id);
+        if (choice) void vscode.commands.executeCommand('agentLens.showTerminal', w.terminalId);
       });
     },
   });
-  const badge = () => {
-    const waiting = store.all().filter((s) => s.state === 'waiting' && s.agent !== 'shell').length;
-    view.badge = waiting ? { value: waiting, tooltip: `${waiting} agent${waiting === 1 ? '' : 's'} need${waiting === 1 ? 's' : ''} you` } : undefined;
+  const render = () => {
+    tree.refresh();
+    statusBar.update();
+    view.badge = badge(input());
   };
   const changes = new vscode.EventEmitter<StateChange>();
+  const logs = startLogSources(store, () => config, log);
   context.subscriptions.push(
     log,
     terminals,
@@ -70,25 +77,30 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     statusBar,
     notifier,
     changes,
+    logs,
     { dispose: () => store.dispose() },
     store.onDidChange((c) => {
-      badge();
+      render();
       changes.fire(c);
     }),
+    store.onDidChangeWait(() => render()),
+    vscode.window.onDidChangeActiveTerminal(() => statusBar.update()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('agentLens')) return;
       config = readConfig();
       terminals.reconfigure();
-      statusBar.update();
+      logs.reconfigure();
+      render();
     }),
-    ...registerCommands(store, terminals, log),
+    ...registerCommands(input, terminals, log),
   );
   const activationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
   const activationCpuMs = (cpu.user + cpu.system) / 1000;
   log.info(`Agent Lens activated in ${activationMs.toFixed(1)} ms (${activationCpuMs.toFixed(1)} ms CPU)`);
   return {
-    states: () => store.all(),
+    states: () => store.terminals(),
+    waits: () => store.waits(),
     onDidChange: changes.event,
     terminalId: (t) => terminals.idOf(t),
     activationMs,

@@ -5,13 +5,14 @@ import * as vscode from 'vscode';
 import { writeFileAtomic } from '../fsutil';
 import { CastError, parseCast } from '../replay/cast';
 import { replayCast } from '../replay/replay';
-import { byUrgency, StateStore } from '../state/store';
-import { agentName, describe, stateCodicon } from './presentation';
+import { isAgent } from '../store/policy';
+import type { TerminalState } from '../store/types';
+import { historyLines, pickItems, ViewInput } from '../views/model';
 import { FOCUS_COMMAND } from './statusBar';
 import type { TerminalAdapter } from './terminals';
 import { SHOW_TERMINAL_COMMAND } from './tree';
 
-export function registerCommands(store: StateStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerCommands(input: () => ViewInput, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   const show = (id: string | undefined) => {
     const t = id ? terminals.terminalOf(id) : undefined;
     if (!t) {
@@ -21,36 +22,27 @@ export function registerCommands(store: StateStore, terminals: TerminalAdapter, 
     t.show(false);
   };
 
-  const pickTerminal = async (placeHolder: string, filter: (id: string) => boolean = () => true) => {
-    const now = Date.now();
-    const states = store.all().filter((s) => filter(s.id)).sort(byUrgency);
-    if (states.length === 0) return undefined;
-    const picked = await vscode.window.showQuickPick(
-      states.map((s) => ({ label: `$(${s.agent === 'shell' ? 'terminal' : stateCodicon(s)}) ${s.name}`, description: describe(s, now), detail: s.agent === 'shell' ? undefined : s.evidence, id: s.id })),
-      { placeHolder, matchOnDescription: true },
-    );
-    return picked?.id;
+  const pickTerminal = async (placeHolder: string, filter: (t: TerminalState) => boolean = () => true) => {
+    const items = pickItems(input(), filter);
+    if (items.length === 0) return undefined;
+    const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+    return picked?.terminalId;
   };
 
   return [
     vscode.commands.registerCommand(SHOW_TERMINAL_COMMAND, (id: string) => show(id)),
 
     vscode.commands.registerCommand(FOCUS_COMMAND, async () => {
-      const agents = store.all().filter((s) => s.agent !== 'shell');
-      if (agents.length === 0) {
+      if (!input().terminals.some(isAgent)) {
         void vscode.window.showInformationMessage('Agent Lens: no terminal runs an agent right now.');
         return;
       }
-      show(await pickTerminal('Agent terminals, most urgent first', (id) => store.get(id)?.agent !== 'shell'));
+      show(await pickTerminal('Agent terminals, most urgent first', isAgent));
     }),
 
     vscode.commands.registerCommand('agentLens.showHistory', () => {
-      const now = Date.now();
       log.info('— state history —');
-      for (const s of store.all()) {
-        log.info(`[${s.name}] now ${describe(s, now)}`);
-        for (const h of s.history) log.info(`[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state} (${h.source}) ${h.evidence}`);
-      }
+      for (const line of historyLines(input())) log.info(line);
       log.show(true);
     }),
 
@@ -59,13 +51,13 @@ export function registerCommands(store: StateStore, terminals: TerminalAdapter, 
       const activeId = vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined;
       const withRecording = (id: string) => (terminals.session(id)?.recording()?.length ?? 0) > 0;
       const id =
-        terminalId && withRecording(terminalId) ? terminalId : activeId && withRecording(activeId) ? activeId : terminalId ? undefined : await pickTerminal('Which terminal’s stream to save as .cast?', withRecording);
+        terminalId && withRecording(terminalId) ? terminalId : activeId && withRecording(activeId) ? activeId : terminalId ? undefined : await pickTerminal('Which terminal’s stream to save as .cast?', (t) => withRecording(t.id));
       if (!id) {
         void vscode.window.showInformationMessage('Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.');
         return undefined;
       }
       const rec = terminals.session(id)!.recording()!;
-      const name = store.get(id)?.name ?? id;
+      const name = input().terminals.find((t) => t.id === id)?.name ?? id;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const target = targetPath

@@ -1,3 +1,5 @@
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 
@@ -7,6 +9,11 @@ export interface AgentLensConfig {
   notificationsEnabled: boolean;
   notificationDelaySeconds: number;
   processScanIntervalSeconds: number;
+  sessionLogsEnabled: boolean;
+  /** Extra Claude Code config folders and Codex homes to watch, besides the defaults. */
+  claudeConfigDirs: string[];
+  codexHomes: string[];
+  opencodeDatabases: string[];
 }
 
 const DEFAULT_AGENTS: Record<AgentKind, boolean> = { 'claude-code': true, codex: true, opencode: true, amp: true, gemini: true, hermes: true };
@@ -23,5 +30,18 @@ export function readConfig(): AgentLensConfig {
     notificationsEnabled: c.get<boolean>('notifications.enabled') ?? true,
     notificationDelaySeconds: num('notifications.delaySeconds', 15, 0, 3600),
     processScanIntervalSeconds: num('processScan.intervalSeconds', 2, 0, 60),
+    sessionLogsEnabled: c.get<boolean>('sessionLogs.enabled') ?? true,
+    claudeConfigDirs: paths(c.get('sessionLogs.claudeConfigDirs')),
+    codexHomes: paths(c.get('sessionLogs.codexHomes')),
+    opencodeDatabases: paths(c.get('sessionLogs.opencodeDatabases')),
   };
+}
+
+/** A setting that should hold absolute paths: anything else is ignored, `~` means the home folder. */
+function paths(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v
+    .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+    .map((x) => x.trim().replace(/^~(?=\/|$)/, os.homedir()))
+    .filter((x) => path.isAbsolute(x));
 }

@@ -1,12 +1,12 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 import { findAgent, processesUnder, ttySize } from '../process/processTree';
-import { parseAliases, readDecision, Resolver } from '../state/readPolicy';
-import { DetectionStats, realScheduler, TerminalSession } from '../state/sessions';
-import type { StateStore } from '../state/store';
+import { realScheduler } from '../scheduler';
+import { RcFiles } from '../sources/terminal/rcFiles';
+import { readDecision } from '../sources/terminal/readPolicy';
+import { DetectionStats, TerminalSession } from '../sources/terminal/session';
+import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
 
 /**
@@ -15,9 +15,6 @@ import type { AgentLensConfig } from './config';
  * the pty's size where we can and fall back to this.
  */
 const FALLBACK_SIZE = { cols: 240, rows: 80 };
-
-/** Shell start-up files whose aliases and functions may start an agent. */
-const RC_FILES = ['.bashrc', '.bash_aliases', '.bash_profile', '.zshrc', '.zsh_aliases', '.config/fish/config.fish', '.profile'];
 
 /**
  * The only code that reads terminals: shell-integration executions in, chunks to the per-terminal
@@ -30,15 +27,14 @@ export class TerminalAdapter implements vscode.Disposable {
   /** Terminals running a command whose output is not read: watched by the process scan. */
   private readonly unread = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
-  private next = 1;
+  private readonly rc = new RcFiles();
   private scanTimer: NodeJS.Timeout | undefined;
   private sizeTimer: NodeJS.Timeout | undefined;
   private scanning = false;
-  private aliasCache: { at: number; map: Map<string, string> } | undefined;
   readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
 
   constructor(
-    private readonly store: StateStore,
+    private readonly store: AgentStore,
     private config: () => AgentLensConfig,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -82,14 +78,15 @@ export class TerminalAdapter implements vscode.Disposable {
   private track(t: vscode.Terminal): string {
     const known = this.ids.get(t);
     if (known) return known;
-    const id = `t${this.next++}`;
+    // Random, not a counter: ids stay unique across reloads and windows, for the terminal's life.
+    const id = `term-${randomBytes(4).toString('hex')}`;
     this.ids.set(t, id);
-    this.store.open(id, t.name);
-    const session = new TerminalSession(id, this.store, realScheduler, {
+    this.store.openTerminal(id, t.name);
+    const session = new TerminalSession(id, (o) => this.store.observe(o), realScheduler, {
       ...FALLBACK_SIZE,
       stats: this.stats,
       isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
-      log: (tid, d) => this.log.info(`[${this.store.get(tid)?.name ?? tid}] ${d.agent} → ${d.state} (${d.source}) ${d.evidence}`),
+      log: (tid, o) => this.log.info(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`),
     });
     this.sessions.set(id, session);
     void this.sizeFromPty(t, session);
@@ -99,7 +96,7 @@ export class TerminalAdapter implements vscode.Disposable {
 
   private rename(t: vscode.Terminal): void {
     const id = this.ids.get(t);
-    if (id) this.store.rename(id, t.name);
+    if (id) this.store.renameTerminal(id, t.name);
   }
 
   private closed(t: vscode.Terminal): void {
@@ -110,7 +107,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.reading.delete(id);
     this.unread.delete(id);
     this.ids.delete(t);
-    this.store.close(id);
+    this.store.closeTerminal(id);
     this.reschedule();
   }
 
@@ -119,10 +116,11 @@ export class TerminalAdapter implements vscode.Disposable {
     const session = this.sessions.get(id)!;
     const cl = e.execution.commandLine;
     const confidence = cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High ? 'high' : cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Medium ? 'medium' : 'low';
-    const decision = readDecision(cl.value, confidence, this.resolver(e.execution.cwd?.fsPath ?? e.terminal.shellIntegration?.cwd?.fsPath));
+    const cwd = e.execution.cwd?.fsPath ?? e.terminal.shellIntegration?.cwd?.fsPath;
+    const decision = readDecision(cl.value, confidence, this.rc.resolver(cwd));
     this.log.debug(`[${e.terminal.name}] execution ${JSON.stringify(cl.value)} (${confidence}): ${decision.read ? 'read' : 'not read'}, ${decision.reason}`);
     if (!decision.read) {
-      session.startExecution(cl.value, false);
+      session.startExecution(cl.value, false, undefined, cwd);
       this.reading.delete(id);
       this.unread.add(id);
       this.reschedule();
@@ -130,7 +128,7 @@ export class TerminalAdapter implements vscode.Disposable {
     }
     // read() only delivers data written after its first call: it must be called in this handler, synchronously.
     const stream = e.execution.read();
-    session.startExecution(cl.value, true, decision.agent ? { agent: decision.agent, evidence: decision.reason } : undefined);
+    session.startExecution(cl.value, true, decision.agent ? { agent: decision.agent, evidence: decision.reason } : undefined, cwd);
     this.reading.add(id);
     this.unread.delete(id);
     this.reschedule();
@@ -162,48 +160,6 @@ export class TerminalAdapter implements vscode.Disposable {
     } catch {
       // Keep the fallback size.
     }
-  }
-
-  private resolver(cwd: string | undefined): Resolver {
-    return {
-      alias: (name) => this.aliases().get(name),
-      script: (word, dir) => {
-        const home = os.homedir();
-        const base = path.resolve(cwd ?? home, dir?.replace(/^~(?=\/|$)/, home) ?? '.');
-        const file = path.resolve(base, word.replace(/^~(?=\/)/, home));
-        try {
-          const st = fs.statSync(file);
-          if (!st.isFile() || st.size > 1024 * 1024) return undefined;
-          const fd = fs.openSync(file, 'r');
-          try {
-            const buf = Buffer.alloc(Math.min(st.size, 64 * 1024));
-            fs.readSync(fd, buf, 0, buf.length, 0);
-            return buf.toString('utf8');
-          } finally {
-            fs.closeSync(fd);
-          }
-        } catch {
-          return undefined;
-        }
-      },
-    };
-  }
-
-  /** Aliases from the user's rc files, re-read at most every 30 s. */
-  private aliases(): Map<string, string> {
-    const now = Date.now();
-    if (this.aliasCache && now - this.aliasCache.at < 30_000) return this.aliasCache.map;
-    const map = new Map<string, string>();
-    for (const rel of RC_FILES) {
-      try {
-        const text = fs.readFileSync(path.join(os.homedir(), rel), 'utf8');
-        for (const [k, v] of parseAliases(text)) if (!map.has(k)) map.set(k, v);
-      } catch {
-        // Missing rc files are normal.
-      }
-    }
-    this.aliasCache = { at: now, map };
-    return map;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../src/state/sessions';
+import type { Scheduler } from '../../src/scheduler';
 
 /** A manual clock: timers fire only when the test moves time forward. */
 export class FakeScheduler implements Scheduler {

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentLensApi } from '../../../src/extension';
-import type { TerminalState } from '../../../src/state/store';
+import type { TerminalState } from '../../../src/store/types';
 
 export const ROOT = (() => {
   let dir = __dirname;

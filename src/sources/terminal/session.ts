@@ -1,20 +1,8 @@
-import { TerminalDetector } from '../detect/detector';
-import type { AgentKind, Detection } from '../detect/types';
-import { CastBuffer } from '../replay/castWriter';
-import type { StateStore } from './store';
-
-/** Timers and clock, injected so the logic runs in mocha without VS Code. */
-export interface Scheduler {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realScheduler: Scheduler = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+import { TerminalDetector } from '../../detect/detector';
+import type { AgentId, AgentKind, AgentState, Detection } from '../../detect/types';
+import { CastBuffer } from '../../replay/castWriter';
+import type { Scheduler } from '../../scheduler';
+import type { Observation } from '../../store/observation';
 
 export interface SessionOptions {
   cols?: number;
@@ -22,7 +10,7 @@ export interface SessionOptions {
   /** Agents the user switched off are reported as plain shells. */
   isEnabled?: (agent: AgentKind) => boolean;
   /** Every transition, for the log channel. */
-  log?: (id: string, d: Detection) => void;
+  log?: (id: string, o: Observation) => void;
   /** Shared counters of the detection work done, for the performance report. */
   stats?: DetectionStats;
 }
@@ -35,8 +23,9 @@ export interface DetectionStats {
 }
 
 /**
- * One terminal: a detector per shell execution, the deadline timer that lets states settle while
- * output pauses, a bounded recording for bug reports, and what the process scan found.
+ * The terminal source for one terminal: a detector per shell execution, the deadline timer that lets
+ * states settle while output pauses, a bounded recording for bug reports, and what the process scan
+ * found. It sends observations (`pty-scrape`, `process`) on the detector's clock.
  */
 export class TerminalSession {
   private detector: TerminalDetector | undefined;
@@ -47,10 +36,12 @@ export class TerminalSession {
   private rows: number;
   private processAgent: { agent: AgentKind; evidence: string } | undefined;
   private disposed = false;
+  private cwd: string | undefined;
+  private last: { agent: AgentId; state: AgentState } | undefined;
 
   constructor(
     readonly id: string,
-    private readonly store: StateStore,
+    private readonly sink: (o: Observation) => void,
     private readonly scheduler: Scheduler,
     private readonly opts: SessionOptions = {},
   ) {
@@ -64,9 +55,10 @@ export class TerminalSession {
   }
 
   /** A shell execution started; `read` says whether its output will arrive through `write`. */
-  startExecution(commandLine: string | undefined, read: boolean, agentHint?: { agent: AgentKind; evidence: string }): void {
+  startExecution(commandLine: string | undefined, read: boolean, agentHint?: { agent: AgentKind; evidence: string }, cwd?: string): void {
     this.stopDetector();
     this.processAgent = undefined;
+    this.cwd = cwd;
     this.startMs = this.scheduler.now();
     if (!read) {
       this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)` });
@@ -120,7 +112,7 @@ export class TerminalSession {
 
   /** The terminal closed: whatever ran in it has exited. */
   close(exitCode: number | undefined): void {
-    const s = this.store.get(this.id);
+    const s = this.last;
     if (s && s.state !== 'exited' && s.agent !== 'shell') {
       this.report({ t: 0, agent: s.agent, state: 'exited', source: 'process', evidence: exitCode === undefined ? 'terminal closed' : `terminal closed, exit code ${exitCode}` });
     }
@@ -160,6 +152,7 @@ export class TerminalSession {
     this.stopDetector();
   }
 
+  /** Detections with t = 0 are the session's own (an execution started or ended): now, on the wall clock. */
   private report(d: Detection): void {
     if (this.disposed) return;
     let det = d;
@@ -167,8 +160,12 @@ export class TerminalSession {
       det = { ...d, agent: 'shell', state: d.state === 'exited' ? 'exited' : 'idle', evidence: `${d.agent} detection is switched off` };
       delete det.waitKind;
     }
-    const changed = this.store.report(this.id, det);
-    if (changed) this.opts.log?.(this.id, det);
+    if (this.last && this.last.agent === det.agent && this.last.state === det.state && !det.waitKind) return;
+    this.last = { agent: det.agent, state: det.state };
+    const at = d.t === 0 ? this.scheduler.now() : this.startMs + d.t * 1000;
+    const o = detectionToObservation(det, at, { terminalId: this.id, cwd: this.cwd });
+    this.sink(o);
+    this.opts.log?.(this.id, o);
   }
 
   private schedule(): void {
@@ -195,4 +192,11 @@ export class TerminalSession {
     this.detector?.dispose();
     this.detector = undefined;
   }
+}
+
+/** A detector's verdict as a store observation. */
+export function detectionToObservation(d: Detection, at: number, locator: Observation['locator']): Observation {
+  const o: Observation = { source: d.source, at, agent: d.agent, state: d.state, evidence: d.evidence, locator };
+  if (d.state === 'waiting') o.wait = { kind: d.waitKind ?? 'prompt', ...(d.waitKind === 'reply-question' ? { question: d.evidence.replace(/^[^:]*: /, '').replace(/^"|"$/g, '') } : {}) };
+  return o;
 }

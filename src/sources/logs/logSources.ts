@@ -1,0 +1,115 @@
+import * as os from 'os';
+import * as path from 'path';
+import { decoderFor, LineDecoder, LineLogAgent, LogEvent } from '../../jsonl';
+import type { Observation } from '../../store/observation';
+import { LogTailer, TailRoot } from './tailer';
+
+/** Where the agents keep their session logs; defaults follow each CLI's own environment variables. */
+export interface LogLocations {
+  /** Claude Code config folders (each holds `projects/<cwd>/<session>.jsonl`). */
+  claudeConfigDirs: string[];
+  /** Codex homes (each holds `sessions/YYYY/MM/DD/rollout-*.jsonl`). */
+  codexHomes: string[];
+}
+
+export function defaultLogLocations(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): LogLocations {
+  return {
+    claudeConfigDirs: [env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')],
+    codexHomes: [env.CODEX_HOME || path.join(home, '.codex')],
+  };
+}
+
+/** The roots to tail for these locations, each with the agent whose logs it holds. */
+export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent })[] {
+  const uniq = (xs: string[]) => [...new Set(xs.map((x) => path.resolve(x)))];
+  return [
+    ...uniq(loc.claudeConfigDirs).map((d) => {
+      const dir = path.join(d, 'projects');
+      // projects/<cwd>/<session>.jsonl; subagent transcripts live one level deeper and are not the session's own.
+      return { agent: 'claude-code' as const, dir, depth: 1, match: (f: string) => f.endsWith('.jsonl') && path.dirname(path.dirname(f)) === dir };
+    }),
+    ...uniq(loc.codexHomes).map((h) => {
+      const dir = path.join(h, 'sessions');
+      return { agent: 'codex' as const, dir, depth: 3, match: (f: string) => f.endsWith('.jsonl') && path.basename(f).startsWith('rollout-') };
+    }),
+  ];
+}
+
+/** A decoded log event as a store observation (source `jsonl-watcher`). */
+export function logEventToObservation(e: LogEvent, logPath?: string): Observation {
+  const o: Observation = { source: 'jsonl-watcher', at: e.at, agent: e.agent, state: e.state, evidence: e.evidence, locator: { sessionId: e.sessionId, cwd: e.cwd, logPath } };
+  if (e.reason) o.reason = e.reason;
+  return o;
+}
+
+export interface LogSourceOptions {
+  locations: LogLocations;
+  sink(o: Observation): void;
+  log?(level: 'debug' | 'info' | 'warn', msg: string): void;
+}
+
+/**
+ * The session-log source for JSON-lines logs: tails every root, one decoder per file (decoders keep state
+ * between lines), and sends what the lines say to the store.
+ */
+export class JsonlLogSource {
+  private readonly decoders = new Map<string, LineDecoder>();
+  private readonly tailer: LogTailer;
+  private readonly roots: (TailRoot & { agent: LineLogAgent })[];
+  lines = 0;
+  events = 0;
+
+  constructor(private readonly opts: LogSourceOptions) {
+    this.roots = tailRoots(opts.locations);
+    this.tailer = new LogTailer({
+      roots: this.roots,
+      onLines: (file, lines) => this.onLines(file, lines),
+      onReset: (file) => this.decoders.delete(file),
+      onRemoved: (file) => this.decoders.delete(file),
+      log: opts.log,
+    });
+  }
+
+  start(): Promise<void> {
+    return this.tailer.start();
+  }
+
+  /** Reads whatever changed now (tests, replays). */
+  flush(): Promise<void> {
+    return this.tailer.flush();
+  }
+
+  dispose(): Promise<void> {
+    return this.tailer.dispose();
+  }
+
+  stats(): { files: number; bytesRead: number; lines: number; events: number; problems: number } {
+    let problems = 0;
+    for (const d of this.decoders.values()) problems += d.problems.total;
+    return { ...this.tailer.stats(), events: this.events, problems };
+  }
+
+  private onLines(file: string, lines: string[]): void {
+    let dec = this.decoders.get(file);
+    if (!dec) {
+      const root = this.roots.find((r) => r.match(file));
+      if (!root) return;
+      dec = decoderFor(root.agent);
+      const problems = dec.problems;
+      // Report each kind of unreadable line once per file, never per line.
+      const count = problems.count.bind(problems);
+      problems.count = (kind, detail) => {
+        if (!problems.byKind()[kind]) this.opts.log?.('warn', `${file}: a line could not be read (${kind}): ${detail.slice(0, 200)}`);
+        count(kind, detail);
+      };
+      this.decoders.set(file, dec);
+    }
+    for (const line of lines) {
+      this.lines++;
+      for (const e of dec.line(line)) {
+        this.events++;
+        this.opts.sink(logEventToObservation(e, file));
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { isPresenceOnly, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
+import type { Observation } from './observation';
+
+/**
+ * What is shown for one agent session, given each source's latest word (any order). Pure; table-tested in
+ * test/unit/arbitrate.test.ts. In order:
+ *
+ * 1. Exited (the process is gone) ends everything.
+ * 2. The process scan's "it runs" counts only while no other source has spoken.
+ * 3. An outcome (completed/failed) of the current turn beats the screen's ambiguous at-rest verdicts; the
+ *    current turn is the one after the latest turn start any source saw (with SAME_MOMENT_MS of slack, as
+ *    sources see the same moment at slightly different times). Among several, the most authoritative wins.
+ * 4. A reply that ends with a question refines a completed turn: it is shown as the wait it is.
+ * 5. Otherwise the freshest word wins: a source that said nothing about the current turn does not hold
+ *    the state against a fresher one.
+ */
+export function arbitrate(words: readonly Observation[]): Observation | undefined {
+  if (words.length === 0) return undefined;
+  const exited = newest(words.filter((w) => w.state === 'exited'));
+  if (exited) return exited;
+  const speaking = words.filter((w) => !isPresenceOnly(w));
+  if (speaking.length === 0) return newest(words);
+  const latest = newest(speaking)!;
+  const turnStart = newest(speaking.filter(startsOrContinuesTurn));
+  const floor = turnStart ? turnStart.at - SAME_MOMENT_MS : -Infinity;
+  const outcome = mostAuthoritative(speaking.filter((w) => OUTCOME_STATES.has(w.state) && w.at >= floor));
+  if (!outcome) return latest;
+  if (latest.state === 'waiting' && latest.wait?.kind === 'reply-question' && outcome.state === 'completed') return latest;
+  return outcome;
+}
+
+function newest(ws: readonly Observation[]): Observation | undefined {
+  let best: Observation | undefined;
+  for (const w of ws) if (!best || w.at > best.at) best = w;
+  return best;
+}
+
+function mostAuthoritative(ws: readonly Observation[]): Observation | undefined {
+  let best: Observation | undefined;
+  for (const w of ws) {
+    if (!best) best = w;
+    else {
+      const d = OUTCOME_RANK[w.source] - OUTCOME_RANK[best.source];
+      if (d > 0 || (d === 0 && w.at > best.at)) best = w;
+    }
+  }
+  return best;
+}

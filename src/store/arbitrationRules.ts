@@ -1,0 +1,40 @@
+import type { AgentState } from '../detect/types';
+import type { Observation, Source } from './observation';
+
+/**
+ * The data behind arbitration (src/store/arbitrate.ts), apart from the code that applies it.
+ *
+ * A turn's outcome is known for sure only from the agent's own records (session log, hook, the agent's own
+ * status report such as Codex's OSC 7501); the screen's "stopped" is the ambiguous verdict.
+ */
+export const OUTCOME_STATES: ReadonlySet<AgentState> = new Set<AgentState>(['completed', 'failed']);
+
+/** A turn in progress: a new one seen by any source supersedes the previous turn's outcome. */
+export function startsOrContinuesTurn(o: Observation): boolean {
+  // A reply that ends with a question is how a turn ended, not a new turn.
+  return o.state === 'working' || (o.state === 'waiting' && o.wait?.kind !== 'reply-question');
+}
+
+/**
+ * Sources report a state when it begins, each on its own path: the screen lags its debounce (100–800 ms),
+ * a log line lands when the agent flushes it, a hook fires 0.1–0.4 s before the screen redraws. Two words
+ * this close together belong to the same moment of the same turn.
+ */
+export const SAME_MOMENT_MS = 1500;
+
+/** Among outcomes of the same turn, the most authoritative wins. */
+export const OUTCOME_RANK: Record<Source, number> = {
+  'jsonl-watcher': 4,
+  hook: 3,
+  doorbell: 2,
+  'pty-scrape': 1,
+  process: 0,
+};
+
+/**
+ * The process scan only knows that an agent runs (or is gone); while any other source has spoken about the
+ * session, its "working" decides nothing.
+ */
+export function isPresenceOnly(o: Observation): boolean {
+  return o.source === 'process' && o.state !== 'exited';
+}

@@ -1,0 +1,73 @@
+import type { Scheduler } from '../scheduler';
+import { notifyDue, worthNotifying } from './policy';
+import type { AgentStore } from './store';
+import type { Wait } from './waits';
+
+export interface NotifyOptions {
+  enabled(): boolean;
+  /** Seconds a dialog may stay open before we notify (seed 001: 15 s; people at the screen answer sooner). */
+  delaySeconds(): number;
+  /** True while this terminal is the focused, visible one: the user already sees the dialog. */
+  isFocused(terminalId: string): boolean;
+  notify(w: Wait): void;
+}
+
+/** How often a wait whose terminal had focus is checked again. */
+const RECHECK_MS = 3000;
+
+/**
+ * Pushes a notification once per wait, by wait id, when `worthNotifying` says so: counted from when the
+ * dialog appeared (whichever source saw it first), re-checked while its terminal has focus.
+ */
+export class WaitNotifier {
+  private readonly timers = new Map<string, unknown>();
+  private readonly notified = new Set<string>();
+  private readonly sub: { dispose(): void };
+
+  constructor(
+    private readonly store: AgentStore,
+    private readonly scheduler: Scheduler,
+    private readonly opts: NotifyOptions,
+  ) {
+    this.sub = store.onDidChangeWait((w) => this.consider(w));
+    for (const w of store.waits()) this.consider(w);
+  }
+
+  private delayMs(): number {
+    return this.opts.delaySeconds() * 1000;
+  }
+
+  private consider(w: Wait): void {
+    this.cancel(w.id);
+    if (this.notified.has(w.id) || w.closedAt !== undefined || w.kind === 'reply-question' || w.terminalId === undefined) return;
+    this.arm(w.id, Math.max(0, notifyDue(w, this.delayMs()) - this.scheduler.now()));
+  }
+
+  private arm(id: string, ms: number): void {
+    this.timers.set(
+      id,
+      this.scheduler.setTimeout(() => {
+        this.timers.delete(id);
+        const w = this.store.wait(id);
+        if (!w || !this.opts.enabled() || this.notified.has(id)) return;
+        const focused = w.terminalId !== undefined && this.opts.isFocused(w.terminalId);
+        if (worthNotifying(w, this.scheduler.now(), this.delayMs(), focused)) {
+          this.notified.add(id);
+          this.opts.notify(w);
+        } else if (w.closedAt === undefined && focused) this.arm(id, RECHECK_MS);
+      }, ms),
+    );
+  }
+
+  private cancel(id: string): void {
+    const t = this.timers.get(id);
+    if (t !== undefined) this.scheduler.clearTimeout(t);
+    this.timers.delete(id);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    for (const t of this.timers.values()) this.scheduler.clearTimeout(t);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,55 @@
+import type { TerminalState } from './types';
+import type { Wait } from './waits';
+
+/**
+ * One definition of each idea the views, the badge, the status bar and the notifier share. Change a rule
+ * here and every surface follows.
+ */
+
+/** The terminal runs an agent (a plain shell is listed, never counted). */
+export function isAgent(t: Pick<TerminalState, 'agent'>): boolean {
+  return t.agent !== 'shell';
+}
+
+/** An open wait: the agent asked for something and nobody has answered. Every kind counts, a reply that ends with a question too. */
+export function needsYou(w: Wait): boolean {
+  return w.closedAt === undefined && w.terminalId !== undefined;
+}
+
+/**
+ * A wait worth a notification: a dialog (not a reply that merely ends with a question, seed 001) that has
+ * been open `delayMs` since it appeared, in a terminal the user is not looking at.
+ */
+export function worthNotifying(w: Wait, now: number, delayMs: number, focused: boolean): boolean {
+  return needsYou(w) && w.kind !== 'reply-question' && now - w.openedAt >= delayMs && !focused;
+}
+
+/** When a wait becomes worth notifying, focus aside (epoch ms). */
+export function notifyDue(w: Wait, delayMs: number): number {
+  return w.openedAt + delayMs;
+}
+
+/** Most urgent first: who needs you, then failures, then work in progress, then the rest. */
+export function urgency(t: Pick<TerminalState, 'agent' | 'state' | 'waitKind'>): number {
+  if (!isAgent(t)) return 9;
+  switch (t.state) {
+    case 'waiting':
+      return t.waitKind === 'reply-question' ? 1 : 0;
+    case 'failed':
+      return 2;
+    case 'stopped':
+      return 3;
+    case 'completed':
+      return 4;
+    case 'working':
+      return 5;
+    case 'idle':
+      return 6;
+    case 'exited':
+      return 7;
+  }
+}
+
+export function byUrgency(a: TerminalState, b: TerminalState): number {
+  return urgency(a) - urgency(b) || a.since - b.since;
+}

@@ -1,0 +1,260 @@
+import { randomBytes } from 'crypto';
+import type { AgentKind } from '../detect/types';
+import { chooseTerminal, TerminalCandidate } from './binder';
+import { Emitter, Event } from './emitter';
+import { isAgentKind, Observation } from './observation';
+import { AgentSession } from './session';
+import type { SessionSummary, StateChange, TerminalState } from './types';
+import type { Wait } from './waits';
+
+/** Sessions not linked to a terminal that are kept (a log seen before its terminal, other programs' agents). */
+const UNLINKED_KEPT = 200;
+
+interface TerminalRecord {
+  id: string;
+  name: string;
+  session: AgentSession | undefined;
+  /** The terminal source's last word while no agent runs. */
+  shellWord: Observation | undefined;
+  view: TerminalState;
+}
+
+export interface StoreOptions {
+  now?: () => number;
+  /** How many processes of this agent run in this folder on this machine (undefined: cannot tell). */
+  agentsInFolder?: (agent: AgentKind, cwd: string) => number | undefined;
+  log?: (msg: string) => void;
+}
+
+/**
+ * The one store every source feeds and every view reads. Sources send observations (each on its own clock,
+ * with whatever locator it knows); the store keeps each source's latest word per agent session, shows what
+ * `arbitrate` decides, holds waits as entries with ids, and links sessions seen elsewhere to terminals.
+ */
+export class AgentStore {
+  private readonly terminalsById = new Map<string, TerminalRecord>();
+  private readonly byAgentSession = new Map<string, AgentSession>();
+  private readonly unlinked = new Set<AgentSession>();
+  private readonly changed = new Emitter<StateChange>();
+  private readonly waitsChanged = new Emitter<Wait>();
+  readonly onDidChange: Event<StateChange> = this.changed.event;
+  /** A wait opened, was confirmed or filled in by another source, or closed. */
+  readonly onDidChangeWait: Event<Wait> = this.waitsChanged.event;
+  private readonly prefix = randomBytes(3).toString('hex');
+  private counter = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: StoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  openTerminal(id: string, name: string): TerminalState {
+    const known = this.terminalsById.get(id);
+    if (known) return known.view;
+    const rec: TerminalRecord = { id, name, session: undefined, shellWord: undefined, view: undefined! };
+    rec.view = this.viewOf(rec);
+    this.terminalsById.set(id, rec);
+    this.changed.fire({ id, current: rec.view });
+    return rec.view;
+  }
+
+  renameTerminal(id: string, name: string): void {
+    const rec = this.terminalsById.get(id);
+    if (!rec || rec.name === name) return;
+    rec.name = name;
+    this.refresh(rec);
+  }
+
+  closeTerminal(id: string): void {
+    const rec = this.terminalsById.get(id);
+    if (!rec) return;
+    this.terminalsById.delete(id);
+    if (rec.session) this.endSession(rec.session);
+    this.changed.fire({ id, previous: rec.view });
+  }
+
+  observe(o: Observation): void {
+    const tid = o.locator.terminalId;
+    const rec = tid !== undefined ? this.terminalsById.get(tid) : undefined;
+    if (rec && !isAgentKind(o.agent)) return this.shellWord(rec, o);
+    if (!isAgentKind(o.agent)) return;
+    const session = rec ? this.terminalSession(rec, o) : this.sessionFor(o);
+    if (!session) return;
+    const before = session.waits.open;
+    if (session.observe(o)) this.sessionChanged(session, before);
+    if (rec && session.turnStarts.at(-1) === o.at) this.tryLinkAll();
+    else if (!session.terminalId) this.tryLink(session);
+  }
+
+  terminal(id: string): TerminalState | undefined {
+    return this.terminalsById.get(id)?.view;
+  }
+
+  terminals(): TerminalState[] {
+    return [...this.terminalsById.values()].map((r) => r.view);
+  }
+
+  /** Open waits, oldest first. */
+  waits(): Wait[] {
+    const out: Wait[] = [];
+    for (const s of this.allSessions()) if (s.waits.open && s.terminalId) out.push(s.waits.open);
+    return out.sort((a, b) => a.openedAt - b.openedAt);
+  }
+
+  wait(id: string): Wait | undefined {
+    for (const s of this.allSessions()) {
+      if (s.waits.open?.id === id) return s.waits.open;
+      const closed = s.waits.history.find((w) => w.id === id);
+      if (closed) return closed;
+    }
+    return undefined;
+  }
+
+  sessions(): SessionSummary[] {
+    return [...this.allSessions()].map((s) => ({ key: s.key, agent: s.agent, terminalId: s.terminalId, agentSessionIds: [...s.agentSessionIds], cwd: s.cwd, shown: s.shown, waits: [...s.waits.history, ...(s.waits.open ? [s.waits.open] : [])] }));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.waitsChanged.dispose();
+    this.terminalsById.clear();
+    this.byAgentSession.clear();
+    this.unlinked.clear();
+  }
+
+  private *allSessions(): Iterable<AgentSession> {
+    const seen = new Set<AgentSession>();
+    for (const r of this.terminalsById.values()) if (r.session) seen.add(r.session);
+    for (const s of this.byAgentSession.values()) seen.add(s);
+    for (const s of this.unlinked) seen.add(s);
+    yield* seen;
+  }
+
+  private newKey(kind: string): string {
+    return `${kind}-${this.prefix}-${++this.counter}`;
+  }
+
+  /** No agent in the terminal (any more): it shows a shell; the agent session it had stays for history. */
+  private shellWord(rec: TerminalRecord, o: Observation): void {
+    rec.shellWord = o;
+    if (rec.session) {
+      this.endSession(rec.session);
+      rec.session.terminalId = undefined;
+      rec.session = undefined;
+    }
+    this.refresh(rec);
+  }
+
+  /** The terminal's current session for this word; a new agent, or one after an exit, is a new session. */
+  private terminalSession(rec: TerminalRecord, o: Observation): AgentSession {
+    const cur = rec.session;
+    // Only the terminal's own sources see a new run start; a late log line or hook after an exit is about the run that ended.
+    const terminalSource = o.source === 'pty-scrape' || o.source === 'process';
+    if (cur && cur.agent === o.agent && (!cur.exited || !terminalSource)) {
+      this.indexIds(cur, o);
+      return cur;
+    }
+    if (cur) {
+      this.endSession(cur);
+      cur.terminalId = undefined;
+    }
+    const s = new AgentSession(this.newKey('s'), o.agent as AgentKind, () => this.newKey('w'));
+    s.terminalId = rec.id;
+    rec.session = s;
+    this.indexIds(s, o);
+    return s;
+  }
+
+  /** A word from a source that does not know the terminal: its session by the agent's own id. */
+  private sessionFor(o: Observation): AgentSession | undefined {
+    const id = o.locator.sessionId;
+    if (!id) return undefined;
+    const known = this.byAgentSession.get(`${o.agent}:${id}`);
+    if (known) return known;
+    const s = new AgentSession(this.newKey('s'), o.agent as AgentKind, () => this.newKey('w'));
+    s.pinnedTerminal = o.locator.terminalId;
+    this.indexIds(s, o);
+    this.unlinked.add(s);
+    this.evictUnlinked();
+    return s;
+  }
+
+  private indexIds(s: AgentSession, o: Observation): void {
+    if (o.locator.sessionId) this.byAgentSession.set(`${s.agent}:${o.locator.sessionId}`, s);
+  }
+
+  private evictUnlinked(): void {
+    if (this.unlinked.size <= UNLINKED_KEPT) return;
+    const oldest = [...this.unlinked].sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    this.unlinked.delete(oldest);
+    for (const id of oldest.agentSessionIds) if (this.byAgentSession.get(`${oldest.agent}:${id}`) === oldest) this.byAgentSession.delete(`${oldest.agent}:${id}`);
+  }
+
+  private tryLinkAll(): void {
+    for (const s of [...this.unlinked]) this.tryLink(s);
+  }
+
+  private tryLink(s: AgentSession): void {
+    const candidates: TerminalCandidate[] = [];
+    for (const r of this.terminalsById.values()) {
+      if (r.session) candidates.push({ terminalId: r.id, agent: r.session.agent, cwd: r.session.cwd, alive: !r.session.exited, startedAt: r.session.startedAt, turnStarts: r.session.turnStarts });
+    }
+    const count = () => (s.cwd && this.opts.agentsInFolder ? this.opts.agentsInFolder(s.agent, s.cwd) : undefined);
+    const res = chooseTerminal({ agent: s.agent, cwd: s.cwd, turnStarts: s.turnStarts, lastSeen: s.lastSeen, pinnedTerminal: s.pinnedTerminal }, candidates, count);
+    if (!res.terminalId) return;
+    const rec = this.terminalsById.get(res.terminalId)!;
+    const target = rec.session!;
+    this.opts.log?.(`linked ${s.agent} session ${[...s.agentSessionIds].join(', ')} to terminal "${rec.name}": ${res.why}`);
+    this.unlinked.delete(s);
+    for (const id of s.agentSessionIds) this.byAgentSession.set(`${s.agent}:${id}`, target);
+    const before = target.waits.open;
+    if (target.absorb(s)) this.sessionChanged(target, before);
+    else this.refresh(rec);
+  }
+
+  private endSession(s: AgentSession): void {
+    const before = s.waits.open;
+    if (s.end(this.now()) && before) this.waitsChanged.fire(before);
+  }
+
+  private sessionChanged(s: AgentSession, waitBefore: Wait | undefined): void {
+    const after = s.waits.open;
+    if (waitBefore && waitBefore !== after) this.waitsChanged.fire(waitBefore);
+    if (after) this.waitsChanged.fire(after);
+    const rec = s.terminalId !== undefined ? this.terminalsById.get(s.terminalId) : undefined;
+    if (rec && rec.session === s) this.refresh(rec);
+  }
+
+  private refresh(rec: TerminalRecord): void {
+    const previous = rec.view;
+    rec.view = this.viewOf(rec);
+    this.changed.fire({ id: rec.id, previous, current: rec.view });
+  }
+
+  private viewOf(rec: TerminalRecord): TerminalState {
+    const s = rec.session;
+    const shown = s?.shown;
+    if (!s || !shown) {
+      const w = rec.shellWord;
+      return { id: rec.id, name: rec.name, agent: 'shell', state: w?.state === 'exited' ? 'exited' : 'idle', source: w?.source ?? 'pty-scrape', evidence: w?.evidence ?? 'terminal opened', since: w?.at ?? this.now(), words: w ? [w] : [], history: [] };
+    }
+    const v: TerminalState = {
+      id: rec.id,
+      name: rec.name,
+      agent: s.agent,
+      state: shown.state,
+      source: shown.source,
+      evidence: shown.evidence,
+      since: s.since,
+      sessionKey: s.key,
+      words: s.wordsNewestFirst(),
+      history: [...s.history],
+    };
+    if (shown.reason) v.reason = shown.reason;
+    if (shown.state === 'waiting') v.waitKind = shown.wait?.kind ?? 'prompt';
+    if (s.waits.open) v.waitId = s.waits.open.id;
+    const sid = [...s.agentSessionIds].at(-1);
+    if (sid) v.agentSessionId = sid;
+    return v;
+  }
+}

@@ -1,0 +1,90 @@
+import { SIGNATURES } from '../detect/signatures';
+import type { AgentId, AgentState } from '../detect/types';
+import type { TerminalState } from '../store/types';
+import type { Wait } from '../store/waits';
+
+/** How each state looks (seed 000's colours: working green, waiting orange, stopped/failed red, completed green, exited grey). */
+export const LOOK: Record<AgentState, { icon: string; color?: string; label: string }> = {
+  working: { icon: 'sync~spin', color: 'charts.green', label: 'working' },
+  waiting: { icon: 'bell-dot', color: 'charts.orange', label: 'waiting' },
+  stopped: { icon: 'debug-stop', color: 'charts.red', label: 'stopped' },
+  failed: { icon: 'error', color: 'charts.red', label: 'failed' },
+  completed: { icon: 'pass-filled', color: 'charts.green', label: 'completed' },
+  exited: { icon: 'circle-slash', color: 'disabledForeground', label: 'exited' },
+  idle: { icon: 'circle-large-outline', label: 'idle' },
+};
+
+/** A theme icon as data: the adapter turns it into a vscode.ThemeIcon. */
+export interface IconSpec {
+  id: string;
+  color?: string;
+}
+
+export function agentName(agent: AgentId): string {
+  if (agent === 'shell') return 'shell';
+  return SIGNATURES.find((s) => s.agent === agent)?.displayName ?? agent;
+}
+
+/** "waiting for approval", "failed · interrupted", "completed". */
+export function stateLabel(s: Pick<TerminalState, 'state' | 'waitKind' | 'reason'>): string {
+  if (s.state === 'waiting' && s.waitKind === 'reply-question') return 'asked a question';
+  if (s.state === 'waiting' && s.waitKind === 'question') return 'waiting for an answer';
+  if (s.state === 'waiting' && s.waitKind === 'permission') return 'waiting for approval';
+  if (s.reason && (s.state === 'failed' || s.state === 'working')) return `${LOOK[s.state].label} · ${s.reason}`;
+  return LOOK[s.state].label;
+}
+
+export function waitLabel(w: Pick<Wait, 'kind'>): string {
+  return stateLabel({ state: 'waiting', waitKind: w.kind });
+}
+
+export function stateIcon(s: Pick<TerminalState, 'agent' | 'state'>): IconSpec {
+  if (s.agent === 'shell') return s.state === 'exited' ? { id: 'circle-slash', color: 'disabledForeground' } : { id: 'terminal' };
+  const look = LOOK[s.state];
+  return look.color ? { id: look.icon, color: look.color } : { id: look.icon };
+}
+
+/** Codicon id for status bar text (no colours there). */
+export function stateCodicon(s: Pick<TerminalState, 'state'>): string {
+  return LOOK[s.state].icon;
+}
+
+/** "12s", "3m", "2h 5m". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${m % 60}m`;
+}
+
+/** "Claude Code · waiting for approval · 12s", or "shell". */
+export function describe(s: TerminalState, now: number): string {
+  if (s.agent === 'shell') return s.state === 'exited' ? 'exited' : 'shell';
+  return `${agentName(s.agent)} · ${stateLabel(s)} · ${duration(now - s.since)}`;
+}
+
+/** "12:04:31" in local time. */
+export function clock(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/**
+ * The tooltip as Markdown: the shown state with its source and evidence, then each source's latest word,
+ * newest first, so a user can see who said what.
+ */
+export function tooltipMarkdown(s: TerminalState, now: number): string {
+  const lines = [`**${escapeMd(s.name)}** — ${escapeMd(agentName(s.agent))}, ${escapeMd(stateLabel(s))} for ${duration(now - s.since)}`, '', `Shown from \`${s.source}\`: ${escapeMd(s.evidence)}`];
+  if (s.agent !== 'shell' && s.words.length) {
+    lines.push('', 'Latest word of each source:', '');
+    for (const w of s.words) lines.push(`- ${clock(w.at)} \`${w.source}\`: ${escapeMd(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${escapeMd(w.evidence)}`);
+  }
+  return lines.join('\n');
+}
+
+export function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,143 @@
+import { byUrgency, isAgent, needsYou } from '../store/policy';
+import type { TerminalState } from '../store/types';
+import type { Wait } from '../store/waits';
+import { agentName, describe, duration, IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+
+/**
+ * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
+ * `src/vscode` renders it; mocha tests it; the e2e suite reads it through the extension's API.
+ */
+
+/** What the views read from the store. */
+export interface ViewInput {
+  terminals: readonly TerminalState[];
+  waits: readonly Wait[];
+  now: number;
+  activeTerminalId?: string;
+}
+
+export interface TreeRow {
+  /** Stable across refreshes: `group:needs-you`, `wait:<id>`, `terminal:<id>`. */
+  key: string;
+  label: string;
+  description: string;
+  icon: IconSpec;
+  tooltip?: string;
+  /** For menus: `group`, `wait.<kind>`, `shell`, `agent.<state>`. */
+  contextValue: string;
+  terminalId?: string;
+  waitId?: string;
+  /** The group a row sits in (label), for tests and screen readers. */
+  group?: string;
+  children?: TreeRow[];
+}
+
+export const NEEDS_YOU = 'Needs you';
+
+/** A "Needs you" group on top while anything waits (oldest wait first), then every other terminal, most urgent first. */
+export function treeRows(v: ViewInput): TreeRow[] {
+  const byId = new Map(v.terminals.map((t) => [t.id, t]));
+  const waits = v.waits.filter(needsYou).filter((w) => byId.has(w.terminalId!));
+  const waitingTerminals = new Set(waits.map((w) => w.terminalId!));
+  const rows: TreeRow[] = [];
+  if (waits.length) {
+    const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now));
+    rows.push({ key: 'group:needs-you', label: `${NEEDS_YOU} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
+  }
+  for (const t of [...v.terminals].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  return rows;
+}
+
+function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
+  const question = w.question ? ` · ${oneLine(w.question, 80)}` : '';
+  const options = w.options?.length ? `\n\nOptions: ${w.options.join(' · ')}` : '';
+  return {
+    key: `wait:${w.id}`,
+    label: t.name,
+    description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}${question}`,
+    icon: { id: 'bell-dot', color: 'charts.orange' },
+    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\nQuestion: ${w.question}` : ''}${options}\n\nSeen by: ${w.seenBy.join(', ')}`,
+    contextValue: `wait.${w.kind}`,
+    terminalId: t.id,
+    waitId: w.id,
+    group: NEEDS_YOU,
+  };
+}
+
+function terminalRow(t: TerminalState, now: number): TreeRow {
+  return {
+    key: `terminal:${t.id}`,
+    label: t.name,
+    description: describe(t, now),
+    icon: stateIcon(t),
+    tooltip: tooltipMarkdown(t, now),
+    contextValue: isAgent(t) ? `agent.${t.state}` : 'shell',
+    terminalId: t.id,
+  };
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export interface Badge {
+  value: number;
+  tooltip: string;
+}
+
+export function badge(v: ViewInput): Badge | undefined {
+  const n = v.waits.filter(needsYou).length;
+  return n ? { value: n, tooltip: `${n} agent${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` } : undefined;
+}
+
+export interface StatusItem {
+  text: string;
+  tooltip: string;
+  ariaLabel: string;
+  warning: boolean;
+}
+
+/** The summary (working and waiting counts) and the active terminal's agent and state; undefined = hidden. */
+export function statusBar(v: ViewInput): { summary?: StatusItem; active?: StatusItem } {
+  const agents = v.terminals.filter(isAgent);
+  const out: { summary?: StatusItem; active?: StatusItem } = {};
+  if (agents.length) {
+    const working = agents.filter((s) => s.state === 'working').length;
+    const waiting = v.waits.filter(needsYou).length;
+    const label = `Agent Lens: ${working} working, ${waiting} waiting, ${agents.length} agent terminal${agents.length === 1 ? '' : 's'}`;
+    out.summary = { text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`, tooltip: `${label}. Click to pick a terminal, most urgent first.`, ariaLabel: label, warning: waiting > 0 };
+  }
+  const s = v.terminals.find((t) => t.id === v.activeTerminalId);
+  if (s && isAgent(s)) {
+    const label = `Active terminal ${s.name}: ${agentName(s.agent)} is ${stateLabel(s)}`;
+    out.active = { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${stateLabel(s)}`, tooltip: `${label}\nSource: ${s.source}\nEvidence: ${s.evidence}`, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
+  }
+  return out;
+}
+
+export interface PickItem {
+  label: string;
+  description: string;
+  detail?: string;
+  terminalId: string;
+}
+
+/** Terminals for the quick pick, most urgent first. */
+export function pickItems(v: ViewInput, filter: (t: TerminalState) => boolean = () => true): PickItem[] {
+  return [...v.terminals]
+    .filter(filter)
+    .sort(byUrgency)
+    .map((s) => ({ label: `$(${isAgent(s) ? stateCodicon(s) : 'terminal'}) ${s.name}`, description: describe(s, v.now), detail: isAgent(s) ? `${s.source}: ${s.evidence}` : undefined, terminalId: s.id }));
+}
+
+/** "Show State History": per terminal, the shown state, each source's latest word, and the transitions. */
+export function historyLines(v: ViewInput): string[] {
+  const out: string[] = [];
+  for (const s of v.terminals) {
+    out.push(`[${s.name}] now ${describe(s, v.now)} (shown from ${s.source})`);
+    for (const w of s.words) out.push(`[${s.name}]   latest ${w.source}: ${new Date(w.at).toISOString()} ${w.state}${w.reason ? ` · ${w.reason}` : ''} — ${w.evidence}`);
+    for (const h of s.history) out.push(`[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state}${h.reason ? ` · ${h.reason}` : ''} (${h.source}) ${h.evidence}`);
+  }
+  return out;
+}
