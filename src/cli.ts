@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import * as fs from 'fs';
 import { CastError, parseCast } from './replay/cast';
+import { replayFused } from './replay/fused';
+import { decodeLogFile, LogFileError } from './replay/logFiles';
 import { replayCast } from './replay/replay';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
+                          [--log FILE [--log FILE …]] [--t0 EPOCH_SECONDS]
 
 Replays an asciinema v2/v3 recording through the Agent Lens detector and prints one JSON object per
 line on every change of agent or state:
@@ -11,41 +14,89 @@ line on every change of agent or state:
 
   --command-line CMD  the shell-integration command line that started the program (e.g. "claude")
   --cols N --rows N   terminal size (default: the recording's)
-  --screen            print the final rendered screen after the states`;
+  --screen            print the final rendered screen after the states
+  --log FILE          the agent's session log for this recording (Claude Code transcript .jsonl, Codex
+                      rollout .jsonl, or an OpenCode rows dump .json); fed through the same store and
+                      arbitration as the extension, so the lines show the shown state and its source
+  --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place
+                      the log's records on the cast's clock (default: the header's "timestamp")`;
 
 /** A usage or input problem: one line on stderr, exit 2, no stack trace. */
 class UsageError extends Error {}
 
-function parseArgs(argv: string[]): { file: string; commandLine?: string; cols?: number; rows?: number; screen: boolean } {
-  let file: string | undefined;
-  let commandLine: string | undefined;
-  let cols: number | undefined;
-  let rows: number | undefined;
-  let screen = false;
+interface Args {
+  file: string;
+  commandLine?: string;
+  cols?: number;
+  rows?: number;
+  screen: boolean;
+  logs: string[];
+  t0?: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { file: '', screen: false, logs: [] };
+  const value = (name: string, v: string | undefined) => {
+    if (v === undefined) throw new UsageError(`${name} needs a value`);
+    return v;
+  };
   const intArg = (name: string, v: string | undefined) => {
     const n = Number(v);
     if (v === undefined || !Number.isInteger(n) || n < 2 || n > 1000) throw new UsageError(`${name} needs a whole number from 2 to 1000`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--command-line') {
-      if (argv[i + 1] === undefined) throw new UsageError('--command-line needs a value');
-      commandLine = argv[++i];
-    } else if (a.startsWith('--command-line=')) commandLine = a.slice('--command-line='.length);
-    else if (a === '--cols') cols = intArg('--cols', argv[++i]);
-    else if (a === '--rows') rows = intArg('--rows', argv[++i]);
-    else if (a === '--screen') screen = true;
-    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else if (file === undefined) file = a;
-    else throw new UsageError(`unexpected argument ${a}`);
+    const arg = argv[i];
+    if (arg === '--command-line') a.commandLine = value(arg, argv[++i]);
+    else if (arg.startsWith('--command-line=')) a.commandLine = arg.slice('--command-line='.length);
+    else if (arg === '--cols') a.cols = intArg('--cols', argv[++i]);
+    else if (arg === '--rows') a.rows = intArg('--rows', argv[++i]);
+    else if (arg === '--screen') a.screen = true;
+    else if (arg === '--log') a.logs.push(value(arg, argv[++i]));
+    else if (arg === '--t0') {
+      const n = Number(value(arg, argv[++i]));
+      if (!Number.isFinite(n) || n <= 0) throw new UsageError('--t0 needs epoch seconds, for example 1796229278.919');
+      a.t0 = n;
+    } else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+    else if (!a.file) a.file = arg;
+    else throw new UsageError(`unexpected argument ${arg}`);
   }
-  if (!file) throw new UsageError('replay needs a FILE.cast');
-  return { file, commandLine, cols, rows, screen };
+  if (!a.file) throw new UsageError('replay needs a FILE.cast');
+  if (a.t0 !== undefined && a.logs.length === 0) throw new UsageError('--t0 places session logs on the cast clock: give --log FILE too');
+  return a;
 }
 
 function round(t: number): number {
   return Math.round(t * 1000) / 1000;
+}
+
+function read(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+function replay(args: Args, out: (s: string) => void): void {
+  const cast = parseCast(read(args.file), args.file);
+  const line = (d: { t: number; agent: string; state: string; source: string; evidence: string; waitKind?: string; reason?: string }) => {
+    const o: Record<string, unknown> = { t: round(d.t), agent: d.agent, state: d.state, source: d.source, evidence: d.evidence };
+    if (d.waitKind) o.waitKind = d.waitKind;
+    if (d.reason) o.reason = d.reason;
+    out(JSON.stringify(o));
+  };
+  const opts = { commandLine: args.commandLine, cols: args.cols, rows: args.rows };
+  if (args.logs.length === 0) {
+    const res = replayCast(cast, opts, line);
+    if (args.screen) out(res.screen);
+    return;
+  }
+  const t0 = args.t0 ?? cast.timestamp;
+  if (t0 === undefined) throw new UsageError(`${args.file}: the header has no "timestamp": give --t0 EPOCH_SECONDS to place the logs on the cast clock`);
+  const logs = args.logs.map((f) => decodeLogFile(f, read(f)));
+  replayFused(cast, { ...opts, logs, t0Ms: t0 * 1000 }, line);
+  if (args.screen) out(replayCast(cast, opts).screen);
 }
 
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
@@ -56,23 +107,10 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
       return cmd === undefined ? 2 : 0;
     }
     if (cmd !== 'replay') throw new UsageError(`unknown command "${cmd}" (try: agent-lens replay FILE.cast)`);
-    const args = parseArgs(rest);
-    let text: string;
-    try {
-      text = fs.readFileSync(args.file, 'utf8');
-    } catch (e) {
-      throw new UsageError(`${args.file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    const cast = parseCast(text, args.file);
-    const res = replayCast(cast, { commandLine: args.commandLine, cols: args.cols, rows: args.rows }, (d) => {
-      const o: Record<string, unknown> = { t: round(d.t), agent: d.agent, state: d.state, source: d.source, evidence: d.evidence };
-      if (d.waitKind) o.waitKind = d.waitKind;
-      out(JSON.stringify(o));
-    });
-    if (args.screen) out(res.screen);
+    replay(parseArgs(rest), out);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof CastError) {
+    if (e instanceof UsageError || e instanceof CastError || e instanceof LogFileError) {
       err(`agent-lens: ${e.message}`);
       return 2;
     }

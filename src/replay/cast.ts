@@ -14,6 +14,8 @@ export interface Cast {
   duration: number;
   /** The header's `command` (v2) or `command` (v3), when the recorder kept it. */
   command?: string;
+  /** The header's `timestamp`: epoch seconds of t = 0 (whole seconds in most recorders). */
+  timestamp?: number;
 }
 
 /** A malformed recording: names the line and the problem, for a one-line CLI error. */
@@ -88,7 +90,8 @@ export function parseCast(text: string, file = '<cast>'): Cast {
     events.push({ t, code: ev[1], data: ev[2] });
   }
   const command = typeof header.command === 'string' && header.command.trim() ? header.command : undefined;
-  return { version, cols: Math.floor(cols), rows: Math.floor(rows), events, duration: t, command };
+  const timestamp = num(header.timestamp) && header.timestamp > 0 ? header.timestamp : undefined;
+  return { version, cols: Math.floor(cols), rows: Math.floor(rows), events, duration: t, command, ...(timestamp ? { timestamp } : {}) };
 }
 
 /** `r` events carry "COLSxROWS". */

@@ -40,7 +40,9 @@ export function isSkippable(iv: ExpectedInterval): boolean {
   return typeof iv.note === 'string' && /scorers may skip/.test(iv.note);
 }
 
-function stateAt(detections: readonly Detection[], t: number): Detection {
+type Step = Pick<Detection, 't' | 'agent' | 'state'>;
+
+function stateAt(detections: readonly Step[], t: number): Step {
   let cur = detections[0];
   for (const d of detections) {
     if (d.t <= t + 1e-9) cur = d;
@@ -53,7 +55,7 @@ function stateAt(detections: readonly Detection[], t: number): Detection {
  * Time-weighted agreement between detections (a step function) and expected intervals. A slice agrees
  * when the agent matches and the state does (strictly, or as classes for `atRest`).
  */
-export function agreement(detections: readonly Detection[], expected: readonly ExpectedInterval[], opts: { skipStartup?: boolean } = {}): Agreement {
+export function agreement(detections: readonly Step[], expected: readonly ExpectedInterval[], opts: { skipStartup?: boolean } = {}): Agreement {
   const sorted = [...detections].sort((a, b) => a.t - b.t);
   let total = 0;
   let okRest = 0;

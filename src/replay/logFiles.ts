@@ -1,0 +1,62 @@
+import { createOpenCodeDecoder, decoderFor, LineLogAgent, LogEvent, OpenCodeRows } from '../jsonl';
+
+/** A session log given to a replay: what it holds and what it says, in the log's own time. */
+export interface DecodedLog {
+  file: string;
+  kind: 'claude-code transcript' | 'codex rollout' | 'opencode rows';
+  events: LogEvent[];
+  problems: number;
+}
+
+/** A log that cannot be read: one line naming the file and what is wrong. */
+export class LogFileError extends Error {}
+
+/**
+ * Decodes a session log file for `replay --log`: a Claude Code transcript or a Codex rollout (JSON lines;
+ * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
+ * `{session, message, part}`).
+ */
+export function decodeLogFile(file: string, text: string): DecodedLog {
+  const trimmed = text.trimStart();
+  if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed);
+  const lines = text.split('\n');
+  const agent = sniffLineAgent(lines);
+  if (!agent) throw new LogFileError(`${file}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)`);
+  const dec = decoderFor(agent);
+  const events: LogEvent[] = [];
+  for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
+  return { file, kind: agent === 'claude-code' ? 'claude-code transcript' : 'codex rollout', events, problems: dec.problems.total };
+}
+
+function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
+  for (const l of lines.slice(0, 50)) {
+    if (l.includes('"session_meta"')) return 'codex';
+    if (l.includes('"sessionId"')) return 'claude-code';
+  }
+  return undefined;
+}
+
+function looksLikeRowsDump(text: string): boolean {
+  if (!text.startsWith('{')) return false;
+  try {
+    const o = JSON.parse(text) as Record<string, unknown>;
+    return Array.isArray(o.session) && Array.isArray(o.message);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A dump holds each row as it ended up; fed in the order the rows were created (sessions first), the
+ * decoder sees a turn start when its user message appears and its end when the reply's row does.
+ */
+function decodeRows(file: string, text: string): DecodedLog {
+  const o = JSON.parse(text) as Partial<OpenCodeRows>;
+  const dec = createOpenCodeDecoder();
+  const events: LogEvent[] = [...dec.rows({ session: o.session ?? [], message: [], part: [] })];
+  type Row = { table: 'message' | 'part'; row: { time_created: number } };
+  const rows: Row[] = [...(o.message ?? []).map((row) => ({ table: 'message' as const, row })), ...(o.part ?? []).map((row) => ({ table: 'part' as const, row }))];
+  rows.sort((a, b) => a.row.time_created - b.row.time_created);
+  for (const r of rows) events.push(...dec.rows(r.table === 'message' ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] } : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] }));
+  return { file, kind: 'opencode rows', events, problems: dec.problems.total };
+}

@@ -1,0 +1,87 @@
+import * as assert from 'assert';
+import { AgentStore } from '../../src/store/store';
+import { describe as describeState, duration, stateLabel, tooltipMarkdown } from '../../src/views/labels';
+import { badge, historyLines, pickItems, statusBar, treeRows, ViewInput } from '../../src/views/model';
+import { obs } from './obs';
+
+function world(): { store: AgentStore; input: (active?: string) => ViewInput } {
+  const store = new AgentStore();
+  for (const [id, name] of [
+    ['A', 'claude one'],
+    ['B', 'codex two'],
+    ['C', 'bash'],
+  ])
+    store.openTerminal(id, name);
+  store.observe(obs('pty-scrape', 1000, 'working', { locator: { terminalId: 'A' } }));
+  store.observe(obs('pty-scrape', 2000, 'waiting', { wait: 'permission', locator: { terminalId: 'A' } }));
+  store.observe(obs('hook', 1900, 'waiting', { wait: 'permission', question: 'Run rm -rf build?', locator: { terminalId: 'A' } }));
+  store.observe(obs('pty-scrape', 3000, 'working', { agent: 'codex', locator: { terminalId: 'B' } }));
+  store.observe(obs('jsonl-watcher', 9000, 'failed', { agent: 'codex', reason: 'interrupted', evidence: 'codex.turn-aborted: "interrupted"', locator: { terminalId: 'B', sessionId: 'S' } }));
+  return { store, input: (active) => ({ terminals: store.terminals(), waits: store.waits(), now: 20_000, activeTerminalId: active }) };
+}
+
+describe('view model', () => {
+  it('puts each open wait under "Needs you" with its question, then the other terminals, most urgent first', () => {
+    const rows = treeRows(world().input());
+    assert.deepStrictEqual(
+      rows.map((r) => r.label),
+      ['Needs you (1)', 'codex two', 'bash'],
+    );
+    const [w] = rows[0].children!;
+    assert.strictEqual(w.label, 'claude one');
+    assert.strictEqual(w.description, 'Claude Code · waiting for approval · 18s · Run rm -rf build?');
+    assert.strictEqual(w.contextValue, 'wait.permission');
+    assert.ok(w.waitId);
+    assert.match(w.tooltip!, /Seen by: pty-scrape, hook/);
+    assert.strictEqual(rows[1].description, 'Codex · failed · interrupted · 11s');
+    assert.deepStrictEqual(rows[1].icon, { id: 'error', color: 'charts.red' });
+    assert.strictEqual(rows[2].description, 'shell');
+  });
+
+  it('counts waits for the badge and the status bar, and shows the active terminal', () => {
+    const { input } = world();
+    assert.deepStrictEqual(badge(input()), { value: 1, tooltip: '1 agent needs you' });
+    const sb = statusBar(input('A'));
+    assert.strictEqual(sb.summary!.text, '$(sync) 0  $(bell-dot) 1');
+    assert.ok(sb.summary!.warning);
+    assert.strictEqual(sb.active!.text, '$(bell-dot) Claude Code: waiting for approval');
+    assert.ok(sb.active!.warning);
+    assert.strictEqual(statusBar(input('C')).active, undefined, 'a plain shell shows no active item');
+  });
+
+  it('hides the summary while no terminal runs an agent', () => {
+    const store = new AgentStore();
+    store.openTerminal('C', 'bash');
+    assert.deepStrictEqual(statusBar({ terminals: store.terminals(), waits: [], now: 0 }), {});
+    assert.strictEqual(badge({ terminals: store.terminals(), waits: [], now: 0 }), undefined);
+  });
+
+  it('the tooltip names the shown source and lists each source’s latest word, newest first', () => {
+    const { store } = world();
+    const md = tooltipMarkdown(store.terminal('B')!, 20_000);
+    assert.match(md, /Shown from `jsonl-watcher`/);
+    const iLog = md.indexOf('`jsonl-watcher`: failed · interrupted');
+    const iScreen = md.indexOf('`pty-scrape`: working');
+    assert.ok(iLog > 0 && iScreen > iLog, md);
+  });
+
+  it('the quick pick is most urgent first; history lists each source and the transitions', () => {
+    const { input } = world();
+    assert.deepStrictEqual(
+      pickItems(input()).map((p) => p.terminalId),
+      ['A', 'B', 'C'],
+    );
+    const lines = historyLines(input());
+    assert.ok(lines.some((l) => /\[codex two\] {3}latest jsonl-watcher: .* failed · interrupted/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /\[codex two\] {3}.* Codex → working \(pty-scrape\)/.test(l)), lines.join('\n'));
+  });
+
+  it('labels', () => {
+    assert.strictEqual(stateLabel({ state: 'waiting', waitKind: 'reply-question' }), 'asked a question');
+    assert.strictEqual(stateLabel({ state: 'failed', reason: 'API error 529' }), 'failed · API error 529');
+    assert.strictEqual(stateLabel({ state: 'completed', reason: 'ignored' }), 'completed');
+    assert.deepStrictEqual([duration(5_000), duration(125_000), duration(7_500_000)], ['5s', '2m', '2h 5m']);
+    const { store } = world();
+    assert.strictEqual(describeState(store.terminal('C')!, 0), 'shell');
+  });
+});
