@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
+import { LineDecoder, LogEvent, ProblemCounter } from './types';
+
+/**
+ * Claude Code 2.1.328 transcripts (`~/.claude/projects/<cwd>/<session>.jsonl`), see
+ * recordings/claude-code/FACTS.md §5. Only `user`, `assistant` and `system`/`turn_duration` entries say
+ * anything about the turn; everything else (attachments, API request blobs, snapshots) is skipped unparsed.
+ */
+
+/** Every relevant entry holds one of these (Claude writes compact JSON.stringify output). */
+export const CLAUDE_NEEDLES = ['"type":"user"', '"type":"assistant"', '"turn_duration"'] as const;
+
+const INTERRUPTED = '[Request interrupted by user';
+
+/** Keep schemas to the fields read: undeclared keys (tool inputs, results, usage) are neither checked nor copied. */
+const Block = z.object({
+  type: z.string(),
+  text: z.string().nullish(),
+  id: z.string().nullish(),
+  name: z.string().nullish(),
+  tool_use_id: z.string().nullish(),
+});
+type Block = z.infer<typeof Block>;
+
+const Base = z.object({
+  type: z.string(),
+  sessionId: z.string(),
+  timestamp: z.string(),
+  cwd: z.string().nullish(),
+  uuid: z.string().nullish(),
+  isSidechain: z.boolean().nullish(),
+});
+
+const User = Base.extend({
+  message: z.object({ content: z.union([z.string(), z.array(Block)]) }),
+  isMeta: z.boolean().nullish(),
+  isCompactSummary: z.boolean().nullish(),
+  origin: z.object({ kind: z.string() }).nullish(),
+  promptSource: z.string().nullish(),
+  turnOrigin: z.string().nullish(),
+  toolDenialKind: z.string().nullish(),
+  toolDenialBeforeRun: z.boolean().nullish(),
+});
+type User = z.infer<typeof User>;
+
+const Assistant = Base.extend({
+  message: z.object({ stop_reason: z.string().nullish(), content: z.array(Block).nullish() }),
+  isApiErrorMessage: z.boolean().nullish(),
+  apiErrorStatus: z.number().nullish(),
+  apiErrorType: z.string().nullish(),
+});
+type Assistant = z.infer<typeof Assistant>;
+
+const TurnDuration = Base.extend({
+  durationMs: z.number().nullish(),
+  pendingBackgroundAgentCount: z.number().nullish(),
+});
+type TurnDuration = z.infer<typeof TurnDuration>;
+
+type Base = z.infer<typeof Base>;
+type Emit = Omit<LogEvent, 'agent' | 'sessionId' | 'at' | 'cwd' | 'turn'>;
+
+/** What the decoder remembers about the turn in progress (one transcript = one session). */
+interface Turn {
+  id?: string;
+  /** Set once the turn ended; a second, different failure for the same turn end is not reported. */
+  outcome?: 'completed' | 'failed';
+  /** tool_use id → tool name, to tell a dismissed question from a rejected permission. */
+  tools: Map<string, string>;
+}
+
+export function createClaudeDecoder(): LineDecoder {
+  const problems = new ProblemCounter();
+  let turn: Turn = { tools: new Map() };
+
+  function event(entry: Base, e: Emit): LogEvent[] {
+    const at = epochMs(entry.timestamp);
+    if (Number.isNaN(at)) {
+      problems.count('timestamp', `${entry.type}: ${entry.timestamp}`);
+      return [];
+    }
+    const out: LogEvent = { agent: 'claude-code', sessionId: entry.sessionId, at, ...e };
+    if (entry.cwd) out.cwd = entry.cwd;
+    if (turn.id) out.turn = turn.id;
+    return [out];
+  }
+
+  /** A failure ends the turn; only the first one per turn end is reported (rejection, then its interruption line). */
+  function fail(entry: Base, reason: string, ev: string): LogEvent[] {
+    if (turn.outcome === 'failed') return [];
+    turn.outcome = 'failed';
+    return event(entry, { state: 'failed', reason, evidence: ev });
+  }
+
+  function onUser(u: User): LogEvent[] {
+    const blocks = typeof u.message.content === 'string' ? undefined : u.message.content;
+    const results = blocks?.filter((b) => b.type === 'tool_result') ?? [];
+    if (results.length > 0) return onToolResult(u, results);
+    if (!isPrompt(u)) {
+      const text = typeof u.message.content === 'string' ? u.message.content : firstText(blocks ?? []);
+      return text?.startsWith(INTERRUPTED) ? fail(u, 'interrupted', evidence('claude.user', text)) : [];
+    }
+    turn = { id: u.uuid ?? undefined, tools: new Map() };
+    const kind = u.origin?.kind ?? u.turnOrigin ?? u.promptSource ?? 'prompt';
+    return event(u, { state: 'working', evidence: evidence('claude.prompt', kind) });
+  }
+
+  function onToolResult(u: User, results: Block[]): LogEvent[] {
+    if (u.toolDenialKind === 'user-rejected') {
+      const tool = results.map((r) => turn.tools.get(r.tool_use_id ?? '')).find((n) => n !== undefined) ?? 'tool';
+      return fail(u, denialReason(tool, u.toolDenialBeforeRun), evidence('claude.tool-result', `${tool} ${u.toolDenialKind}`));
+    }
+    // A result means the turn goes on (also after an approved dialog or a failed command).
+    turn.outcome = undefined;
+    return event(u, { state: 'working', evidence: evidence('claude.tool-result', u.toolDenialKind ?? 'result') });
+  }
+
+  function onAssistant(a: Assistant): LogEvent[] {
+    for (const b of a.message.content ?? []) if (b.type === 'tool_use' && b.id && b.name) turn.tools.set(b.id, b.name);
+    if (!a.isApiErrorMessage) return [];
+    const reason = a.apiErrorStatus ? `API error ${a.apiErrorStatus}` : 'API error';
+    return fail(a, reason, evidence('claude.api-error', a.apiErrorType ?? firstText(a.message.content ?? []) ?? 'error'));
+  }
+
+  function onTurnDuration(t: TurnDuration): LogEvent[] {
+    const pending = t.pendingBackgroundAgentCount ?? 0;
+    if (pending > 0) {
+      // The main turn is over but background agents still run; their task-notification turn ends it.
+      return event(t, { state: 'working', evidence: evidence('claude.turn-duration', `pendingBackgroundAgentCount ${pending}`) });
+    }
+    if (turn.outcome === 'failed') return [];
+    turn.outcome = 'completed';
+    return event(t, { state: 'completed', evidence: evidence('claude.turn-duration', `durationMs ${t.durationMs ?? '?'}`) });
+  }
+
+  function decode(entry: Record<string, unknown>): LogEvent[] {
+    if (entry.isSidechain === true) return []; // subagent entries: the main turn's entries say what matters
+    switch (entry.type) {
+      case 'user':
+        return checked(User, entry, onUser);
+      case 'assistant':
+        return checked(Assistant, entry, onAssistant);
+      case 'system':
+        return entry.subtype === 'turn_duration' ? checked(TurnDuration, entry, onTurnDuration) : [];
+      default:
+        return []; // unknown or irrelevant entry types are not problems
+    }
+  }
+
+  function checked<S extends z.ZodTypeAny>(schema: S, entry: unknown, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
+    const r = schema.safeParse(entry);
+    if (!r.success) {
+      problems.count('schema', zodDetail(String((entry as { type?: unknown }).type), r.error));
+      return [];
+    }
+    return then(r.data);
+  }
+
+  return {
+    problems,
+    line(text: string): LogEvent[] {
+      try {
+        if (!mustParse(text, CLAUDE_NEEDLES)) return [];
+        const entry = parseObject(text, problems);
+        return entry ? decode(entry) : [];
+      } catch (err) {
+        // Defensive: a decoder must never throw into the file watcher.
+        problems.count('internal', (err as Error).message);
+        return [];
+      }
+    },
+  };
+}
+
+/**
+ * A turn-starting prompt, by Claude Code's own test: not meta, and marked as a turn (turnOrigin, promptSource or
+ * a human/task-notification origin). Local command echoes and compaction summaries have none of these.
+ */
+function isPrompt(u: User): boolean {
+  if (u.isMeta || u.isCompactSummary) return false;
+  const kind = u.origin?.kind;
+  return u.turnOrigin != null || u.promptSource != null || kind === 'human' || kind === 'task-notification';
+}
+
+function firstText(blocks: Block[]): string | undefined {
+  for (const b of blocks) if (b.type === 'text' && typeof b.text === 'string') return b.text;
+  return undefined;
+}
+
+/** FACTS §5: a dialog rejection has toolDenialBeforeRun; Esc during a running command does not. */
+function denialReason(tool: string, beforeRun: boolean | null | undefined): string {
+  if (tool === 'AskUserQuestion') return 'question dismissed';
+  return beforeRun ? 'permission rejected' : 'interrupted';
+}

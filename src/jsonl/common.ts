@@ -1,0 +1,70 @@
+import type { ZodError } from 'zod';
+import type { ProblemCounter } from './types';
+
+/**
+ * Whether a line has to be parsed at all. Session logs are dominated by huge entries that never matter
+ * (Claude `attachment`, `api-request-shape`; Codex `additional_tools`), and JSON.parse of 100 KB costs far
+ * more than a few indexOf scans. A line is skipped only when it is one whole JSON object (so garbage and
+ * truncated lines still reach JSON.parse and get counted) and contains none of the substrings that every
+ * relevant entry must contain. Nested "type" keys can only add false positives, which parse and are ignored.
+ */
+export function mustParse(line: string, needles: readonly string[]): boolean {
+  if (!looksWhole(line)) return true;
+  for (const n of needles) if (line.includes(n)) return true;
+  return false;
+}
+
+function looksWhole(line: string): boolean {
+  let end = line.length - 1;
+  while (end > 0 && isSpace(line.charCodeAt(end))) end--;
+  let start = 0;
+  while (start < end && isSpace(line.charCodeAt(start))) start++;
+  return line.charCodeAt(start) === 0x7b /* { */ && line.charCodeAt(end) === 0x7d /* } */;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+
+/** JSON.parse that counts instead of throwing; only plain objects count as entries. */
+export function parseObject(line: string, problems: ProblemCounter): Record<string, unknown> | undefined {
+  if (line.trim() === '') {
+    problems.count('empty', 'empty line');
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    problems.count('json', `${(err as Error).message}: ${line.slice(0, 80)}`);
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.count('schema', `not an object: ${line.slice(0, 80)}`);
+    return undefined;
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Epoch ms of an ISO timestamp; NaN when it does not parse (the caller counts it). */
+export function epochMs(iso: string): number {
+  return Date.parse(iso);
+}
+
+/** `claude.turn-duration: "durationMs 2310"`: the record, then what it said, quoted and kept short. */
+export function evidence(record: string, detail: string): string {
+  const short = detail.length > 160 ? `${detail.slice(0, 160)}…` : detail;
+  return `${record}: ${JSON.stringify(short)}`;
+}
+
+/** The first zod issue, as `path: message`: enough to find the field that changed in a new CLI version. */
+export function zodDetail(what: string, err: ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return what;
+  return `${what}: ${issue.path.join('.') || '(root)'}: ${issue.message}`;
+}
+
+/** `internal_server_error` → `internal server error`. */
+export function words(id: string): string {
+  return id.replace(/_/g, ' ').trim();
+}

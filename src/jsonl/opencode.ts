@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { evidence, zodDetail } from './common';
+import { LogEvent, ProblemCounter } from './types';
+
+/**
+ * OpenCode 1.18.33 keeps sessions in SQLite (recordings/opencode/FACTS.md §6); the DB reader hands rows here.
+ * A session's state is decided from its newest assistant message (and a newer user message, if any), and an
+ * event is emitted only when that derived state changes. Rows arrive incrementally and in any order, so the
+ * decoder keeps, per session, the newest message of each role and the error texts of failed tool parts.
+ */
+
+/** `session` table columns read here (others may be present). */
+export interface SessionRow {
+  id: string;
+  directory: string;
+  parent_id: string | null;
+  time_created: number;
+  time_updated: number;
+}
+
+/** `message` table row; `data` is the JSON text of the DB column, or already parsed. */
+export interface MessageRow {
+  id: string;
+  session_id: string;
+  time_created: number;
+  time_updated: number;
+  data: string | Record<string, unknown>;
+}
+
+/** `part` table row; `data` as in MessageRow. */
+export interface PartRow {
+  id: string;
+  message_id: string;
+  session_id: string;
+  time_created: number;
+  time_updated: number;
+  data: string | Record<string, unknown>;
+}
+
+/** Rows inserted or updated since the previous call. */
+export interface OpenCodeRows {
+  session: SessionRow[];
+  message: MessageRow[];
+  part: PartRow[];
+}
+
+export interface OpenCodeDecoder {
+  rows(r: OpenCodeRows): LogEvent[];
+  readonly problems: ProblemCounter;
+}
+
+const Data = z.union([z.string(), z.record(z.unknown())]);
+const SessionSchema = z.object({ id: z.string(), directory: z.string(), parent_id: z.string().nullish() });
+const MessageSchema = z.object({ id: z.string(), session_id: z.string(), data: Data });
+const PartSchema = z.object({ id: z.string(), message_id: z.string(), session_id: z.string(), data: Data });
+
+const MessageData = z.object({
+  role: z.string(),
+  parentID: z.string().nullish(),
+  time: z.object({ created: z.number(), completed: z.number().nullish() }),
+  finish: z.string().nullish(),
+  error: z
+    .object({ name: z.string(), data: z.object({ statusCode: z.number().nullish(), message: z.string().nullish() }).passthrough().nullish() })
+    .nullish(),
+});
+const ToolPartData = z.object({ type: z.literal('tool'), tool: z.string().nullish(), state: z.object({ status: z.string(), error: z.unknown() }) });
+
+interface Msg {
+  id: string;
+  role: 'user' | 'assistant';
+  created: number;
+  completed?: number;
+  finish?: string;
+  parentID?: string;
+  error?: { name: string; statusCode?: number; message?: string };
+}
+
+interface SessionState {
+  directory?: string;
+  /** Undefined until the session row was seen: until then it could be a subagent's, so nothing is emitted. */
+  top?: boolean;
+  user?: Msg;
+  assistant?: Msg;
+  /** message id → part id → error text of a tool part that ended in error. */
+  toolErrors: Map<string, Map<string, string>>;
+  lastKey?: string;
+}
+
+type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at'> & { turn?: string };
+
+export function createOpenCodeDecoder(): OpenCodeDecoder {
+  const problems = new ProblemCounter();
+  const sessions = new Map<string, SessionState>();
+
+  function state(id: string): SessionState {
+    let s = sessions.get(id);
+    if (!s) sessions.set(id, (s = { toolErrors: new Map() }));
+    return s;
+  }
+
+  function onSession(row: unknown, touched: Set<string>): void {
+    const r = SessionSchema.safeParse(row);
+    if (!r.success) return problems.count('schema', zodDetail('session', r.error));
+    const s = state(r.data.id);
+    s.directory = r.data.directory;
+    s.top = r.data.parent_id == null;
+    touched.add(r.data.id);
+  }
+
+  function onMessage(row: unknown, touched: Set<string>): void {
+    const r = MessageSchema.safeParse(row);
+    if (!r.success) return problems.count('schema', zodDetail('message', r.error));
+    const data = parseData(r.data.data, 'message', problems);
+    if (!data) return;
+    const d = MessageData.safeParse(data);
+    if (!d.success) return problems.count('schema', zodDetail('message.data', d.error));
+    if (d.data.role !== 'user' && d.data.role !== 'assistant') return;
+    const s = state(r.data.session_id);
+    const msg = toMsg(r.data.id, d.data);
+    // Only the newest message of each role decides; an update of an older one changes nothing.
+    if (!isOlder(msg, s[msg.role])) s[msg.role] = msg;
+    if (msg.role === 'assistant') pruneToolErrors(s);
+    touched.add(r.data.session_id);
+  }
+
+  function onPart(row: unknown, touched: Set<string>): void {
+    const r = PartSchema.safeParse(row);
+    if (!r.success) return problems.count('schema', zodDetail('part', r.error));
+    // Only tool parts matter; text, step and snapshot parts (the bulk) are not even parsed when already objects.
+    if (typeof r.data.data === 'string' && !r.data.data.includes('"tool"')) return;
+    const data = parseData(r.data.data, 'part', problems);
+    if (!data || data.type !== 'tool') return;
+    const p = ToolPartData.safeParse(data);
+    if (!p.success) return problems.count('schema', zodDetail('part.data', p.error));
+    const s = state(r.data.session_id);
+    let errors = s.toolErrors.get(r.data.message_id);
+    if (p.data.state.status === 'error') {
+      if (!errors) s.toolErrors.set(r.data.message_id, (errors = new Map()));
+      errors.set(r.data.id, typeof p.data.state.error === 'string' ? p.data.state.error : String(p.data.state.error));
+    } else errors?.delete(r.data.id);
+    touched.add(r.data.session_id);
+  }
+
+  function emitChanges(touched: Set<string>): LogEvent[] {
+    const out: LogEvent[] = [];
+    for (const id of touched) {
+      const s = sessions.get(id);
+      if (!s?.top) continue; // unknown yet, or a subagent session
+      const d = derive(s);
+      if (!d) continue;
+      // The turn is part of the key: a second turn that completes is a new event even though the state is the same.
+      const key = `${d.state}|${d.reason ?? ''}|${d.turn ?? ''}`;
+      if (key === s.lastKey) continue;
+      s.lastKey = key;
+      const e: LogEvent = { agent: 'opencode', sessionId: id, ...d };
+      if (!d.reason) delete e.reason;
+      if (!d.turn) delete e.turn;
+      if (s.directory) e.cwd = s.directory;
+      out.push(e);
+    }
+    return out;
+  }
+
+  return {
+    problems,
+    rows(r: OpenCodeRows): LogEvent[] {
+      const touched = new Set<string>();
+      try {
+        for (const row of r.session ?? []) onSession(row, touched);
+        for (const row of r.message ?? []) onMessage(row, touched);
+        for (const row of r.part ?? []) onPart(row, touched);
+        return emitChanges(touched);
+      } catch (err) {
+        problems.count('internal', (err as Error).message); // never throw into the DB poller
+        return [];
+      }
+    },
+  };
+}
+
+function parseData(data: string | Record<string, unknown>, what: string, problems: ProblemCounter): Record<string, unknown> | undefined {
+  if (typeof data !== 'string') return data;
+  try {
+    const v: unknown = JSON.parse(data);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    problems.count('schema', `${what}.data: not an object`);
+  } catch (err) {
+    problems.count('json', `${what}.data: ${(err as Error).message}`);
+  }
+  return undefined;
+}
+
+function toMsg(id: string, d: z.infer<typeof MessageData>): Msg {
+  const m: Msg = { id, role: d.role as Msg['role'], created: d.time.created };
+  if (d.time.completed != null) m.completed = d.time.completed;
+  if (d.finish) m.finish = d.finish;
+  if (d.parentID) m.parentID = d.parentID;
+  if (d.error) m.error = { name: d.error.name, statusCode: d.error.data?.statusCode ?? undefined, message: d.error.data?.message ?? undefined };
+  return m;
+}
+
+/** Newest by time.created, then by id (OpenCode ids ascend with time). */
+function isOlder(m: Msg, than: Msg | undefined): boolean {
+  if (!than || m.id === than.id) return false;
+  return m.created < than.created || (m.created === than.created && m.id < than.id);
+}
+
+/** Tool errors of messages older than the newest assistant can no longer decide anything. */
+function pruneToolErrors(s: SessionState): void {
+  const newest = s.assistant;
+  if (!newest) return;
+  for (const id of s.toolErrors.keys()) if (id < newest.id) s.toolErrors.delete(id);
+}
+
+function derive(s: SessionState): Derived | undefined {
+  const { user, assistant } = s;
+  if (user && (!assistant || isOlder(assistant, user))) {
+    return { state: 'working', at: user.created, evidence: evidence('opencode.message', 'user prompt'), turn: user.id };
+  }
+  if (!assistant) return undefined;
+  const turn = assistant.parentID;
+  const at = assistant.completed ?? assistant.created;
+  if (assistant.error) return { state: 'failed', at, turn, ...errorOutcome(assistant.error) };
+  if (assistant.completed === undefined) return { state: 'working', at, turn, evidence: evidence('opencode.message', 'assistant in progress') };
+  if (assistant.finish === 'tool-calls') {
+    const refused = toolRefusal(s.toolErrors.get(assistant.id));
+    if (refused) return { state: 'failed', at, turn, ...refused };
+    // A finished tool step: the next step's assistant message follows at once.
+    return { state: 'working', at, turn, evidence: evidence('opencode.message', 'finish tool-calls') };
+  }
+  return { state: 'completed', at, turn, evidence: evidence('opencode.message', `finish ${assistant.finish ?? 'none'}`) };
+}
+
+function errorOutcome(error: NonNullable<Msg['error']>): Pick<LogEvent, 'reason' | 'evidence'> {
+  const detail = error.message ? `${error.name}: ${error.message}` : error.name;
+  const ev = evidence('opencode.message.error', detail);
+  if (error.name === 'APIError') return { reason: error.statusCode ? `API error ${error.statusCode}` : 'API error', evidence: ev };
+  if (error.name === 'MessageAbortedError') return { reason: 'interrupted', evidence: ev };
+  if (error.name === 'ProviderAuthError') return { reason: 'authentication failed', evidence: ev };
+  if (error.name === 'MessageOutputLengthError') return { reason: 'output too long', evidence: ev };
+  return { reason: error.name.replace(/Error$/, '') || 'error', evidence: ev };
+}
+
+/** The tool errors OpenCode writes when the user says no (FACTS §6): the turn stops there. */
+function toolRefusal(errors: Map<string, string> | undefined): Pick<LogEvent, 'reason' | 'evidence'> | undefined {
+  for (const text of errors?.values() ?? []) {
+    if (text.includes('rejected permission')) return { reason: 'permission rejected', evidence: evidence('opencode.part.tool', text) };
+    if (text.includes('dismissed this question')) return { reason: 'question dismissed', evidence: evidence('opencode.part.tool', text) };
+  }
+  return undefined;
+}
