@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AgentCensus } from './process/agentCensus';
 import { realScheduler } from './scheduler';
 import { WaitNotifier } from './store/notifier';
 import { AgentStore } from './store/store';
@@ -39,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const cpuStart = process.cpuUsage();
   const log = vscode.window.createOutputChannel('Agent Lens', { log: true });
   let config = readConfig();
-  const store = new AgentStore({ log: (m) => log.info(m) });
+  const census = new AgentCensus();
+  const store = new AgentStore({ log: (m) => log.info(m), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
   const terminals = new TerminalAdapter(store, () => config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId() });

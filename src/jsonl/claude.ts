@@ -70,8 +70,8 @@ interface Turn {
   tools: Map<string, string>;
 }
 
-export function createClaudeDecoder(): LineDecoder {
-  const problems = new ProblemCounter();
+export function createClaudeDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+  const problems = new ProblemCounter(onProblem);
   let turn: Turn = { tools: new Map() };
 
   function event(entry: Base, e: Emit): LogEvent[] {

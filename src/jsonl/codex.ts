@@ -31,8 +31,8 @@ const RELEVANT = new Set(['task_started', 'item_completed', 'task_complete', 'tu
 
 type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence'> & { turn?: string | null };
 
-export function createCodexDecoder(): LineDecoder {
-  const problems = new ProblemCounter();
+export function createCodexDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+  const problems = new ProblemCounter(onProblem);
   let session: { id: string; cwd?: string } | undefined;
 
   function onMeta(payload: unknown): LogEvent[] {

@@ -11,6 +11,6 @@ export { ProblemCounter } from './types';
 export type LineLogAgent = 'claude-code' | 'codex';
 
 /** A fresh decoder for one log file; decoders are stateful, so use one per file. */
-export function decoderFor(agent: LineLogAgent): LineDecoder {
-  return agent === 'claude-code' ? createClaudeDecoder() : createCodexDecoder();
+export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void): LineDecoder {
+  return agent === 'claude-code' ? createClaudeDecoder(onProblem) : createCodexDecoder(onProblem);
 }

@@ -88,8 +88,8 @@ interface SessionState {
 
 type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at'> & { turn?: string };
 
-export function createOpenCodeDecoder(): OpenCodeDecoder {
-  const problems = new ProblemCounter();
+export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string) => void): OpenCodeDecoder {
+  const problems = new ProblemCounter(onProblem);
   const sessions = new Map<string, SessionState>();
 
   function state(id: string): SessionState {

@@ -45,7 +45,8 @@ export class AgentSession {
     this.words.set(o.source, o);
     this.lastSeen = Math.max(this.lastSeen, o.at);
     this.startedAt = Math.min(this.startedAt, o.at);
-    if (o.locator.cwd && !this.cwd) this.cwd = o.locator.cwd;
+    // The terminal's sources learn the agent's own folder after it started; a log names it from the start.
+    if (o.locator.cwd && (!this.cwd || o.source === 'pty-scrape' || o.source === 'process')) this.cwd = o.locator.cwd;
     if (o.locator.sessionId) this.agentSessionIds.add(o.locator.sessionId);
     if (startsOrContinuesTurn(o) && !(prev && startsOrContinuesTurn(prev))) this.noteTurnStart(o.at);
     return this.rearbitrate();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'crypto';
+import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 import { findAgent, processesUnder, ttySize } from '../process/processTree';
@@ -133,6 +134,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.unread.delete(id);
     this.reschedule();
     void this.sizeFromPty(e.terminal, session);
+    void this.followAgentCwd(e.terminal, session);
     void (async () => {
       try {
         for await (const chunk of stream) session.write(chunk);
@@ -149,6 +151,26 @@ export class TerminalAdapter implements vscode.Disposable {
     this.reading.delete(id);
     this.unread.delete(id);
     this.reschedule();
+  }
+
+  /**
+   * The folder an agent runs in links its session log to this terminal. The execution's cwd is where the
+   * command line started (`cd app && claude` starts one folder up), so ask the agent process itself.
+   */
+  private async followAgentCwd(t: vscode.Terminal, session: TerminalSession): Promise<void> {
+    if (process.platform !== 'linux') return;
+    for (const ms of [1500, 4000, 10_000]) {
+      await new Promise((r) => setTimeout(r, ms));
+      if (!session.reading) return;
+      try {
+        const pid = await t.processId;
+        const found = pid ? findAgent(await processesUnder(pid)) : undefined;
+        const cwd = found ? await agentCwd(found.pid) : undefined;
+        if (cwd) return session.setCwd(cwd);
+      } catch {
+        // The terminal or the process went away: nothing to follow.
+      }
+    }
   }
 
   private async sizeFromPty(t: vscode.Terminal, session: TerminalSession): Promise<void> {
@@ -217,7 +239,8 @@ export class TerminalAdapter implements vscode.Disposable {
         const pid = await t.processId;
         if (!pid) continue;
         const found = findAgent(await processesUnder(pid));
-        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence } : undefined);
+        const cwd = found ? await agentCwd(found.pid) : undefined;
+        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd } : undefined);
       }
     } catch (err) {
       this.log.debug(`process scan failed: ${(err as Error).message}`);
@@ -225,4 +248,10 @@ export class TerminalAdapter implements vscode.Disposable {
       this.scanning = false;
     }
   }
+}
+
+/** The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. */
+async function agentCwd(pid: number): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  return fsp.readlink(`/proc/${pid}/cwd`).catch(() => undefined);
 }

@@ -14,6 +14,7 @@ export interface TreeSnapshotItem {
   group?: string;
   id?: string;
   waitId?: string;
+  tooltip?: string;
 }
 
 /** Renders the view model's rows; nothing here decides what is shown. */
@@ -54,7 +55,7 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     const out: TreeSnapshotItem[] = [];
     const walk = (rows: TreeRow[]) => {
       for (const r of rows) {
-        out.push({ label: r.label.replace(/ \(\d+\)$/, ''), description: r.description, icon: r.icon.id, color: r.icon.color, group: r.group, id: r.terminalId, waitId: r.waitId });
+        out.push({ label: r.label.replace(/ \(\d+\)$/, ''), description: r.description, icon: r.icon.id, color: r.icon.color, group: r.group, id: r.terminalId, waitId: r.waitId, tooltip: r.tooltip });
         if (r.children) walk(r.children);
       }
     };

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { descendants, findAgent, parseProcStat, parsePs, parseWindowsJson, processesUnder, ttySize } from '../../src/process/processTree';
+import { AgentCensus } from '../../src/process/agentCensus';
 
 describe('process tree', () => {
   it('parses ps output (macOS) and Windows CIM JSON', () => {
@@ -39,5 +40,35 @@ describe('process tree', () => {
 
   it('reads no size for a process without a terminal', async () => {
     assert.strictEqual(await ttySize(process.pid === 1 ? 2 : 999_999_999), undefined);
+  });
+});
+
+describe('agent census (how many sessions of an agent run in a folder)', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'census-'));
+  const proc = (pid: number, ppid: number, comm: string, args: string[], cwd: string) => {
+    const d = path.join(root, String(pid));
+    fs.mkdirSync(d, { recursive: true });
+    fs.writeFileSync(path.join(d, 'stat'), `${pid} (${comm}) S ${ppid} 0 0 0`);
+    fs.writeFileSync(path.join(d, 'cmdline'), args.join('\0') + '\0');
+    fs.symlinkSync(cwd, path.join(d, 'cwd'));
+  };
+  proc(100, 1, 'bash', ['/bin/bash'], '/p/a');
+  proc(101, 100, 'node', ['node', '/usr/lib/node_modules/npm/bin/npx-cli.js', '@anthropic-ai/claude-code'], '/p/a');
+  proc(102, 101, 'sh', ['sh', '-c', 'claude'], '/p/a');
+  proc(103, 102, 'claude', ['claude'], '/p/a');
+  proc(200, 1, 'claude', ['claude', '--resume'], '/p/a');
+  proc(300, 1, 'codex', ['codex'], '/p/b');
+  proc(301, 1, 'codex', ['/home/u/.codex/packages/bin/codex', 'app-server', '--listen', 'unix://'], '/p/b');
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('counts a launcher and the program it starts once, helpers not at all', () => {
+    const c = new AgentCensus(root, 'linux');
+    assert.strictEqual(c.count('claude-code', '/p/a'), 2);
+    assert.strictEqual(c.count('codex', '/p/b'), 1);
+    assert.strictEqual(c.count('codex', '/p/a'), 0);
+  });
+
+  it('cannot tell off Linux', () => {
+    assert.strictEqual(new AgentCensus(root, 'darwin').count('claude-code', '/p/a'), undefined);
   });
 });

@@ -94,14 +94,8 @@ export class JsonlLogSource {
     if (!dec) {
       const root = this.roots.find((r) => r.match(file));
       if (!root) return;
-      dec = decoderFor(root.agent);
-      const problems = dec.problems;
-      // Report each kind of unreadable line once per file, never per line.
-      const count = problems.count.bind(problems);
-      problems.count = (kind, detail) => {
-        if (!problems.byKind()[kind]) this.opts.log?.('warn', `${file}: a line could not be read (${kind}): ${detail.slice(0, 200)}`);
-        count(kind, detail);
-      };
+      // Each kind of unreadable line is reported once per file, never per line.
+      dec = decoderFor(root.agent, (kind, detail) => this.opts.log?.('warn', `${file}: a line could not be read (${kind}): ${detail}`));
       this.decoders.set(file, dec);
     }
     for (const line of lines) {

@@ -71,6 +71,11 @@ export class TerminalSession {
     this.report(det.detection);
   }
 
+  /** The agent's own working folder, once known: later observations carry it. */
+  setCwd(cwd: string): void {
+    this.cwd = cwd;
+  }
+
   write(data: string): void {
     const det = this.detector;
     if (!det) return;
@@ -123,11 +128,12 @@ export class TerminalSession {
    * What a process-tree scan found under this terminal's shell. Used only when the output is not read
    * (no shell integration, a reload while an agent ran, an unread wrapper): agent + working/exited.
    */
-  setProcessAgent(found: { agent: AgentKind; evidence: string } | undefined): void {
+  setProcessAgent(found: { agent: AgentKind; evidence: string; cwd?: string } | undefined): void {
     if (this.detector) {
       // The stream is authoritative while read; a scan may still name an agent the screen has not shown yet.
       return;
     }
+    if (found?.cwd) this.cwd = found.cwd;
     const prev = this.processAgent;
     this.processAgent = found;
     if (found && (!prev || prev.agent !== found.agent)) {
