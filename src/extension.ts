@@ -27,6 +27,8 @@ export interface AgentLensApi {
   activationCpuMs: number;
   /** Work done by the detector so far (milliseconds, chunks, characters), for performance reports. */
   stats(): { ms: number; chunks: number; chars: number };
+  /** The detector's rendered screen of a terminal whose output is read (diagnostics, tests). */
+  screenText(terminalId: string): string;
   ui: {
     tree(): TreeSnapshotItem[];
     statusBar(): { summary?: string; active?: string; summaryWarning: boolean };
@@ -108,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     activationMs,
     activationCpuMs,
     stats: () => ({ ...terminals.stats }),
+    screenText: (id) => terminals.session(id)?.screenText() ?? '',
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
   };
 }
