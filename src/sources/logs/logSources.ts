@@ -56,6 +56,7 @@ export class JsonlLogSource {
   private readonly decoders = new Map<string, LineDecoder>();
   private readonly tailer: LogTailer;
   private readonly roots: (TailRoot & { agent: LineLogAgent })[];
+  private readonly reported = new Set<string>();
   lines = 0;
   events = 0;
 
@@ -89,13 +90,20 @@ export class JsonlLogSource {
     return { ...this.tailer.stats(), events: this.events, problems };
   }
 
+  /** Each kind of unreadable line is logged once, not per line or per file; `stats()` counts them all. */
+  private problem(agent: string, kind: string, file: string, detail: string): void {
+    const key = `${agent}:${kind}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.opts.log?.('warn', `${file}: a ${agent} log line could not be read (${kind}): ${detail}. Further lines like it are counted, not logged.`);
+  }
+
   private onLines(file: string, lines: string[]): void {
     let dec = this.decoders.get(file);
     if (!dec) {
       const root = this.roots.find((r) => r.match(file));
       if (!root) return;
-      // Each kind of unreadable line is reported once per file, never per line.
-      dec = decoderFor(root.agent, (kind, detail) => this.opts.log?.('warn', `${file}: a line could not be read (${kind}): ${detail}`));
+      dec = decoderFor(root.agent, (kind, detail) => this.problem(root.agent, kind, file, detail));
       this.decoders.set(file, dec);
     }
     for (const line of lines) {
