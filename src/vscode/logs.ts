@@ -1,40 +1,48 @@
 import * as vscode from 'vscode';
 import { defaultLogLocations, JsonlLogSource, LogLocations } from '../sources/logs/logSources';
+import { defaultOpenCodeDbPath } from '../sources/logs/opencodeDb';
+import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
 
+interface Running {
+  jsonl: JsonlLogSource;
+  opencode: OpenCodeLogSource;
+}
+
 /** The session-log sources, started with the settings' locations and restarted when they change. */
 export function startLogSources(store: AgentStore, config: () => AgentLensConfig, log: vscode.LogOutputChannel): vscode.Disposable & { reconfigure(): void } {
-  let source: JsonlLogSource | undefined;
+  let running: Running | undefined;
   let key = '';
+  const stop = () => {
+    if (!running) return;
+    void running.jsonl.dispose();
+    running.opencode.dispose();
+    running = undefined;
+  };
   const start = () => {
     const c = config();
     const loc = locations(c);
     const next = c.sessionLogsEnabled ? JSON.stringify(loc) : '';
     if (next === key) return;
     key = next;
-    void source?.dispose();
-    source = undefined;
+    stop();
     if (!c.sessionLogsEnabled) return;
-    const s = new JsonlLogSource({
-      locations: loc,
-      sink: (o) => store.observe(o),
-      log: (level, msg) => log[level](msg),
-    });
-    source = s;
-    s.start().then(
-      () => log.info(`watching session logs in ${[...loc.claudeConfigDirs, ...loc.codexHomes].join(', ')}`),
+    const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
+    const logTo = (level: 'debug' | 'info' | 'warn', msg: string) => log[level](msg);
+    const r: Running = { jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }), opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }) };
+    running = r;
+    r.opencode.start();
+    r.jsonl.start().then(
+      () => log.info(`watching session logs in ${[...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', ')}`),
       (e) => log.warn(`session logs cannot be watched: ${(e as Error).message}. States come from the screen only.`),
     );
   };
   start();
-  return {
-    reconfigure: start,
-    dispose: () => void source?.dispose(),
-  };
+  return { reconfigure: start, dispose: stop };
 }
 
-function locations(c: AgentLensConfig): LogLocations {
+function locations(c: AgentLensConfig): LogLocations & { opencodeDatabases: string[] } {
   const d = defaultLogLocations();
-  return { claudeConfigDirs: [...d.claudeConfigDirs, ...c.claudeConfigDirs], codexHomes: [...d.codexHomes, ...c.codexHomes] };
+  return { claudeConfigDirs: [...d.claudeConfigDirs, ...c.claudeConfigDirs], codexHomes: [...d.codexHomes, ...c.codexHomes], opencodeDatabases: [defaultOpenCodeDbPath(), ...c.opencodeDatabases] };
 }

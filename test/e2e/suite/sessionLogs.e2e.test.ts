@@ -73,6 +73,22 @@ const CASES: Case[] = [
     interrupt: ['\x1b'],
     settings: (h) => ({ 'sessionLogs.codexHomes': [h.env.CODEX_HOME] }),
   },
+  {
+    agent: 'opencode',
+    mock: (script, logFile) => createChatMock({ script, logFile }),
+    ready: /Build · Mock Model/,
+    // OpenCode retries a 500 five times, honouring retry-after-ms: a short one keeps the test short.
+    turns: [PLAIN, SLOW, { type: 'error', status: 500, sticky: true, headers: { 'retry-after-ms': '50' } }],
+    steps: [
+      { prompt: 'Say hello.', outcome: 'completed' },
+      { prompt: 'Write a long refactoring plan.', outcome: 'interrupted' },
+      { prompt: 'Summarise the project.', outcome: 'error' },
+    ],
+    errorReason: /^API error 500$/,
+    // The first Esc arms ("esc again to interrupt"), the second interrupts.
+    interrupt: ['\x1b', '\x1b'],
+    settings: (h) => ({ 'sessionLogs.opencodeDatabases': [path.join(h.env.XDG_DATA_HOME, 'opencode', 'opencode.db')] }),
+  },
 ];
 
 describe('session logs: the real CLIs end their turns in Completed / Failed (jsonl-watcher)', function () {
