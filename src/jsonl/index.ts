@@ -5,7 +5,6 @@ import type { LineDecoder } from './types';
 export { createOpenCodeDecoder } from './opencode';
 export type { OpenCodeDecoder, OpenCodeRows, SessionRow, MessageRow, PartRow } from './opencode';
 export type { LineDecoder, LogEvent } from './types';
-export { ProblemCounter } from './types';
 
 /** The agents whose session logs are JSON lines (OpenCode's are database rows: createOpenCodeDecoder). */
 export type LineLogAgent = 'claude-code' | 'codex';
