@@ -3,7 +3,8 @@
  *
  * Runs every scenario live against the installed CLIs (scripts/agents/install.sh), replays each new
  * recording through the detector and prints a matrix: agent × CLI version × scenario → agreement with
- * the expected states (at-rest states as one class, and strict), then per agent which signatures fired
+ * the expected states (at-rest states as one class, strict, and strict with the recorded session log fused
+ * in through the store: labels that call an interrupt "stopped" score lower there), then per agent which signatures fired
  * and which never did (a signature no scenario exercises is suspect). `--from DIR` scores recordings
  * already on disk (e.g. test/fixtures/live) without running any CLI. Exit 1 when a scenario scores
  * below 0.95 or its run reported problems: that is how a new CLI release is checked in minutes.
@@ -14,10 +15,13 @@ import * as path from 'node:path';
 import { signatureIds, signatureOf } from '../src/detect/signatures';
 import type { AgentKind } from '../src/detect/types';
 import { parseCast } from '../src/replay/cast';
+import { replayFused } from '../src/replay/fused';
+import { decodeLogFile } from '../src/replay/logFiles';
 import { replayCast } from '../src/replay/replay';
 import { agreement, parseExpected } from '../src/replay/score';
 import { runScenario } from './driver';
 import { AGENT_VERSIONS } from './homes';
+import { castStartMs, recordingLog } from './recordingLogs';
 import { ALL_SCENARIOS } from './scenarios/index';
 
 const COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
@@ -29,6 +33,8 @@ interface Row {
   scenario: string;
   atRest?: number;
   strict?: number;
+  /** Strict agreement with the session log fused in through the store (completed/failed from the log). */
+  strictWithLog?: number;
   problems: string[];
 }
 
@@ -53,7 +59,7 @@ function parseArgs(argv: string[]) {
   return o;
 }
 
-function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number } {
+function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number; strictWithLog?: number } {
   const cast = parseCast(fs.readFileSync(path.join(dir, 'session.cast'), 'utf8'), path.join(dir, 'session.cast'));
   const expected = parseExpected(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
   const res = replayCast(cast, { commandLine: COMMAND[agent], coverage: true });
@@ -63,7 +69,11 @@ function score(dir: string, agent: string, fired: Map<string, Set<string>>): { a
   for (const id of replayCast(cast, { coverage: true }).fired) set.add(id);
   fired.set(agent, set);
   const a = agreement(res.detections, expected);
-  return { atRest: a.atRest, strict: a.strict };
+  const log = recordingLog(dir);
+  const t0 = castStartMs(dir, cast);
+  if (!log || t0 === undefined) return { atRest: a.atRest, strict: a.strict };
+  const fused = replayFused(cast, { commandLine: COMMAND[agent], logs: [decodeLogFile(log, fs.readFileSync(log, 'utf8'))], t0Ms: t0 });
+  return { atRest: a.atRest, strict: a.strict, strictWithLog: agreement(fused.changes, expected).strict };
 }
 
 function versionOf(dir: string, agent: string): string {
@@ -104,10 +114,10 @@ async function main(): Promise<void> {
   }
 
   console.log('\nAgent Lens compat matrix (agreement with expected states; at rest = idle/stopped/completed as one class)\n');
-  console.log(`${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)}  verdict`);
+  console.log(`${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)} ${'+log'.padStart(7)}  verdict`);
   for (const r of rows) {
     const verdict = r.problems.length ? `PROBLEM: ${r.problems.join('; ')}` : r.atRest! >= THRESHOLD ? 'ok' : `below ${THRESHOLD}`;
-    console.log(`${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`);
+    console.log(`${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithLog?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`);
   }
   console.log('\nSignatures per agent:');
   for (const agent of [...new Set(rows.map((r) => r.agent))]) {

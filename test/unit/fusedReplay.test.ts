@@ -6,34 +6,18 @@ import { replayFused } from '../../src/replay/fused';
 import { decodeLogFile } from '../../src/replay/logFiles';
 import { replayCast } from '../../src/replay/replay';
 import { agreement, parseExpected } from '../../src/replay/score';
+import { castStartMs, recordingLog } from '../../harness/recordingLogs';
 import { COMMAND_OF, RecordingFixture, recordings } from './helpers';
 
-const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'storage.json'];
 /** Reasons for a failed turn that the user caused (Esc, No, dismissing a question). */
 const USER_STOPS = /interrupted|rejected|dismissed/;
 
-/** The wall-clock time of the cast's t = 0, as each recorder kept it (the header's whole seconds are the last resort). */
-export function castStartMs(r: RecordingFixture): number {
-  const json = (f: string) => (fs.existsSync(path.join(r.dir, f)) ? (JSON.parse(fs.readFileSync(path.join(r.dir, f), 'utf8')) as Record<string, unknown>) : {});
-  const meta = json('meta.json');
-  if (typeof meta.cast_start_epoch_ms === 'number') return meta.cast_start_epoch_ms;
-  const timeline = json('timeline.json');
-  if (typeof timeline.castStartEpochMs === 'number') return timeline.castStartEpochMs;
-  const marks = path.join(r.dir, 'marks.jsonl');
-  if (fs.existsSync(marks)) {
-    for (const l of fs.readFileSync(marks, 'utf8').split('\n')) {
-      const m = l.trim() ? (JSON.parse(l) as { t?: number; epoch_ms?: number }) : {};
-      if (typeof m.epoch_ms === 'number' && typeof m.t === 'number') return m.epoch_ms - m.t * 1000;
-    }
-  }
-  assert.ok(r.cast.timestamp, `${r.dir}: no start time`);
-  return r.cast.timestamp! * 1000;
-}
-
-export function logOf(r: RecordingFixture): string | undefined {
-  const f = LOG_FILES.map((n) => path.join(r.dir, n)).find((p) => fs.existsSync(p) && fs.statSync(p).size > 0);
-  return f;
-}
+const logOf = (r: RecordingFixture) => recordingLog(r.dir);
+const startOf = (r: RecordingFixture) => {
+  const t0 = castStartMs(r.dir, r.cast);
+  assert.ok(t0, `${r.dir}: no start time`);
+  return t0!;
+};
 
 /**
  * The session logs fused with the screen through the store, scored against the labels: the log turns the
@@ -56,7 +40,7 @@ describe('fused replay: screen + session log through the store', () => {
       const expected = parseExpected(r.expectedText);
       const plain = agreement(replayCast(r.cast, { commandLine: COMMAND_OF[r.agent] }).detections, expected);
       const logs = [decodeLogFile(log, fs.readFileSync(log, 'utf8'))];
-      const fused = replayFused(r.cast, { commandLine: COMMAND_OF[r.agent], logs, t0Ms: castStartMs(r) });
+      const fused = replayFused(r.cast, { commandLine: COMMAND_OF[r.agent], logs, t0Ms: startOf(r) });
       const score = agreement(fused.changes, expected);
       rows.push(`${key.padEnd(50)} strict ${plain.strict.toFixed(3)} → ${score.strict.toFixed(3)}   at-rest ${plain.atRest.toFixed(3)} → ${score.atRest.toFixed(3)}`);
       const endOfLog = logs[0].events.at(-1);
@@ -80,7 +64,7 @@ describe('fused replay: screen + session log through the store', () => {
   it('prints the shown state with its source and reason from the CLI', () => {
     const r = all.find((x) => x.origin === 'shared' && x.agent === 'claude-code' && x.scenario.startsWith('08'))!;
     const out: string[] = [];
-    const code = main(['replay', path.join(r.dir, 'session.cast'), '--command-line', 'claude', '--log', logOf(r)!, '--t0', String(castStartMs(r) / 1000)], (s) => out.push(s), () => undefined);
+    const code = main(['replay', path.join(r.dir, 'session.cast'), '--command-line', 'claude', '--log', logOf(r)!, '--t0', String(startOf(r) / 1000)], (s) => out.push(s), () => undefined);
     assert.strictEqual(code, 0);
     const lines = out.map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(lines.some((l) => l.state === 'failed' && l.source === 'jsonl-watcher' && l.reason === 'interrupted'), out.join('\n'));

@@ -1,0 +1,31 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Cast } from '../src/replay/cast';
+
+/** The session logs a recording folder keeps, as the recorders name them. */
+const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'storage.json'];
+
+/** The agent's session log saved beside a recording, if any (an empty transcript is none). */
+export function recordingLog(dir: string): string | undefined {
+  return LOG_FILES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p) && fs.statSync(p).size > 0);
+}
+
+/**
+ * The wall-clock time (epoch ms) of a recording's t = 0, as each recorder kept it: the harness's
+ * `meta.json`, the shared OpenCode recordings' `timeline.json`, a timed mark, or the header's whole seconds.
+ */
+export function castStartMs(dir: string, cast: Cast): number | undefined {
+  const json = (f: string) => (fs.existsSync(path.join(dir, f)) ? (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>) : {});
+  const meta = json('meta.json');
+  if (typeof meta.cast_start_epoch_ms === 'number') return meta.cast_start_epoch_ms;
+  const timeline = json('timeline.json');
+  if (typeof timeline.castStartEpochMs === 'number') return timeline.castStartEpochMs;
+  const marks = path.join(dir, 'marks.jsonl');
+  if (fs.existsSync(marks)) {
+    for (const l of fs.readFileSync(marks, 'utf8').split('\n')) {
+      const m = l.trim() ? (JSON.parse(l) as { t?: number; epoch_ms?: number }) : {};
+      if (typeof m.epoch_ms === 'number' && typeof m.t === 'number') return m.epoch_ms - m.t * 1000;
+    }
+  }
+  return cast.timestamp === undefined ? undefined : cast.timestamp * 1000;
+}
