@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: throughput, per-chunk latency and memory of the detector, printed (never asserted).
+ * `npm run bench`: throughput, per-chunk latency and memory of the detector, then of the session-log path
+ * (bench/logs.ts), printed (never asserted).
  * Agent path: the real recordings in test/fixtures/recordings replayed back to back to ≥ 50 MB.
  * Plain path: plain shell output (the negative fixtures that stay on the normal screen, and generated
  * `ls`/compiler-like lines) to ≥ 100 MB, with no command line: the cheap path.
@@ -7,7 +8,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerminalDetector } from '../src/detect/detector';
+import { decoderFor } from '../src/jsonl';
 import { Cast, parseCast } from '../src/replay/cast';
+import { logEventToObservation } from '../src/sources/logs/logSources';
+import { AgentStore } from '../src/store/store';
+import { benchLogs } from './logs';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIX = path.join(ROOT, 'test', 'fixtures');
@@ -171,3 +176,13 @@ console.log(`Agent Lens detector benchmark — node ${process.version}, ${new Da
 agentPath(recs);
 plainPath(chunks);
 memory(recs, chunks);
+
+/** Session logs: the whole path an appended line takes, watcher → splitter → decoder → store. */
+const store = new AgentStore();
+const decoder = decoderFor('claude-code');
+void benchLogs(
+  (s) => console.log(s),
+  (line) => {
+    for (const e of decoder.line(line)) store.observe(logEventToObservation(e));
+  },
+).then(() => process.exit(0));
