@@ -124,7 +124,8 @@ describe('session logs: the real CLIs end their turns in Completed / Failed (jso
 async function runStep(a: AgentLensApi, t: vscode.Terminal, c: Case, step: Step): Promise<void> {
   const before = stateOf(a, t)!.history.length;
   await typeLine(t, step.prompt);
-  await until(a, t, `working on "${step.prompt}"`, (s) => s.history.length > before && s.state === 'working', 60_000);
+  // A short turn can be over before the next look: any working transition since the prompt counts.
+  await until(a, t, `working on "${step.prompt}"`, (s) => s.history.slice(before).some((h) => h.state === 'working'), 60_000);
   if (step.outcome === 'completed') {
     const s = await until(a, t, 'completed from the session log', (x) => x.state === 'completed' && x.source === 'jsonl-watcher', 90_000);
     assertShown(a, t, s, 'completed');
