@@ -5,9 +5,9 @@ import { detectionToObservation } from '../sources/terminal/session';
 import type { Observation, Source } from '../store/observation';
 import { AgentStore } from '../store/store';
 import type { TerminalState } from '../store/types';
-import { Cast, parseResize } from './cast';
+import type { Cast } from './cast';
 import type { DecodedLog } from './logFiles';
-import type { ReplayOptions } from './replay';
+import { playEvents, ReplayOptions } from './replay';
 
 /** The replayed terminal's id in the store. */
 const TERMINAL = 'replay';
@@ -62,16 +62,10 @@ export function replayFused(cast: Cast, opts: FusedOptions, onChange?: (c: Shown
   const screen = (d: Detection) => store.observe(detectionToObservation(d, opts.t0Ms + d.t * 1000, { terminalId: TERMINAL }));
   screen(det.detection);
   det.onChange(screen);
-  for (const ev of cast.events) {
-    clock = opts.t0Ms + ev.t * 1000;
+  playEvents(cast, det, (t) => {
+    clock = opts.t0Ms + t * 1000;
     logsUntil(clock);
-    if (ev.code === 'o') det.write(ev.data, ev.t);
-    else if (ev.code === 'r') {
-      const size = parseResize(ev.data);
-      if (size) det.resize(size.cols, size.rows, ev.t);
-    } else if (ev.code === 'x') det.exit(ev.data, ev.t);
-    else det.advance(ev.t);
-  }
+  });
   clock = opts.t0Ms + (cast.duration + 2) * 1000;
   det.advance(cast.duration + 2);
   logsUntil(Infinity);

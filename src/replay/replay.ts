@@ -32,7 +32,21 @@ export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (
   };
   record(det.detection);
   det.onChange(record);
+  playEvents(cast, det);
+  // Let pending states settle, as they would on screen after the last byte.
+  det.advance(cast.duration + 2);
+  const res = { detections, fired: new Set(det.fired), screen: det.screenText(), duration: cast.duration };
+  det.dispose();
+  return res;
+}
+
+/**
+ * Plays a recording's events into a detector on their own clock; `beforeEach` sees each event's time
+ * first (a fused replay delivers the log records due by then).
+ */
+export function playEvents(cast: Cast, det: TerminalDetector, beforeEach?: (t: number) => void): void {
   for (const ev of cast.events) {
+    beforeEach?.(ev.t);
     switch (ev.code) {
       case 'o':
         det.write(ev.data, ev.t);
@@ -49,9 +63,4 @@ export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (
         det.advance(ev.t);
     }
   }
-  // Let pending states settle, as they would on screen after the last byte.
-  det.advance(cast.duration + 2);
-  const res = { detections, fired: new Set(det.fired), screen: det.screenText(), duration: cast.duration };
-  det.dispose();
-  return res;
 }
