@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: throughput, per-chunk latency and memory of the detector, then of the session-log path
- * (bench/logs.ts), printed (never asserted).
+ * (bench/logs.ts), then the hook reporter's cost per hook run and the hub's per report (bench/hooks.ts), printed
+ * (never asserted).
  * Agent path: the real recordings in test/fixtures/recordings replayed back to back to ≥ 50 MB.
  * Plain path: plain shell output (the negative fixtures that stay on the normal screen, and generated
  * `ls`/compiler-like lines) to ≥ 100 MB, with no command line: the cheap path.
@@ -12,6 +13,7 @@ import { decoderFor } from '../src/jsonl';
 import { Cast, parseCast } from '../src/replay/cast';
 import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
+import { benchHooks } from './hooks';
 import { benchLogs } from './logs';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -185,4 +187,6 @@ void benchLogs(
   (line) => {
     for (const e of decoder.line(line)) store.observe(logEventToObservation(e));
   },
-).then(() => process.exit(0));
+)
+  .then(() => benchHooks((s) => console.log(s)))
+  .then(() => process.exit(0));

@@ -54,6 +54,10 @@ export interface RunOptions {
   onOutput?: (data: string, t: number) => void;
   /** The process ended. */
   onExit?: (exitCode: number, t: number) => void;
+  /** The agent's home is ready, before the CLI starts: add settings, hooks or environment (live hook tests). */
+  onHome?: (home: AgentHome) => void;
+  /** The CLI was spawned in its PTY (its pid stands in for a terminal's shell). */
+  onSpawn?: (pid: number) => void;
 }
 
 
@@ -211,6 +215,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     permissionMode: sc.permissionMode,
   });
   mock.vars.CWD = home.cwd;
+  opts.onHome?.(home);
   dbg(`run dir ${home.runDir}, mock ${mock.url}`);
 
   // ------------------------------------------------------------ PTY + screen + cast
@@ -280,6 +285,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     cwd: home.cwd,
     env: home.env,
   });
+  opts.onSpawn?.(p.pid);
   mark('spawned', { pid: p.pid, command: home.command.replace(path.dirname(path.dirname(path.dirname(home.command))), '…'), args: home.args });
   p.onData((d) => {
     castEvent('o', d);

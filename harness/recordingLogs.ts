@@ -29,3 +29,32 @@ export function castStartMs(dir: string, cast: Cast): number | undefined {
   }
   return cast.timestamp === undefined ? undefined : cast.timestamp * 1000;
 }
+
+/** One recorded hook payload in `agent-lens replay --hooks` form (epoch ms). */
+export interface RecordedHook {
+  at_ms: number;
+  agent: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The hook payloads (Claude Code, Codex, Gemini CLI: `hooks.jsonl`) or plugin bus events (OpenCode:
+ * `events.jsonl`) a recording logged, oldest first, in the form `agent-lens replay --hooks` reads.
+ */
+export function recordingHooks(dir: string, agent: string): RecordedHook[] {
+  const out: RecordedHook[] = [];
+  for (const name of ['hooks.jsonl', 'events.jsonl']) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const r = JSON.parse(line) as Record<string, unknown>;
+      if (name === 'events.jsonl') {
+        if (r.kind === 'event') out.push({ at_ms: r.ts as number, agent, payload: { type: r.type, properties: r.properties } });
+      } else if (r.after_recording !== true) {
+        out.push({ at_ms: (r.logged_at_ms ?? r.epoch_ms) as number, agent, payload: r.payload as Record<string, unknown> });
+      }
+    }
+  }
+  return out.sort((a, b) => a.at_ms - b.at_ms);
+}

@@ -2,11 +2,12 @@
 import * as fs from 'fs';
 import { CastError, parseCast } from './replay/cast';
 import { replayFused } from './replay/fused';
+import { HookFileError, hookReports, parseHookFile } from './replay/hookFile';
 import { decodeLogFile, LogFileError } from './replay/logFiles';
 import { replayCast } from './replay/replay';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
-                          [--log FILE [--log FILE …]] [--t0 EPOCH_SECONDS]
+                          [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
 
 Replays an asciinema v2/v3 recording through the Agent Lens detector and prints one JSON object per
 line on every change of agent or state:
@@ -18,8 +19,15 @@ line on every change of agent or state:
   --log FILE          the agent's session log for this recording (Claude Code transcript .jsonl, Codex
                       rollout .jsonl, or an OpenCode rows dump .json); fed through the same store and
                       arbitration as the extension, so the lines show the shown state and its source
+  --hooks FILE        hook payloads recorded for this recording, one JSON object a line:
+                        {"t": SECONDS, "agent": "claude-code", "payload": {…}}   (t on the cast's clock)
+                        {"at_ms": EPOCH_MS, "agent": "codex", "payload": {…}}    (placed by --t0)
+                      agent: claude-code, codex, opencode, hermes or gemini; payload: the hook's stdin
+                      JSON, OpenCode's bus event {type, properties} or Hermes's {hook, …}; read by the
+                      extension's hook mapping and source (source "hook"), in time order with the rest
   --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place
-                      the log's records on the cast's clock (default: the header's "timestamp")`;
+                      the logs' records and "at_ms" hooks on the cast's clock (default: the header's
+                      "timestamp")`;
 
 /** A usage or input problem: one line on stderr, exit 2, no stack trace. */
 class UsageError extends Error {}
@@ -31,11 +39,12 @@ interface Args {
   rows?: number;
   screen: boolean;
   logs: string[];
+  hooks: string[];
   t0?: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { file: '', screen: false, logs: [] };
+  const a: Args = { file: '', screen: false, logs: [], hooks: [] };
   const value = (name: string, v: string | undefined) => {
     if (v === undefined) throw new UsageError(`${name} needs a value`);
     return v;
@@ -53,6 +62,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--rows') a.rows = intArg('--rows', argv[++i]);
     else if (arg === '--screen') a.screen = true;
     else if (arg === '--log') a.logs.push(value(arg, argv[++i]));
+    else if (arg === '--hooks') a.hooks.push(value(arg, argv[++i]));
     else if (arg === '--t0') {
       const n = Number(value(arg, argv[++i]));
       if (!Number.isFinite(n) || n <= 0) throw new UsageError('--t0 needs epoch seconds, for example 1796229278.919');
@@ -62,7 +72,7 @@ function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument ${arg}`);
   }
   if (!a.file) throw new UsageError('replay needs a FILE.cast');
-  if (a.t0 !== undefined && a.logs.length === 0) throw new UsageError('--t0 places session logs on the cast clock: give --log FILE too');
+  if (a.t0 !== undefined && a.logs.length + a.hooks.length === 0) throw new UsageError('--t0 places session logs and hooks on the cast clock: give --log FILE or --hooks FILE too');
   return a;
 }
 
@@ -87,16 +97,27 @@ function replay(args: Args, out: (s: string) => void): void {
     out(JSON.stringify(o));
   };
   const opts = { commandLine: args.commandLine, cols: args.cols, rows: args.rows };
-  if (args.logs.length === 0) {
+  if (args.logs.length === 0 && args.hooks.length === 0) {
     const res = replayCast(cast, opts, line);
     if (args.screen) out(res.screen);
     return;
   }
-  const t0 = args.t0 ?? cast.timestamp;
-  if (t0 === undefined) throw new UsageError(`${args.file}: the header has no "timestamp": give --t0 EPOCH_SECONDS to place the logs on the cast clock`);
   const logs = args.logs.map((f) => decodeLogFile(f, read(f)));
-  replayFused(cast, { ...opts, logs, t0Ms: t0 * 1000 }, line);
+  const hookLines = args.hooks.flatMap((f) => parseHookFile(f, read(f)));
+  const t0Ms = castZeroMs(args, cast.timestamp, logs.length > 0 || hookLines.some((h) => h.atMs !== undefined));
+  replayFused(cast, { ...opts, logs, hooks: hookReports(hookLines, t0Ms), t0Ms }, line);
   if (args.screen) out(replayCast(cast, opts).screen);
+}
+
+/** Where hooks timed only on the cast clock are placed when nothing names the wall-clock start: any epoch will do. */
+const NOMINAL_T0_MS = Date.UTC(2000, 0, 1);
+
+/** The wall-clock epoch ms of the cast's t = 0: `--t0`, else the header's timestamp; needed for logs and `at_ms` hooks. */
+function castZeroMs(args: Args, headerTimestamp: number | undefined, needed: boolean): number {
+  const t0 = args.t0 ?? headerTimestamp;
+  if (t0 !== undefined) return t0 * 1000;
+  if (needed) throw new UsageError(`${args.file}: the header has no "timestamp": give --t0 EPOCH_SECONDS to place the logs and "at_ms" hooks on the cast clock`);
+  return NOMINAL_T0_MS;
 }
 
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
@@ -110,7 +131,7 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     replay(parseArgs(rest), out);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof CastError || e instanceof LogFileError) {
+    if (e instanceof UsageError || e instanceof CastError || e instanceof LogFileError || e instanceof HookFileError) {
       err(`agent-lens: ${e.message}`);
       return 2;
     }

@@ -10,6 +10,9 @@ import { badge, ViewInput } from './views/model';
 import { registerCommands } from './vscode/commands';
 import { readConfig } from './vscode/config';
 import { startLogSources } from './vscode/logs';
+import { HookCommands } from './vscode/hookCommands';
+import { RunningHub, startHub } from './vscode/hub';
+import { registerWaitCommands } from './vscode/waitCommands';
 import { StatusBar } from './vscode/statusBar';
 import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, TreeSnapshotItem } from './vscode/tree';
@@ -29,6 +32,8 @@ export interface AgentLensApi {
   stats(): { ms: number; chunks: number; chars: number };
   /** The detector's rendered screen of a terminal whose output is read (diagnostics, tests). */
   screenText(terminalId: string): string;
+  /** This window's hub once it listens (hooks report to it), for diagnostics and tests. */
+  hub(): { port: number; discoveryFile: string; reporter: string; reports: { received: number; recorded: number } } | undefined;
   ui: {
     tree(): TreeSnapshotItem[];
     statusBar(): { summary?: string; active?: string; summaryWarning: boolean };
@@ -46,7 +51,8 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const store = new AgentStore({ log: (m) => log.info(m), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
   const terminals = new TerminalAdapter(store, () => config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
-  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId() });
+  let hookCommands: HookCommands | undefined;
+  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId(), hooks: hookCommands?.statuses() });
   const tree = new AgentTreeProvider(input);
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const statusBar = new StatusBar(input);
@@ -71,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     statusBar.update();
     view.badge = badge(input());
   };
+  hookCommands = new HookCommands(context, log, () => render());
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, () => config, log);
   context.subscriptions.push(
@@ -97,6 +104,16 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
       render();
     }),
     ...registerCommands(input, terminals, log),
+    hookCommands,
+    ...registerWaitCommands(store, terminals, log),
+  );
+  let hub: RunningHub | undefined;
+  startHub(context, store, terminals, log).then(
+    (h) => {
+      hub = h;
+      context.subscriptions.push(h);
+    },
+    (e: Error) => log.error(`the hub did not start, so agents' hooks cannot report (the screen still works): ${e.message}`),
   );
   const activationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
@@ -111,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     activationCpuMs,
     stats: () => ({ ...terminals.stats }),
     screenText: (id) => terminals.session(id)?.screenText() ?? '',
+    hub: () => (hub ? { port: hub.hub.port, discoveryFile: hub.discoveryFile, reporter: hub.reporter, reports: { ...hub.hooks.counts } } : undefined),
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
   };
 }

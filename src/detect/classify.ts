@@ -1,3 +1,4 @@
+import { endsWithQuestion } from './question';
 import type { ScreenView } from './screen';
 import type { AgentSignature, Marker, OutcomeMarker, StateRule } from './signatures/types';
 import type { AgentKind, AgentState, WaitKind } from './types';
@@ -140,9 +141,6 @@ function turnInProgress(frame: Frame, sig: AgentSignature): Candidate | undefine
   return undefined;
 }
 
-/** Trailing decoration a reply may end with after its question mark (seed 001). */
-const TRAILING_DECORATION = /[\s*_`)\]"'”’」』]+$/u;
-
 /** The reply line just above the outcome row, when the reply ends with a question. */
 export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignature): string | undefined {
   const rows = frame.view.rows;
@@ -150,8 +148,7 @@ export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignat
     const text = rows[r].replace(/[┃│]/g, ' ').trim();
     if (text === '' || /^[─━╌-]+$/.test(text)) continue;
     seen++;
-    const reply = rows[r].replace(sig.replyPrefix ?? /^\s*/, '').replace(TRAILING_DECORATION, '');
-    return /[?？]$/.test(reply) ? text : undefined;
+    return endsWithQuestion(rows[r].replace(sig.replyPrefix ?? /^\s*/, '')) ? text : undefined;
   }
   return undefined;
 }

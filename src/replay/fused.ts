@@ -1,5 +1,7 @@
 import { TerminalDetector } from '../detect/detector';
 import type { AgentId, AgentState, Detection, WaitKind } from '../detect/types';
+import type { Report } from '../hooks/report';
+import { HookSource } from '../sources/hooks/hookSource';
 import { logEventToObservation } from '../sources/logs/logSources';
 import { detectionToObservation } from '../sources/terminal/session';
 import type { Observation, Source } from '../store/observation';
@@ -13,8 +15,10 @@ import { playEvents, ReplayOptions } from './replay';
 const TERMINAL = 'replay';
 
 export interface FusedOptions extends ReplayOptions {
-  logs: DecodedLog[];
-  /** Wall-clock epoch ms of the cast's t = 0: log records are placed on the cast's clock by it. */
+  logs?: DecodedLog[];
+  /** Recorded hook reports (epoch ms), read by the extension's hook source and mapping (./hookFile.ts). */
+  hooks?: Report[];
+  /** Wall-clock epoch ms of the cast's t = 0: log records and hook reports are placed on the cast's clock by it. */
   t0Ms: number;
 }
 
@@ -30,47 +34,72 @@ export interface ShownChange {
 }
 
 /**
- * Replays a recording and its agent's session logs through the same sources, store and arbitration the
- * extension uses: the detector's verdicts and the logs' records meet in the store in time order, and
- * every change of the shown state is reported. The logs are named for this terminal (pinned), as a user
- * passing `--log` says they belong to it.
+ * Replays a recording with its agent's session logs and recorded hook reports through the same sources,
+ * store and arbitration the extension uses: the detector's verdicts, the logs' records and the hooks' words
+ * meet in the store in time order, and every change of the shown state is reported. The logs and hooks are
+ * named for this terminal (pinned), as a user passing `--log` or `--hooks` says they belong to it.
  */
 export function replayFused(cast: Cast, opts: FusedOptions, onChange?: (c: ShownChange) => void): { changes: ShownChange[]; store: AgentStore } {
   let clock = opts.t0Ms;
   const store = new AgentStore({ now: () => clock });
   store.openTerminal(TERMINAL, 'replay');
+  const changes = watchShown(store, opts.t0Ms, onChange);
+  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0 });
+  const due = dueInputs(store, opts);
+  let next = 0;
+  const deliverUntil = (ms: number) => {
+    for (; next < due.length && due[next].at <= ms; next++) {
+      // The screen's own timers that fire before this word, as they would have in real time.
+      det.advance((due[next].at - opts.t0Ms) / 1000);
+      due[next].deliver();
+    }
+  };
+  const screen = (d: Detection) => store.observe(detectionToObservation(d, opts.t0Ms + d.t * 1000, { terminalId: TERMINAL }));
+  screen(det.detection);
+  det.onChange(screen);
+  playEvents(cast, det, (t) => {
+    clock = opts.t0Ms + t * 1000;
+    deliverUntil(clock);
+  });
+  clock = opts.t0Ms + (cast.duration + 2) * 1000;
+  deliverUntil(clock);
+  det.advance(cast.duration + 2);
+  deliverUntil(Infinity);
+  det.dispose();
+  return { changes, store };
+}
+
+/** Every change of the replayed terminal's shown state, as it happens. */
+function watchShown(store: AgentStore, t0Ms: number, onChange?: (c: ShownChange) => void): ShownChange[] {
   const changes: ShownChange[] = [];
   let lastKey = '';
   store.onDidChange((c) => {
     if (c.id !== TERMINAL || !c.current) return;
-    const ch = toChange(c.current, opts.t0Ms, changes.at(-1)?.t ?? 0);
+    const ch = toChange(c.current, t0Ms, changes.at(-1)?.t ?? 0);
     const key = `${ch.agent}|${ch.state}|${ch.source}|${ch.waitKind ?? ''}|${ch.reason ?? ''}`;
     if (key === lastKey) return;
     lastKey = key;
     changes.push(ch);
     onChange?.(ch);
   });
-  const logObs = opts.logs
-    .flatMap((l) => l.events.map((e) => logEventToObservation(e, l.file)))
-    .map((o): Observation => ({ ...o, locator: { ...o.locator, terminalId: TERMINAL } }))
-    .sort((a, b) => a.at - b.at);
-  let next = 0;
-  const logsUntil = (ms: number) => {
-    while (next < logObs.length && logObs[next].at <= ms) store.observe(logObs[next++]);
-  };
-  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0 });
-  const screen = (d: Detection) => store.observe(detectionToObservation(d, opts.t0Ms + d.t * 1000, { terminalId: TERMINAL }));
-  screen(det.detection);
-  det.onChange(screen);
-  playEvents(cast, det, (t) => {
-    clock = opts.t0Ms + t * 1000;
-    logsUntil(clock);
-  });
-  clock = opts.t0Ms + (cast.duration + 2) * 1000;
-  det.advance(cast.duration + 2);
-  logsUntil(Infinity);
-  det.dispose();
-  return { changes, store };
+  return changes;
+}
+
+/** A word from beside the screen, due at `at` (epoch ms). */
+interface Due {
+  at: number;
+  deliver(): void;
+}
+
+/** The logs' records and the hooks' reports, pinned to the replayed terminal, oldest first (ties: logs, then hooks, each in file order). */
+function dueInputs(store: AgentStore, opts: FusedOptions): Due[] {
+  const pin = (o: Observation): Observation => ({ ...o, locator: { ...o.locator, terminalId: TERMINAL } });
+  const logs = (opts.logs ?? []).flatMap((l) => l.events.map((e) => pin(logEventToObservation(e, l.file)))).map((o): Due => ({ at: o.at, deliver: () => store.observe(o) }));
+  // The extension's hook source; recorded reports name no process, so the store it writes to pins each word.
+  const pinned = { observe: (o: Observation) => store.observe(pin(o)), knowsAgentSession: store.knowsAgentSession.bind(store) };
+  const hooks = new HookSource(pinned, { terminalFor: () => TERMINAL });
+  const reports = (opts.hooks ?? []).map((r): Due => ({ at: r.at, deliver: () => void hooks.record(r) }));
+  return [...logs, ...reports].sort((a, b) => a.at - b.at);
 }
 
 function toChange(s: TerminalState, t0Ms: number, lastT: number): ShownChange {

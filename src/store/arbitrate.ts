@@ -1,4 +1,4 @@
-import { isPresenceOnly, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
+import { isPresenceOnly, isReplyQuestion, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
 import type { Observation } from './observation';
 
 /**
@@ -10,7 +10,8 @@ import type { Observation } from './observation';
  * 3. An outcome (completed/failed) of the current turn beats the screen's ambiguous at-rest verdicts; the
  *    current turn is the one after the latest turn start any source saw (with SAME_MOMENT_MS of slack, as
  *    sources see the same moment at slightly different times). Among several, the most authoritative wins.
- * 4. A reply that ends with a question refines a completed turn: it is shown as the wait it is.
+ * 4. A reply that ends with a question (any source) refines a completed turn and beats the screen's at-rest
+ *    verdicts, until something starts after it: it is shown as the wait it is.
  * 5. Otherwise the freshest word wins: a source that said nothing about the current turn does not hold
  *    the state against a fresher one.
  */
@@ -23,10 +24,12 @@ export function arbitrate(words: readonly Observation[]): Observation | undefine
   const latest = newest(speaking)!;
   const turnStart = newest(speaking.filter(startsOrContinuesTurn));
   const floor = turnStart ? turnStart.at - SAME_MOMENT_MS : -Infinity;
-  const outcome = mostAuthoritative(speaking.filter((w) => OUTCOME_STATES.has(w.state) && w.at >= floor));
-  if (!outcome) return latest;
-  if (latest.state === 'waiting' && latest.wait?.kind === 'reply-question' && outcome.state === 'completed') return latest;
-  return outcome;
+  const current = speaking.filter((w) => w.at >= floor);
+  const outcome = mostAuthoritative(current.filter((w) => OUTCOME_STATES.has(w.state)));
+  const asks = newest(current.filter(isReplyQuestion));
+  // Nothing started after the reply that asks: it is how the turn ended, whoever said so and whoever spoke later.
+  if (asks && (!outcome || outcome.state === 'completed') && !(turnStart && turnStart.at > asks.at)) return asks;
+  return outcome ?? latest;
 }
 
 function newest(ws: readonly Observation[]): Observation | undefined {

@@ -15,6 +15,11 @@ export function startsOrContinuesTurn(o: Observation): boolean {
   return o.state === 'working' || (o.state === 'waiting' && o.wait?.kind !== 'reply-question');
 }
 
+/** A reply that ends with a question: a turn's end that asks (seed 001). */
+export function isReplyQuestion(o: Observation): boolean {
+  return o.state === 'waiting' && o.wait?.kind === 'reply-question';
+}
+
 /**
  * Sources report a state when it begins, each on its own path: the screen lags its debounce (100–800 ms),
  * a log line lands when the agent flushes it, a hook fires 0.1–0.4 s before the screen redraws. Two words

@@ -17,6 +17,14 @@ export function needsYou(w: Wait): boolean {
 }
 
 /**
+ * A wait Agent Lens may answer by typing into the terminal: only a reply that ends with a question, where
+ * the agent reads a line of text. A dialog expects keys the TUI chooses; those are never guessed.
+ */
+export function answerableInline(w: Pick<Wait, 'kind'>): boolean {
+  return w.kind === 'reply-question';
+}
+
+/**
  * A wait worth a notification: a dialog (not a reply that merely ends with a question, seed 001) that has
  * been open `delayMs` since it appeared, in a terminal the user is not looking at.
  */

@@ -78,12 +78,18 @@ export class AgentStore {
     const rec = tid !== undefined ? this.terminalsById.get(tid) : undefined;
     if (rec && !isAgentKind(o.agent)) return this.shellWord(rec, o);
     if (!isAgentKind(o.agent)) return;
-    const session = rec ? this.terminalSession(rec, o) : this.sessionFor(o);
+    const known = this.knownElsewhere(o, rec);
+    const session = known ?? (rec ? this.terminalSession(rec, o) : this.sessionFor(o));
     if (!session) return;
     const before = session.waits.open;
     if (session.observe(o)) this.sessionChanged(session, before);
     if (rec && session.turnStarts.at(-1) === o.at) this.tryLinkAll();
     else if (!session.terminalId) this.tryLink(session);
+  }
+
+  /** The store has heard of this agent session (by the agent's own id). */
+  knowsAgentSession(agent: AgentKind, id: string): boolean {
+    return this.byAgentSession.has(`${agent}:${id}`);
   }
 
   terminal(id: string): TerminalState | undefined {
@@ -163,6 +169,18 @@ export class AgentStore {
     rec.session = s;
     this.indexIds(s, o);
     return s;
+  }
+
+  /**
+   * A word about an agent session the store already holds apart from this terminal's current one: a late
+   * hook about a run that ended, or a session first seen in its log. A terminal named by the word pins it.
+   */
+  private knownElsewhere(o: Observation, rec: TerminalRecord | undefined): AgentSession | undefined {
+    if (!o.locator.sessionId || o.source === 'pty-scrape' || o.source === 'process') return undefined;
+    const known = this.byAgentSession.get(`${o.agent}:${o.locator.sessionId}`);
+    if (!known || known === rec?.session) return undefined;
+    if (rec && this.unlinked.has(known)) known.pinnedTerminal = rec.id;
+    return known;
   }
 
   /** A word from a source that does not know the terminal: its session by the agent's own id. */

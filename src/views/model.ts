@@ -1,6 +1,8 @@
-import { byUrgency, isAgent, needsYou } from '../store/policy';
+import type { AgentKind } from '../detect/types';
+import { answerableInline, byUrgency, isAgent, needsYou } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
+import { type HookStatus, hookRows } from './hookRows';
 import { agentName, describe, duration, IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
 
 /**
@@ -14,7 +16,12 @@ export interface ViewInput {
   waits: readonly Wait[];
   now: number;
   activeTerminalId?: string;
+  /** Each agent's hook install state, when known (the "Agent hooks" group). */
+  hooks?: readonly HookStatus[];
 }
+
+/** The commands rows run when clicked (their ids; `src/vscode` registers them). */
+export const COMMANDS = { showTerminal: 'agentLens.showTerminal', answer: 'agentLens.answerWait' } as const;
 
 export interface TreeRow {
   /** Stable across refreshes: `group:needs-you`, `wait:<id>`, `terminal:<id>`. */
@@ -30,6 +37,12 @@ export interface TreeRow {
   /** The group a row sits in (label), for tests and screen readers. */
   group?: string;
   children?: TreeRow[];
+  /** Shown collapsed (its children on demand). */
+  collapsed?: boolean;
+  /** What a click runs. */
+  command?: { id: string; args: unknown[] };
+  /** An "Agent hooks" row: which installer its menu runs. */
+  hook?: { agent: AgentKind; scope: 'user' | 'system' };
 }
 
 export const NEEDS_YOU = 'Needs you';
@@ -45,23 +58,33 @@ export function treeRows(v: ViewInput): TreeRow[] {
     rows.push({ key: 'group:needs-you', label: `${NEEDS_YOU} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
   }
   for (const t of [...v.terminals].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  if (v.hooks?.length) rows.push(hookRows(v.hooks));
   return rows;
 }
 
 function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
   const question = w.question ? ` · ${oneLine(w.question, 80)}` : '';
+  const inline = answerableInline(w);
+  const how = inline ? 'Click to answer from here; the answer is typed into the terminal.' : 'Answer in the terminal: Agent Lens never guesses a dialog’s keys.';
   const options = w.options?.length ? `\n\nOptions: ${w.options.join(' · ')}` : '';
   return {
     key: `wait:${w.id}`,
     label: t.name,
     description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}${question}`,
     icon: { id: 'bell-dot', color: 'charts.orange' },
-    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\nQuestion: ${w.question}` : ''}${options}\n\nSeen by: ${w.seenBy.join(', ')}`,
+    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\nQuestion: ${w.question}` : ''}${options}\n\nSeen by: ${w.seenBy.join(', ')}\n\n${how}`,
     contextValue: `wait.${w.kind}`,
     terminalId: t.id,
     waitId: w.id,
     group: NEEDS_YOU,
+    command: inline ? { id: COMMANDS.answer, args: [w.id] } : { id: COMMANDS.showTerminal, args: [t.id] },
+    ...(w.options?.length ? { children: w.options.map((o, i) => optionRow(w, t, o, i)) } : {}),
   };
+}
+
+/** A dialog's choice, listed so the user can decide before switching to the terminal. */
+function optionRow(w: Wait, t: TerminalState, option: string, i: number): TreeRow {
+  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: NEEDS_YOU, command: { id: COMMANDS.showTerminal, args: [t.id] } };
 }
 
 function terminalRow(t: TerminalState, now: number): TreeRow {
@@ -73,6 +96,7 @@ function terminalRow(t: TerminalState, now: number): TreeRow {
     tooltip: tooltipMarkdown(t, now),
     contextValue: isAgent(t) ? `agent.${t.state}` : 'shell',
     terminalId: t.id,
+    command: { id: COMMANDS.showTerminal, args: [t.id] },
   };
 }
 

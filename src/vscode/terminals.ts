@@ -29,6 +29,8 @@ export class TerminalAdapter implements vscode.Disposable {
   private readonly unread = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly rc = new RcFiles();
+  /** Each terminal's shell process: hook reports name their ancestors, and the shell among them is the terminal. */
+  private readonly shellPids = new Map<number, string>();
   private scanTimer: NodeJS.Timeout | undefined;
   private sizeTimer: NodeJS.Timeout | undefined;
   private scanning = false;
@@ -57,6 +59,15 @@ export class TerminalAdapter implements vscode.Disposable {
 
   terminalOf(id: string): vscode.Terminal | undefined {
     for (const [t, i] of this.ids) if (i === id) return t;
+    return undefined;
+  }
+
+  /** The terminal whose shell is one of these processes (a reporter's ancestry), if any. */
+  terminalForPids(pids: readonly number[]): string | undefined {
+    for (const p of pids) {
+      const id = this.shellPids.get(p);
+      if (id) return id;
+    }
     return undefined;
   }
 
@@ -90,6 +101,9 @@ export class TerminalAdapter implements vscode.Disposable {
       log: (tid, o) => this.log.info(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`),
     });
     this.sessions.set(id, session);
+    void t.processId.then((pid) => {
+      if (pid && this.ids.get(t) === id) this.shellPids.set(pid, id);
+    });
     void this.sizeFromPty(t, session);
     this.reschedule();
     return id;
@@ -108,6 +122,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.reading.delete(id);
     this.unread.delete(id);
     this.ids.delete(t);
+    for (const [pid, tid] of this.shellPids) if (tid === id) this.shellPids.delete(pid);
     this.store.closeTerminal(id);
     this.reschedule();
   }

@@ -3,7 +3,9 @@ import type { TreeRow, ViewInput } from '../views/model';
 import { treeRows } from '../views/model';
 import { toThemeIcon } from './icons';
 
-export const SHOW_TERMINAL_COMMAND = 'agentLens.showTerminal';
+import { COMMANDS } from '../views/model';
+
+export const SHOW_TERMINAL_COMMAND = COMMANDS.showTerminal;
 
 /** What the tree shows, in plain data: the integration tests read it through the extension's API. */
 export interface TreeSnapshotItem {
@@ -15,6 +17,10 @@ export interface TreeSnapshotItem {
   id?: string;
   waitId?: string;
   tooltip?: string;
+  contextValue: string;
+  /** The command a click runs, and its arguments. */
+  command?: string;
+  args?: unknown[];
 }
 
 /** Renders the view model's rows; nothing here decides what is shown. */
@@ -39,13 +45,13 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 
   getTreeItem(row: TreeRow): vscode.TreeItem {
-    const item = new vscode.TreeItem(row.label, row.children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(row.label, !row.children ? vscode.TreeItemCollapsibleState.None : row.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
     item.id = row.key;
     item.description = row.description;
     item.iconPath = toThemeIcon(row.icon);
     item.contextValue = row.contextValue;
     if (row.tooltip) item.tooltip = new vscode.MarkdownString(row.tooltip, true);
-    if (row.terminalId) item.command = { command: SHOW_TERMINAL_COMMAND, title: 'Show Terminal', arguments: [row.terminalId] };
+    if (row.command) item.command = { command: row.command.id, title: row.label, arguments: row.command.args };
     item.accessibilityInformation = { label: row.description ? `${row.label}: ${row.description}` : row.label };
     return item;
   }
@@ -55,7 +61,7 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     const out: TreeSnapshotItem[] = [];
     const walk = (rows: TreeRow[]) => {
       for (const r of rows) {
-        out.push({ label: r.label.replace(/ \(\d+\)$/, ''), description: r.description, icon: r.icon.id, color: r.icon.color, group: r.group, id: r.terminalId, waitId: r.waitId, tooltip: r.tooltip });
+        out.push({ label: r.label.replace(/ \(\d+\)$/, ''), description: r.description, icon: r.icon.id, color: r.icon.color, group: r.group, id: r.terminalId, waitId: r.waitId, tooltip: r.tooltip, contextValue: r.contextValue, command: r.command?.id, args: r.command?.args });
         if (r.children) walk(r.children);
       }
     };

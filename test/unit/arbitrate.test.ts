@@ -28,6 +28,15 @@ describe('arbitration', () => {
     ['a stale hook wait does not hold against a fresher screen', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 26_300, 'stopped')], 'pty-scrape stopped'],
     ['a stale log working does not hold against a fresher screen', [obs('jsonl-watcher', 5000, 'working'), obs('pty-scrape', 9000, 'stopped')], 'pty-scrape stopped'],
     ['an outcome from an earlier turn does not hold against the screen of this one', [obs('jsonl-watcher', 1000, 'completed'), obs('pty-scrape', 5000, 'working'), obs('hook', 9000, 'waiting')], 'hook waiting'],
+    // Hooks and the screen (issue 8): where a hook is silent the screen decides; where the screen is ambiguous the hook does.
+    ['a hook dialog and the screen’s: one wait, shown from the fresher', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 5900, 'waiting')], 'pty-scrape waiting'],
+    ['approved: the hook’s PostToolUse moves it on', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 5900, 'waiting'), obs('hook', 26_400, 'working')], 'hook working'],
+    ['denied (Claude fires nothing): the screen closes the wait', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 5900, 'waiting'), obs('pty-scrape', 26_300, 'stopped')], 'pty-scrape stopped'],
+    ['the screen still says working: the hook’s dialog decides', [obs('pty-scrape', 5000, 'working'), obs('hook', 5700, 'waiting')], 'hook waiting'],
+    ['a hook reply-question beats the screen at rest and the log’s completed', [obs('hook', 9000, 'waiting', { wait: 'reply-question' }), obs('jsonl-watcher', 9050, 'completed'), obs('pty-scrape', 9300, 'stopped')], 'hook waiting'],
+    ['a reply-question is answered by the next prompt', [obs('hook', 9000, 'waiting', { wait: 'reply-question' }), obs('pty-scrape', 9300, 'stopped'), obs('hook', 15_000, 'working')], 'hook working'],
+    ['Codex Interrupt (a denial or Esc) fails the turn over the screen’s stopped', [obs('pty-scrape', 5000, 'waiting', { agent: 'codex' }), obs('hook', 9000, 'failed', { agent: 'codex', reason: 'interrupted' }), obs('pty-scrape', 9200, 'stopped', { agent: 'codex' })], 'hook failed'],
+    ['the hook’s Stop is confirmed by the log', [obs('hook', 9000, 'completed'), obs('jsonl-watcher', 9100, 'completed'), obs('pty-scrape', 9300, 'idle')], 'jsonl-watcher completed'],
     ['a denied permission: the log says failed after the stale hook wait', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 26_300, 'stopped'), obs('jsonl-watcher', 26_200, 'failed', { reason: 'permission rejected' })], 'jsonl-watcher failed'],
   ];
   for (const [name, words, want] of table) {

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import { AgentStore } from '../../src/store/store';
 import { describe as describeState, duration, stateLabel, tooltipMarkdown } from '../../src/views/labels';
-import { badge, historyLines, pickItems, statusBar, treeRows, ViewInput } from '../../src/views/model';
+import { HOOKS_GROUP } from '../../src/views/hookRows';
+import { badge, COMMANDS, historyLines, pickItems, statusBar, treeRows, ViewInput } from '../../src/views/model';
 import { obs } from './obs';
 
 function world(): { store: AgentStore; input: (active?: string) => ViewInput } {
@@ -83,5 +84,43 @@ describe('view model', () => {
     assert.deepStrictEqual([duration(5_000), duration(125_000), duration(7_500_000)], ['5s', '2m', '2h 5m']);
     const { store } = world();
     assert.strictEqual(describeState(store.terminal('C')!, 0), 'shell');
+  });
+
+  it('a dialog lists its options and opens its terminal; a reply that asks is answered from here', () => {
+    const store = new AgentStore();
+    store.openTerminal('A', 'claude one');
+    store.openTerminal('B', 'codex two');
+    store.observe(obs('hook', 1000, 'waiting', { wait: 'question', question: 'Which test framework?', locator: { terminalId: 'A' } }));
+    const q = store.waits()[0];
+    // The hook knows the options; the screen saw the same dialog a moment later.
+    store.observe({ ...obs('hook', 1000, 'waiting', { locator: { terminalId: 'A' } }), wait: { kind: 'question', question: 'Which test framework?', options: ['Jest', 'Vitest'] } });
+    store.observe(obs('pty-scrape', 1200, 'waiting', { wait: 'question', locator: { terminalId: 'A' } }));
+    store.observe(obs('hook', 2000, 'waiting', { agent: 'codex', wait: 'reply-question', question: 'Shall I commit?', locator: { terminalId: 'B' } }));
+    const [group] = treeRows({ terminals: store.terminals(), waits: store.waits(), now: 5000 });
+    const [dialog, reply] = group.children!;
+    assert.strictEqual(dialog.waitId, q.id);
+    assert.deepStrictEqual(dialog.command, { id: COMMANDS.showTerminal, args: ['A'] });
+    assert.deepStrictEqual(dialog.children!.map((c) => c.label), ['1. Jest', '2. Vitest']);
+    assert.match(dialog.tooltip!, /Answer in the terminal/);
+    assert.deepStrictEqual(reply.command, { id: COMMANDS.answer, args: [reply.waitId] });
+    assert.strictEqual(reply.contextValue, 'wait.reply-question');
+    assert.match(reply.description, /Codex · asked a question · 3s · Shall I commit\?/);
+  });
+
+  it('lists each agent’s hook install state last, collapsed, with the file it lives in', () => {
+    const store = new AgentStore();
+    store.openTerminal('C', 'bash');
+    const rows = treeRows({ terminals: store.terminals(), waits: [], now: 0, hooks: [
+      { agent: 'claude-code', scope: 'user', state: 'installed', path: '/h/.claude/settings.json' },
+      { agent: 'codex', scope: 'user', state: 'absent', path: '/h/.codex/hooks.json', note: 'Codex asks to review new hooks at its next start.' },
+    ] });
+    const hooks = rows.at(-1)!;
+    assert.deepStrictEqual([hooks.label, hooks.description, hooks.collapsed], [HOOKS_GROUP, '1 of 2 installed', true]);
+    assert.deepStrictEqual(hooks.children!.map((c) => [c.label, c.description, c.contextValue]), [
+      ['Claude Code', 'hooks installed', 'hooks.installed'],
+      ['Codex', 'no hooks (screen only)', 'hooks.absent'],
+    ]);
+    assert.match(hooks.children![1].tooltip!, /review/);
+    assert.deepStrictEqual(hooks.children![1].hook, { agent: 'codex', scope: 'user' });
   });
 });

@@ -1,0 +1,44 @@
+import * as os from 'os';
+import * as path from 'path';
+import type { ReportingAgent } from './report';
+
+/**
+ * Where Agent Lens keeps what outlives one extension version: the reporter (copied here on activation, so hook
+ * commands written into agents' settings survive updates), the hub discovery files and the wait markers.
+ * `AGENT_LENS_HOME` moves it (tests, portable setups).
+ */
+export function agentLensHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AGENT_LENS_HOME || path.join(os.homedir(), '.agent-lens');
+}
+
+/** The stable reporter command (a small sh script that starts the bundled reporter with a known Node). */
+export function reporterCommandPath(home: string): string {
+  return path.join(home, 'bin', 'agent-lens-report');
+}
+
+/** Every hook command Agent Lens writes contains this; installers recognise their own entries by it. */
+export const OUR_COMMAND_MARK = 'agent-lens-report';
+
+/**
+ * The wait markers live beside the discovery file the terminal's `AGENT_LENS_HUB` names: `waiting/<agent pid>`
+ * exists while that agent process has an open wait the reporter reported.
+ */
+export function markerDir(discoveryFile: string): string {
+  return path.join(path.dirname(discoveryFile), 'waiting');
+}
+
+function shQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command a hook runs. A gated one is for events that fire on every tool call and only ever close a wait
+ * (PostToolUse): with no wait open for this agent process it costs one `test -e` and drains stdin so the CLI
+ * never meets a broken pipe; it always exits 0. `$PPID` is the agent process that ran the hook's shell.
+ */
+export function hookCommand(reporter: string, agent: ReportingAgent, gated: boolean): string {
+  const run = `${shQuote(reporter)} ${agent}`;
+  // exec: the reporter's parent is then the agent itself, which names its wait marker.
+  if (!gated) return `exec ${run}`;
+  return `if [ -e "\${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ${run}; else cat >/dev/null; fi; exit 0`;
+}

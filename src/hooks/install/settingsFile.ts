@@ -1,0 +1,210 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { agentLensHome } from '../commands';
+import { addHooks, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
+
+/**
+ * Installs into and uninstalls from one agent's JSON settings file on disk.
+ *
+ * Uninstalling right after installing gives back the original bytes exactly: before the first write we keep the
+ * pre-install text in `<file>.agent-lens-backup` and record the sha256 of what we wrote; at uninstall, a file
+ * still equal to that is replaced by the backup (or deleted, when there was no file). A file someone changed in
+ * between gets the structural removal instead, which keeps their change.
+ *
+ * The backup sits beside the file, named after it: it is the user's data, so they find it where they look (and
+ * can restore it by hand without Agent Lens), and it has the same owner and folder permissions as the original.
+ * The bookkeeping (hashes, whether the file existed) is ours alone, so it stays in Agent Lens's home
+ * (`<home>/installs/<sha256 of the path>.json`) instead of cluttering the agents' folders.
+ */
+
+export interface InstallOptions {
+  /** For AGENT_LENS_HOME (where the install records live). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const recordSchema = z.object({
+  v: z.literal(1),
+  file: z.string(),
+  /** Whether the file existed before our first write. */
+  existed: z.boolean(),
+  /** sha256 of the backup's bytes (the text to restore), when the file existed. */
+  original: z.string().optional(),
+  /** sha256 of the bytes we last wrote. */
+  wrote: z.string(),
+});
+type InstallRecord = z.infer<typeof recordSchema>;
+
+const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+export function backupPath(file: string): string {
+  return `${file}.agent-lens-backup`;
+}
+
+export function recordPath(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(agentLensHome(env), 'installs', `${sha(path.resolve(file))}.json`);
+}
+
+/**
+ * Writes atomically with `mode` from the start (a settings file may hold API keys in an `env` block, so its
+ * temp copy must never be wider than the file), and takes bytes, for exact restores.
+ */
+export function writeAtomic(file: string, data: string | Buffer, mode: number): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const fd = fs.openSync(tmp, 'wx', mode);
+  try {
+    fs.fchmodSync(fd, mode); // the umask narrowed the open's mode
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The file's bytes, or undefined when it does not exist. */
+function readBytes(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InstallError(`Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}): check its permissions, then try again.`, file);
+  }
+}
+
+function decode(file: string, bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new InstallError(`${file} is not UTF-8 text: fix or move it, then install again.`, file);
+  return text;
+}
+
+/** A symlinked settings file (dotfiles repos) is edited where it points, so the link stays a link. */
+function realTarget(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function modeOf(file: string): number {
+  return fs.statSync(file).mode & 0o7777;
+}
+
+function readRecord(file: string, env: NodeJS.ProcessEnv): InstallRecord | undefined {
+  try {
+    const r = recordSchema.safeParse(JSON.parse(fs.readFileSync(recordPath(file, env), 'utf8')));
+    return r.success && r.data.file === path.resolve(file) ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeRecord(file: string, env: NodeJS.ProcessEnv, r: Omit<InstallRecord, 'v' | 'file'>): void {
+  const p = recordPath(file, env);
+  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
+  writeAtomic(p, `${JSON.stringify({ v: 1, file: path.resolve(file), ...r })}\n`, 0o600);
+}
+
+function forget(file: string, env: NodeJS.ProcessEnv): void {
+  fs.rmSync(recordPath(file, env), { force: true });
+  fs.rmSync(backupPath(file), { force: true });
+}
+
+/** The backup still holds the text the record says it does. */
+function backupIntact(file: string, r: InstallRecord): boolean {
+  if (!r.existed) return true;
+  const b = readBytes(backupPath(file));
+  return !!b && sha(b) === r.original;
+}
+
+/**
+ * Keeps what uninstall should restore. A file still exactly as we last wrote it keeps the first install's
+ * backup (an update must not back up our own hooks). Otherwise the backup is the current text minus anything of
+ * ours already in it, so restoring it never brings back an old hook of ours.
+ */
+function takeBackup(file: string, before: string | undefined, env: NodeJS.ProcessEnv): Pick<InstallRecord, 'existed' | 'original'> {
+  const r = readRecord(file, env);
+  if (r && before !== undefined && sha(before) === r.wrote && backupIntact(file, r)) return { existed: r.existed, original: r.original };
+  if (before === undefined) {
+    fs.rmSync(backupPath(file), { force: true });
+    return { existed: false };
+  }
+  const original = removeHooks(before, file);
+  writeAtomic(backupPath(file), original, modeOf(realTarget(file)));
+  return { existed: true, original: sha(original) };
+}
+
+/** File-system failures (a folder we may not write) as InstallError, which the UI shows as they are. */
+function guarded<T>(file: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof InstallError || !(e as NodeJS.ErrnoException).code) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InstallError(`Cannot change ${file} (${code}): check that you may write ${path.dirname(file)}, then try again.`, file);
+  }
+}
+
+/** Adds `entries` to `file` (created with its folder when missing). Returns whether the file changed. */
+export function installInto(file: string, entries: readonly HookEntry[], opts: InstallOptions = {}): boolean {
+  return guarded(file, () => install(file, entries, opts.env ?? process.env));
+}
+
+function install(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv): boolean {
+  const target = realTarget(file);
+  const bytes = readBytes(target);
+  const before = bytes && decode(file, bytes);
+  const next = addHooks(before, entries, file);
+  if (next === before) return false;
+  const kept = takeBackup(file, before, env);
+  if (bytes === undefined) fs.mkdirSync(path.dirname(target), { recursive: true });
+  writeAtomic(target, next, bytes === undefined ? 0o644 : modeOf(target));
+  writeRecord(file, env, { ...kept, wrote: sha(next) });
+  return true;
+}
+
+/** The file is still ours as written: put the original back. False when the backup cannot be trusted. */
+function restore(file: string, target: string, r: InstallRecord): boolean {
+  if (!r.existed) {
+    fs.rmSync(target, { force: true });
+    return true;
+  }
+  const b = readBytes(backupPath(file));
+  if (!b || sha(b) !== r.original) return false;
+  writeAtomic(target, b, modeOf(target));
+  return true;
+}
+
+/** Takes our hooks out of `file`. Returns whether the file changed. */
+export function uninstallFrom(file: string, opts: InstallOptions = {}): boolean {
+  return guarded(file, () => uninstall(file, opts.env ?? process.env));
+}
+
+function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
+  const target = realTarget(file);
+  const bytes = readBytes(target);
+  const r = readRecord(file, env);
+  let changed = false;
+  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r)) changed = true;
+  else if (bytes !== undefined) {
+    const text = decode(file, bytes);
+    const next = removeHooks(text, file);
+    if (next !== text) writeAtomic(target, next, modeOf(target));
+    changed = next !== text;
+  }
+  forget(file, env);
+  return changed;
+}
+
+/** What of ours `file` holds; a missing file holds nothing. Throws InstallError for a file we cannot read. */
+export function fileState(file: string, entries: readonly HookEntry[]): InstallState {
+  const bytes = readBytes(realTarget(file));
+  return bytes === undefined ? 'absent' : installedState(decode(file, bytes), entries, file);
+}

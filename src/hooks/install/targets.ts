@@ -1,0 +1,88 @@
+import * as os from 'os';
+import * as path from 'path';
+import type { AgentKind } from '../../detect/types';
+import type { HookStatus } from '../../views/hookRows';
+import { claudeSettingsFile, CODEX_SYSTEM_HOOKS_FILE, CODEX_SYSTEM_NOTE, CODEX_USER_NOTE, codexUserHooksFile, geminiSettingsFile, hermesPlugin, hermesPluginTarget, installPlugin, opencodePlugin, opencodePluginFile, type Plugin, pluginState, systemWritable, uninstallPlugin } from './agents';
+import { hookEntries, type JsonHookAgent } from './hookTable';
+import { InstallError } from './jsonHooks';
+import { fileState, installInto, uninstallFrom } from './settingsFile';
+
+/** What the installers need to know about this machine and this extension. */
+export interface InstallContext {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** The stable reporter command (src/hooks/reporterFiles.ts). */
+  reporter: string;
+  /** The bundled OpenCode plugin and Hermes plugin files. */
+  opencodePluginSource: string;
+  hermesSources: readonly string[];
+}
+
+/** One place an agent's hooks can live, with what installing, removing and reading it means. */
+export interface HookTarget {
+  agent: AgentKind;
+  scope: 'user' | 'system';
+  path: string;
+  note?: string;
+  status(): HookStatus;
+  /** Returns true when anything was written. Throws InstallError with what to do. */
+  install(): boolean;
+  uninstall(): boolean;
+}
+
+/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI). */
+function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
+  const entries = hookEntries(agent, ctx.reporter);
+  const status = (): HookStatus => {
+    try {
+      return { agent, scope, path: file, state: fileState(file, entries), ...(note ? { note } : {}) };
+    } catch (e) {
+      return { agent, scope, path: file, state: 'error', note: (e as Error).message };
+    }
+  };
+  return { agent, scope, path: file, note, status, install: () => installInto(file, entries, { env: ctx.env }), uninstall: () => uninstallFrom(file, { env: ctx.env }) };
+}
+
+function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): HookTarget {
+  return {
+    agent,
+    scope: 'user',
+    path: shownPath,
+    status: () => {
+      try {
+        return { agent, scope: 'user', path: shownPath, state: pluginState(plugin) };
+      } catch (e) {
+        return { agent, scope: 'user', path: shownPath, state: 'error', note: (e as Error).message };
+      }
+    },
+    install: () => installPlugin(plugin),
+    uninstall: () => uninstallPlugin(plugin),
+  };
+}
+
+/**
+ * Every place Agent Lens can install hooks. `dir` points one agent at another config folder (an agent
+ * started with its own CLAUDE_CONFIG_DIR, CODEX_HOME or OpenCode config dir).
+ */
+export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
+  const { env, home } = ctx;
+  const claudeFile = dirs['claude-code'] ? path.join(dirs['claude-code'], 'settings.json') : claudeSettingsFile(env, home);
+  const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
+  const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
+  const oc = opencodePlugin(ctx.opencodePluginSource, opencodeEnv, home);
+  const out: HookTarget[] = [
+    jsonTarget('claude-code', 'user', claudeFile, ctx),
+    jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
+    pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
+    jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(home), ctx),
+    pluginTarget('hermes', hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home), dirs.hermes ? path.join(dirs.hermes, 'plugins', 'agent-lens') : hermesPluginTarget(env, home)),
+  ];
+  if (systemWritable(CODEX_SYSTEM_HOOKS_FILE)) out.splice(2, 0, jsonTarget('codex', 'system', CODEX_SYSTEM_HOOKS_FILE, ctx, CODEX_SYSTEM_NOTE));
+  return out;
+}
+
+export { InstallError };
+
+export function defaultInstallContext(reporter: string, opencodePluginSource: string, hermesSources: readonly string[]): InstallContext {
+  return { env: process.env, home: os.homedir(), reporter, opencodePluginSource, hermesSources };
+}

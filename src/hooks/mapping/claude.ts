@@ -1,0 +1,30 @@
+import { arr, type Meaning, obj, permissionWait, questionWait, str } from './meaning';
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Claude Code 2.1.328 hooks (seed 001, checked against the CLI: recordings/claude-code/FACTS.md §4).
+ * PermissionRequest fires when the dialog opens (also for AskUserQuestion); Notification `permission_prompt`
+ * about 6 s later only if nobody answered, and for either dialog, so it is a reminder. `idle_prompt` follows
+ * any unanswered reply and is ignored. A denial or an interrupt fires nothing: the screen closes those waits.
+ */
+export const CLAUDE_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
+  PreToolUse: (p) => (str(p, 'tool_name') === 'AskUserQuestion' ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) } : undefined),
+  PermissionRequest: (p) =>
+    str(p, 'tool_name') === 'AskUserQuestion'
+      ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) }
+      : { kind: 'wait', wait: permissionWait(str(p, 'tool_name'), str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'file_path') ?? str(obj(p, 'tool_input'), 'description')) },
+  Notification: (p) => (str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined),
+  Stop: (p) => ({ kind: 'turn-end', reply: str(p, 'last_assistant_message') }),
+  StopFailure: (p) => ({ kind: 'failed', reason: claudeFailure(str(p, 'error')) }),
+  UserPromptSubmit: () => ({ kind: 'working', turnStart: true }),
+  PostToolUse: () => ({ kind: 'working' }),
+  PostToolUseFailure: () => ({ kind: 'working' }),
+  SessionEnd: () => ({ kind: 'exited' }),
+};
+
+/** StopFailure's `error` is a category (`server_error` for both 500 and 529); the session log has the status. */
+function claudeFailure(error: string | undefined): string {
+  if (!error) return 'API error';
+  return error === 'server_error' ? 'server error' : error.replace(/_/g, ' ');
+}

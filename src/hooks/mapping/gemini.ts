@@ -1,0 +1,17 @@
+import { type Meaning, obj, permissionWait, str } from './meaning';
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Gemini CLI 0.61.0 hooks (recordings/gemini/FACTS.md §5). Notification `ToolPermission` fires when the
+ * approval dialog appears; AfterAgent ends every turn (also an interrupted or failed one, with the partial
+ * text), so it says only whether a reply asks, never that a turn completed; a denial fires nothing.
+ * SessionEnd fires three times at exit.
+ */
+export const GEMINI_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
+  Notification: (p) => (str(p, 'notification_type') === 'ToolPermission' ? { kind: 'wait', wait: permissionWait(str(obj(p, 'details'), 'title'), str(obj(p, 'details'), 'command')) } : undefined),
+  BeforeAgent: () => ({ kind: 'working', turnStart: true }),
+  AfterTool: () => ({ kind: 'working' }),
+  AfterAgent: (p) => ({ kind: 'turn-end', reply: str(p, 'prompt_response'), askOnly: true }),
+  SessionEnd: () => ({ kind: 'exited' }),
+};

@@ -1,0 +1,87 @@
+import type { AgentKind } from '../../detect/types';
+import type { WireReport } from '../wire';
+import { CLAUDE_EVENTS } from './claude';
+import { CODEX_EVENTS } from './codex';
+import { GEMINI_EVENTS } from './gemini';
+import { HERMES_HOOKS } from './hermes';
+import { type Meaning, obj, str, toWord, type Word } from './meaning';
+import { opencodeMeaning, type OpenCodeSessionState } from './opencode';
+
+/** One report, read: which agent session it is about and what it says (undefined word: nothing to record). */
+export interface MappedReport {
+  agent: AgentKind;
+  event: string;
+  sessionId?: string;
+  cwd?: string;
+  logPath?: string;
+  word?: Word;
+}
+
+/** Sessions whose mapping state is kept (OpenCode dialogs and texts, reminders). */
+const SESSIONS_KEPT = 256;
+
+/** The event's name: the hook's own field, OpenCode's bus type, Hermes's hook name. */
+export function eventName(r: Pick<WireReport, 'agent' | 'payload'>): string {
+  const p = r.payload;
+  if (r.agent === 'opencode') return str(p, 'type') ?? '';
+  if (r.agent === 'hermes') return str(p, 'hook') ?? '';
+  return str(p, 'hook_event_name') ?? '';
+}
+
+function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefined {
+  if (r.agent === 'opencode') return str(obj(r.payload, 'properties'), 'sessionID');
+  return str(r.payload, 'session_id');
+}
+
+/** What an event means, statelessly where the agent allows (everything but OpenCode). */
+function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>): Meaning | undefined {
+  const e = eventName(r);
+  const table = r.agent === 'claude-code' ? CLAUDE_EVENTS : r.agent === 'codex' ? CODEX_EVENTS : r.agent === 'gemini' ? GEMINI_EVENTS : r.agent === 'hermes' ? HERMES_HOOKS : undefined;
+  const rule = table && Object.prototype.hasOwnProperty.call(table, e) ? table[e] : undefined;
+  return rule?.(r.payload);
+}
+
+/**
+ * For the reporter's wait marker (./gate in commands.ts): a dialog opening sets it, anything else reported
+ * clears it. Decided before the request is sent, so a gated close that follows at once is never skipped.
+ */
+export function markerAction(r: Pick<WireReport, 'agent' | 'payload'>): 'open' | 'close' {
+  if (r.agent === 'opencode') return 'close';
+  return statelessMeaning(r)?.kind === 'wait' ? 'open' : 'close';
+}
+
+/** Reads reports in the order an agent produced them; keeps the little state some agents need. */
+export class HookMapper {
+  private readonly opencode = new Map<string, OpenCodeSessionState>();
+  /** Sessions whose latest mapped word is an open dialog: a reminder of it adds nothing. */
+  private readonly dialogOpen = new Map<string, boolean>();
+
+  map(r: WireReport): MappedReport {
+    const sessionId = sessionIdOf(r);
+    const key = `${r.agent}:${sessionId ?? ''}`;
+    const meaning = r.agent === 'opencode' ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key)) : statelessMeaning(r);
+    const out: MappedReport = { agent: r.agent, event: eventName(r), sessionId, cwd: str(r.payload, 'cwd') ?? r.cwd, logPath: str(r.payload, 'transcript_path') };
+    if (!meaning) return out;
+    if (meaning.kind === 'wait' && meaning.repeat && this.dialogOpen.get(key)) return out;
+    const word = toWord(meaning);
+    if (!word) return out;
+    remember(this.dialogOpen, key, meaning.kind === 'wait');
+    out.word = word;
+    return out;
+  }
+
+  private opencodeState(key: string): OpenCodeSessionState {
+    let s = this.opencode.get(key);
+    if (!s) {
+      s = { dialogOpen: false };
+      remember(this.opencode, key, s);
+    }
+    return s;
+  }
+}
+
+function remember<V>(m: Map<string, V>, key: string, v: V): void {
+  m.delete(key);
+  m.set(key, v);
+  if (m.size > SESSIONS_KEPT) m.delete(m.keys().next().value as string);
+}

@@ -1,0 +1,105 @@
+/**
+ * `agent-lens-report <agent>`: run by an agent's hook with the hook's JSON on stdin. Seed 001's rules: never a
+ * byte on stdout (some CLIs feed a hook's stdout to the model); exit 0 always; bounded time (3 s for its own
+ * request; hooks are registered with timeout 10); credentials only from the environment (`AGENT_LENS_HUB`
+ * names the discovery file). Codex shows any hook that runs over 300 ms, so there the marker is written first
+ * and the request handed to a detached copy of this script.
+ */
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { readDiscovery } from '../hub/discovery';
+import { ancestry, post } from './client';
+import { markerDir } from './commands';
+import { markerAction } from './mapping/mapReport';
+import { REPORTING_AGENTS, type ReportingAgent, TEXT_KEPT, type WireReport } from './wire';
+
+const STDIN_LIMIT = 1024 * 1024;
+const REQUEST_MS = 3000;
+/** Agents that show a slow hook on screen: the request goes to a detached copy. */
+const DETACH: ReadonlySet<ReportingAgent> = new Set(['codex']);
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === '--send') return sendDetached();
+  const agent = argv[0] as ReportingAgent;
+  const input = await readStdin();
+  const hubFile = process.env.AGENT_LENS_HUB;
+  const hub = readDiscovery(hubFile);
+  if (!hub || !hubFile || !(REPORTING_AGENTS as readonly string[]).includes(agent)) return;
+  const payload = parse(input);
+  if (!payload) return;
+  const report: WireReport = { v: 1, agent, at: performance.timeOrigin + performance.now(), pid: process.ppid, ancestry: ancestry(process.pid), payload: trim(payload) };
+  setMarker(hubFile, process.ppid, markerAction(report));
+  const body = JSON.stringify(report);
+  if (DETACH.has(agent)) return detach(body);
+  await post(hub, body, REQUEST_MS);
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    if (process.stdin.isTTY) return resolve('');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (c: Buffer) => {
+      // Keep reading past the limit (the writer must not meet a closed pipe), but keep nothing more.
+      if (size < STDIN_LIMIT) chunks.push(c);
+      size += c.length;
+    });
+    process.stdin.on('end', () => resolve(size > STDIN_LIMIT ? '' : Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => resolve(''));
+  });
+}
+
+function parse(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Long texts keep their end (a reply's question is at its end); nested objects keep their small fields. */
+function trim(o: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v === 'string') out[k] = v.length > TEXT_KEPT ? `…${v.slice(-TEXT_KEPT)}` : v;
+    else if (v && typeof v === 'object' && depth < 4) out[k] = Array.isArray(v) ? v.slice(0, 50).map((x) => (x && typeof x === 'object' ? trim(x as Record<string, unknown>, depth + 1) : x)) : trim(v as Record<string, unknown>, depth + 1);
+    else if (typeof v !== 'object') out[k] = v;
+  }
+  return out;
+}
+
+function setMarker(hubFile: string, agentPid: number, action: 'open' | 'close'): void {
+  const file = path.join(markerDir(hubFile), String(agentPid));
+  try {
+    if (action === 'open') {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(file, '');
+    } else fs.rmSync(file, { force: true });
+  } catch {
+    /* a marker we cannot write costs a missed gated close; the screen still closes the wait */
+  }
+}
+
+/** Hands the body to a detached copy; resolves once the pipe took it all (exiting sooner could cut it). */
+function detach(body: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [__filename, '--send'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: process.env });
+    child.on('error', () => resolve());
+    child.stdin.on('error', () => resolve());
+    child.stdin.end(body, () => resolve());
+    child.unref();
+  });
+}
+
+async function sendDetached(): Promise<void> {
+  const body = await readStdin();
+  const hub = readDiscovery(process.env.AGENT_LENS_HUB);
+  if (hub && body) await post(hub, body, REQUEST_MS);
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  () => process.exit(0),
+);

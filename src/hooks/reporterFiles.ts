@@ -1,0 +1,45 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { writeFileAtomic } from '../fsutil';
+import { reporterCommandPath } from './commands';
+
+/**
+ * Puts the reporter where hook commands find it across extension updates: `<home>/bin/report.cjs` (a copy of
+ * the bundled script) and `<home>/bin/agent-lens-report`, a sh script that starts it with a known Node.
+ * Rewritten only when its content changes.
+ */
+export function installReporter(home: string, bundledScript: string, node: { path: string; electron: boolean }): string {
+  const bin = path.join(home, 'bin');
+  fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
+  const script = path.join(bin, 'report.cjs');
+  writeIfChanged(script, fs.readFileSync(bundledScript, 'utf8'), 0o644);
+  const cmd = reporterCommandPath(home);
+  writeIfChanged(cmd, wrapper(node, script), 0o755);
+  return cmd;
+}
+
+function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Outside VS Code (no hub in the environment) it drains stdin and exits at once, without starting Node. */
+export function wrapper(node: { path: string; electron: boolean }, script: string): string {
+  return [
+    '#!/bin/sh',
+    '# agent-lens-report: written by Agent Lens on activation. Agents’ hook settings call this path; it must print nothing and exit 0.',
+    '[ -n "$AGENT_LENS_HUB" ] && [ -e "$AGENT_LENS_HUB" ] || { cat >/dev/null; exit 0; }',
+    `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${q(node.path)} ${q(script)} "$@" >/dev/null 2>&1`,
+    'exit 0',
+    '',
+  ].join('\n');
+}
+
+function writeIfChanged(file: string, content: string, mode: number): void {
+  try {
+    if (fs.readFileSync(file, 'utf8') === content) return;
+  } catch {
+    /* missing: write it */
+  }
+  writeFileAtomic(file, content);
+  fs.chmodSync(file, mode);
+}

@@ -1,0 +1,51 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** What a terminal's `AGENT_LENS_HUB` file holds: where this window's hub listens and its token. */
+export interface Discovery {
+  v: 1;
+  port: number;
+  token: string;
+  /** The extension host that runs the hub (a stale file names a process that is gone). */
+  pid: number;
+}
+
+/**
+ * Writes the discovery file readable by this user only (0600): temp file created 0600 in the same folder,
+ * then renamed over the old one, so a reader never sees half a file or a moment of wider permissions.
+ */
+export function writeDiscovery(file: string, d: Discovery): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, `${JSON.stringify(d)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.chmodSync(tmp, 0o600);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The discovery file's content, or undefined when it is missing or not ours. Never throws. */
+export function readDiscovery(file: string | undefined): Discovery | undefined {
+  if (!file) return undefined;
+  try {
+    const d = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Discovery>;
+    if (d.v === 1 && Number.isInteger(d.port) && typeof d.token === 'string' && d.token.length > 0) return d as Discovery;
+  } catch {
+    /* missing or garbled: no hub */
+  }
+  return undefined;
+}
+
+/** Removes the discovery file if it still names this hub (another window may have taken the path since). */
+export function removeDiscovery(file: string, token: string): void {
+  if (readDiscovery(file)?.token === token) fs.rmSync(file, { force: true });
+}

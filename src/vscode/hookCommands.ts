@@ -1,0 +1,87 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { AgentKind } from '../detect/types';
+import { agentLensHome, reporterCommandPath } from '../hooks/commands';
+import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../hooks/install/targets';
+import type { HookStatus } from '../views/hookRows';
+import { agentName } from '../views/labels';
+import type { TreeRow } from '../views/model';
+
+/** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
+type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'system'; dir?: string };
+
+/**
+ * Install / Uninstall Agent Hooks, and each agent's install state for the tree. Every change is reversible:
+ * uninstall removes only our entries and restores the file byte for byte when nothing else changed.
+ */
+export class HookCommands implements vscode.Disposable {
+  private cached: HookStatus[] = [];
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly changed: () => void,
+  ) {
+    this.disposables = [vscode.commands.registerCommand('agentLens.installHooks', (t?: Target) => this.run('install', t)), vscode.commands.registerCommand('agentLens.uninstallHooks', (t?: Target) => this.run('uninstall', t))];
+    this.refresh();
+  }
+
+  statuses(): HookStatus[] {
+    return this.cached;
+  }
+
+  refresh(): void {
+    this.cached = this.targets().map((t) => t.status());
+  }
+
+  private targets(dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
+    const hermesDir = this.context.asAbsolutePath(path.join('resources', 'hermes', 'agent-lens'));
+    const hermes = fs.existsSync(hermesDir) ? fs.readdirSync(hermesDir).map((f) => path.join(hermesDir, f)) : [];
+    const ctx = defaultInstallContext(reporterCommandPath(agentLensHome()), this.context.asAbsolutePath(path.join('dist', 'opencode-plugin.js')), hermes);
+    return hookTargets(ctx, dirs);
+  }
+
+  private async run(action: 'install' | 'uninstall', arg?: Target): Promise<HookStatus[]> {
+    const chosen = arg ? this.fromArg(arg) : await this.pick(action);
+    const out: HookStatus[] = [];
+    for (const t of chosen) {
+      const who = `${agentName(t.agent)}${t.scope === 'system' ? ' (system)' : ''}`;
+      try {
+        const wrote = action === 'install' ? t.install() : t.uninstall();
+        this.log.info(`${action} hooks for ${who} in ${t.path}: ${wrote ? 'written' : 'nothing to change'}`);
+        const note = action === 'install' && t.note ? ` ${t.note}` : '';
+        void vscode.window.showInformationMessage(`Agent Lens: ${who} hooks ${action === 'install' ? 'installed in' : 'removed from'} ${t.path}.${note}`);
+      } catch (e) {
+        const msg = e instanceof InstallError ? e.message : `${t.path}: ${(e as Error).message}`;
+        this.log.error(`${action} hooks for ${who}: ${msg}`);
+        void vscode.window.showErrorMessage(`Agent Lens: could not ${action} ${who} hooks: ${msg}`);
+      }
+      out.push(t.status());
+    }
+    this.refresh();
+    this.changed();
+    return out;
+  }
+
+  private fromArg(arg: Target): HookTarget[] {
+    const h = 'hook' in arg && arg.hook ? arg.hook : (arg as { agent: AgentKind; scope?: 'user' | 'system'; dir?: string });
+    const dir = 'dir' in h ? h.dir : undefined;
+    return this.targets(dir ? { [h.agent]: dir } : {}).filter((t) => t.agent === h.agent && t.scope === (h.scope ?? 'user'));
+  }
+
+  private async pick(action: 'install' | 'uninstall'): Promise<HookTarget[]> {
+    const targets = this.targets();
+    const items = targets.map((t) => {
+      const s = t.status();
+      return { label: `${agentName(t.agent)}${t.scope === 'system' ? ' (system)' : ''}`, description: s.state, detail: t.note ? `${t.path} — ${t.note}` : t.path, picked: action === 'install' ? s.state !== 'installed' && t.scope === 'user' : s.state !== 'absent', target: t };
+    });
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: action === 'install' ? 'Install Agent Lens hooks: agents then report when they wait' : 'Remove Agent Lens hooks', placeHolder: 'Choose agents' });
+    return picked?.map((p) => p.target) ?? [];
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

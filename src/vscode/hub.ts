@@ -1,0 +1,100 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { agentLensHome, markerDir } from '../hooks/commands';
+import { installReporter } from '../hooks/reporterFiles';
+import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
+import { removeDiscovery, writeDiscovery } from '../hub/discovery';
+import { Hub } from '../hub/hub';
+import { HookSource } from '../sources/hooks/hookSource';
+import type { AgentStore } from '../store/store';
+import type { TerminalAdapter } from './terminals';
+
+export const HUB_ENV = 'AGENT_LENS_HUB';
+
+export interface RunningHub extends vscode.Disposable {
+  hub: Hub;
+  hooks: HookSource;
+  /** The discovery file every terminal of this window names in `AGENT_LENS_HUB`. */
+  discoveryFile: string;
+  /** The stable reporter command hook settings call. */
+  reporter: string;
+}
+
+/**
+ * Starts this window's hub and tells terminals where it is. The environment holds only the path of a 0600
+ * discovery file (port + token), never the token, and the path is the same on every activation of this
+ * workspace, so terminals opened before a reload keep reporting to the new hub without a relaunch.
+ */
+export async function startHub(context: vscode.ExtensionContext, store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): Promise<RunningHub> {
+  const home = agentLensHome();
+  const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
+  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), log: (m) => log.info(m) });
+  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log: (level, m) => log[level](m) });
+  hub.mount(REPORT_PATH, hooks.handle);
+  const port = await hub.listen();
+  writeDiscovery(discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });
+  setEnvironment(context.environmentVariableCollection, discoveryFile);
+  pruneMarkers(markerDir(discoveryFile));
+  const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
+  log.info(`hub listening on 127.0.0.1:${port}; terminals find it through ${HUB_ENV}=${discoveryFile}; reporter at ${reporter}`);
+  return {
+    hub,
+    hooks,
+    discoveryFile,
+    reporter,
+    dispose: () => {
+      removeDiscovery(discoveryFile, hub.token);
+      void hub.close();
+    },
+  };
+}
+
+/** One stable value per workspace (an empty window shares one). Replacing an identical value would still ask to relaunch terminals. */
+function setEnvironment(env: vscode.GlobalEnvironmentVariableCollection, discoveryFile: string): void {
+  env.description = 'Lets agents’ hooks report to Agent Lens (the path of its local hub’s discovery file; no secret).';
+  if (env.get(HUB_ENV)?.value !== discoveryFile) env.replace(HUB_ENV, discoveryFile);
+}
+
+function workspaceKey(): string {
+  const ws = vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? 'no-folder';
+  return createHash('sha256').update(ws).digest('hex').slice(0, 16);
+}
+
+/**
+ * The Node that runs the reporter: VS Code's own runtime when it is plain Node (code-server, remote hosts),
+ * else a `node` on PATH, else Electron in Node mode (slower to start).
+ */
+function nodeForHooks(): { path: string; electron: boolean } {
+  if (!process.versions.electron) return { path: process.execPath, electron: false };
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const p = path.join(dir, 'node');
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return { path: p, electron: false };
+    } catch {
+      /* next */
+    }
+  }
+  return { path: process.execPath, electron: true };
+}
+
+/** Wait markers of agent processes that are gone (a crash skips the close that clears them): each costs a report per tool call. */
+function pruneMarkers(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const pid = Number(n);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(path.join(dir, n), { force: true });
+    }
+  }
+}
