@@ -36,6 +36,9 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
     const home = prepareClaudeHome({ baseUrl: `http://127.0.0.1:${port}`, agentsDir: path.join(ROOT, '.agents'), hooks: false, files: { 'build/': '', 'build/out.txt': 'x\n' } });
     const configDir = path.join(home.home, '.claude');
     const settingsFile = path.join(configDir, 'settings.json');
+    // Claude Code 2.1.328 rewrites settings.json at start to move `autoUpdates: false` into `env`; written the
+    // way it leaves it, the file is the user's alone between our install and uninstall.
+    fs.writeFileSync(settingsFile, `${JSON.stringify({ env: { DISABLE_AUTOUPDATER: '1' }, includeCoAuthoredBy: false, permissions: { defaultMode: 'default' }, autoUpdates: false }, null, 2)}\n`);
     const original = fs.readFileSync(settingsFile);
     const t = await shellTerminal('claude hooks', home.env, vscode.TerminalLocation.Editor);
     const other = await shellTerminal('elsewhere', {}, vscode.TerminalLocation.Panel);
@@ -90,6 +93,8 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       await typeLine(t, '/exit');
       await waitState(a, t, 'claude-code', 'exited', 30_000);
       assert.ok(a.hub()!.reports.recorded >= 5, `reports recorded: ${JSON.stringify(a.hub()!.reports)}`);
+      const beforeUninstall = fs.readFileSync(settingsFile, 'utf8');
+      assert.match(beforeUninstall, /agent-lens-report/, 'our hooks are still there at the end of the session');
     } finally {
       await vscode.commands.executeCommand('agentLens.uninstallHooks', { agent: 'claude-code', dir: configDir });
       t.dispose();
@@ -97,7 +102,8 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       await killRunProcesses(home.runId).catch(() => undefined);
       await mock.close();
     }
-    assert.ok(fs.readFileSync(settingsFile).equals(original), 'uninstall restored the settings file byte for byte');
+    const after = fs.readFileSync(settingsFile);
+    assert.ok(after.equals(original), `uninstall restored the settings file byte for byte:\n${after.toString()}\n--- original:\n${original.toString()}`);
   });
 });
 
