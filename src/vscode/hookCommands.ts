@@ -38,7 +38,7 @@ export class HookCommands implements vscode.Disposable {
 
   private targets(dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
     const hermesDir = this.context.asAbsolutePath(path.join('resources', 'hermes', 'agent-lens'));
-    const hermes = fs.existsSync(hermesDir) ? fs.readdirSync(hermesDir).map((f) => path.join(hermesDir, f)) : [];
+    const hermes = fs.existsSync(hermesDir) ? fs.readdirSync(hermesDir).filter((f) => /\.(py|yaml)$/.test(f)).map((f) => path.join(hermesDir, f)) : [];
     const ctx = defaultInstallContext(reporterCommandPath(agentLensHome()), this.context.asAbsolutePath(path.join('dist', 'opencode-plugin.js')), hermes);
     return hookTargets(ctx, dirs);
   }
