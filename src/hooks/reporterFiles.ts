@@ -40,6 +40,5 @@ function writeIfChanged(file: string, content: string, mode: number): void {
   } catch {
     /* missing: write it */
   }
-  writeFileAtomic(file, content);
-  fs.chmodSync(file, mode);
+  writeFileAtomic(file, content, mode);
 }

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { writeFileAtomic } from '../fsutil';
 
 /** What a terminal's `AGENT_LENS_HUB` file holds: where this window's hub listens and its token. */
 export interface Discovery {
@@ -11,26 +12,12 @@ export interface Discovery {
 }
 
 /**
- * Writes the discovery file readable by this user only (0600): temp file created 0600 in the same folder,
- * then renamed over the old one, so a reader never sees half a file or a moment of wider permissions.
+ * Writes the discovery file readable by this user only (0600 from the temp file's first byte, then renamed
+ * over the old one), so a reader never sees half a file or a moment of wider permissions.
  */
 export function writeDiscovery(file: string, d: Discovery): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, `${JSON.stringify(d)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.chmodSync(tmp, 0o600);
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(file, `${JSON.stringify(d)}\n`, 0o600);
 }
 
 /** The discovery file's content, or undefined when it is missing or not ours. Never throws. */

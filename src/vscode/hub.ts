@@ -30,7 +30,7 @@ export interface RunningHub extends vscode.Disposable {
 export async function startHub(context: vscode.ExtensionContext, store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
-  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), log: (m) => log.info(m) });
+  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids) });
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log: (level, m) => log[level](m) });
   hub.mount(REPORT_PATH, hooks.handle);
   const port = await hub.listen();

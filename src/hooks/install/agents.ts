@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { OUR_COMMAND_MARK } from '../commands';
 import { InstallError, type InstallState } from './jsonHooks';
-import { writeAtomic } from './settingsFile';
+import { writeFileAtomic } from '../../fsutil';
+import { readBytes } from './settingsFile';
 
 /**
  * Where each agent reads the hooks or plugins Agent Lens installs. `env` and `home` are parameters so tests (and
@@ -81,15 +82,6 @@ export function hermesPlugin(sources: readonly string[], env: NodeJS.ProcessEnv 
   return { dir, files: sources.map((source) => ({ source, target: path.join(dir, path.basename(source)) })) };
 }
 
-function read(file: string): Buffer | undefined {
-  try {
-    return fs.readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InstallError(`Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}): check its permissions, then try again.`, file);
-  }
-}
-
 function marked(bytes: Buffer): boolean {
   const nl = bytes.indexOf(0x0a);
   return bytes.subarray(0, nl < 0 ? bytes.length : nl).toString('utf8').includes(PLUGIN_MARK);
@@ -103,7 +95,7 @@ function leftovers(p: Plugin): string[] {
     .readdirSync(p.dir, { withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(p.dir!, e.name))
-    .filter((f) => !ours.has(path.resolve(f)) && marked(read(f) ?? Buffer.alloc(0)));
+    .filter((f) => !ours.has(path.resolve(f)) && marked(readBytes(f) ?? Buffer.alloc(0)));
 }
 
 /** A file of someone else's at one of our targets is never ours: 'absent' (installing refuses to overwrite it). */
@@ -111,7 +103,7 @@ export function pluginState(p: Plugin): InstallState {
   let same = 0;
   let stale = leftovers(p).length > 0;
   for (const f of p.files) {
-    const have = read(f.target);
+    const have = readBytes(f.target);
     if (!have || !marked(have)) continue;
     if (have.equals(fs.readFileSync(f.source))) same++;
     else stale = true;
@@ -131,14 +123,14 @@ export function installPlugin(p: Plugin): boolean {
   // Checked first, so a refused install changes nothing; an unmarked source could never be uninstalled.
   for (const f of sources) {
     if (!marked(f.bytes)) throw new Error(`${f.source}: a plugin source must carry "${PLUGIN_MARK}" in its first line`);
-    const have = read(f.target);
+    const have = readBytes(f.target);
     if (have && !marked(have)) throw foreign(f.target, 'move or rename it, then install again');
   }
   let changed = false;
   for (const f of sources) {
-    if (read(f.target)?.equals(f.bytes)) continue;
+    if (readBytes(f.target)?.equals(f.bytes)) continue;
     fs.mkdirSync(path.dirname(f.target), { recursive: true });
-    writeAtomic(f.target, f.bytes, 0o644);
+    writeFileAtomic(f.target, f.bytes, 0o644);
     changed = true;
   }
   const old = leftovers(p);
@@ -159,8 +151,8 @@ function removeCompiled(dir: string, modules: readonly string[]): void {
 /** Deletes the plugin's files (only those carrying our mark; anything else is an error). Returns whether it did. */
 export function uninstallPlugin(p: Plugin): boolean {
   const targets = [...p.files.map((f) => f.target), ...leftovers(p)];
-  const present = targets.filter((t) => read(t) !== undefined);
-  for (const t of present) if (!marked(read(t)!)) throw foreign(t, 'remove it yourself if you want it gone');
+  const present = targets.filter((t) => readBytes(t) !== undefined);
+  for (const t of present) if (!marked(readBytes(t)!)) throw foreign(t, 'remove it yourself if you want it gone');
   for (const t of present) fs.rmSync(t, { force: true });
   if (p.dir && fs.existsSync(p.dir)) {
     const modules = targets.filter((t) => t.endsWith('.py')).map((t) => path.basename(t, '.py'));

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../fsutil';
 import { agentLensHome } from '../commands';
 import { addHooks, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
 
@@ -46,30 +47,8 @@ export function recordPath(file: string, env: NodeJS.ProcessEnv = process.env): 
   return path.join(agentLensHome(env), 'installs', `${sha(path.resolve(file))}.json`);
 }
 
-/**
- * Writes atomically with `mode` from the start (a settings file may hold API keys in an `env` block, so its
- * temp copy must never be wider than the file), and takes bytes, for exact restores.
- */
-export function writeAtomic(file: string, data: string | Buffer, mode: number): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(tmp, 'wx', mode);
-  try {
-    fs.fchmodSync(fd, mode); // the umask narrowed the open's mode
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
 /** The file's bytes, or undefined when it does not exist. */
-function readBytes(file: string): Buffer | undefined {
+export function readBytes(file: string): Buffer | undefined {
   try {
     return fs.readFileSync(file);
   } catch (e) {
@@ -109,7 +88,7 @@ function readRecord(file: string, env: NodeJS.ProcessEnv): InstallRecord | undef
 function writeRecord(file: string, env: NodeJS.ProcessEnv, r: Omit<InstallRecord, 'v' | 'file'>): void {
   const p = recordPath(file, env);
   fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
-  writeAtomic(p, `${JSON.stringify({ v: 1, file: path.resolve(file), ...r })}\n`, 0o600);
+  writeFileAtomic(p, `${JSON.stringify({ v: 1, file: path.resolve(file), ...r })}\n`, 0o600);
 }
 
 function forget(file: string, env: NodeJS.ProcessEnv): void {
@@ -137,7 +116,7 @@ function takeBackup(file: string, before: string | undefined, env: NodeJS.Proces
     return { existed: false };
   }
   const original = removeHooks(before, file);
-  writeAtomic(backupPath(file), original, modeOf(realTarget(file)));
+  writeFileAtomic(backupPath(file), original, modeOf(realTarget(file)));
   return { existed: true, original: sha(original) };
 }
 
@@ -165,7 +144,7 @@ function install(file: string, entries: readonly HookEntry[], env: NodeJS.Proces
   if (next === before) return false;
   const kept = takeBackup(file, before, env);
   if (bytes === undefined) fs.mkdirSync(path.dirname(target), { recursive: true });
-  writeAtomic(target, next, bytes === undefined ? 0o644 : modeOf(target));
+  writeFileAtomic(target, next, bytes === undefined ? 0o644 : modeOf(target));
   writeRecord(file, env, { ...kept, wrote: sha(next) });
   return true;
 }
@@ -178,7 +157,7 @@ function restore(file: string, target: string, r: InstallRecord): boolean {
   }
   const b = readBytes(backupPath(file));
   if (!b || sha(b) !== r.original) return false;
-  writeAtomic(target, b, modeOf(target));
+  writeFileAtomic(target, b, modeOf(target));
   return true;
 }
 
@@ -196,7 +175,7 @@ function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
   else if (bytes !== undefined) {
     const text = decode(file, bytes);
     const next = removeHooks(text, file);
-    if (next !== text) writeAtomic(target, next, modeOf(target));
+    if (next !== text) writeFileAtomic(target, next, modeOf(target));
     changed = next !== text;
   }
   forget(file, env);

@@ -7,7 +7,6 @@ import type { AgentStore } from '../../store/store';
 export interface HookSourceOptions {
   /** The terminal whose shell is among these processes (the reporter's ancestry), if any. */
   terminalFor(pids: readonly number[]): string | undefined;
-  log?: (msg: string) => void;
 }
 
 /**
