@@ -12,7 +12,7 @@ export const OUTCOME_STATES: ReadonlySet<AgentState> = new Set<AgentState>(['com
 /** A turn in progress: a new one seen by any source supersedes the previous turn's outcome. */
 export function startsOrContinuesTurn(o: Observation): boolean {
   // A reply that ends with a question is how a turn ended, not a new turn.
-  return o.state === 'working' || (o.state === 'waiting' && o.wait?.kind !== 'reply-question');
+  return o.state === 'working' || (o.state === 'waiting' && !isReplyQuestion(o));
 }
 
 /** A reply that ends with a question: a turn's end that asks (seed 001). */
