@@ -5,6 +5,7 @@ import { replayFused } from './replay/fused';
 import { HookFileError, hookReports, parseHookFile } from './replay/hookFile';
 import { decodeLogFile, LogFileError } from './replay/logFiles';
 import { replayCast } from './replay/replay';
+import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
                           [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
@@ -27,7 +28,9 @@ line on every change of agent or state:
                       extension's hook mapping and source (source "hook"), in time order with the rest
   --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place
                       the logs' records and "at_ms" hooks on the cast's clock (default: the header's
-                      "timestamp")`;
+                      "timestamp")
+
+${HANDOFF_USAGE}`;
 
 /** A usage or input problem: one line on stderr, exit 2, no stack trace. */
 class UsageError extends Error {}
@@ -120,14 +123,17 @@ function castZeroMs(args: Args, headerTimestamp: number | undefined, needed: boo
   return NOMINAL_T0_MS;
 }
 
-export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+const HANDOFF_COMMANDS = new Set(['serve', 'task', 'dispatch', 'status']);
+
+export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
   try {
     const [cmd, ...rest] = argv;
+    if (cmd !== undefined && HANDOFF_COMMANDS.has(cmd)) return handoffCommand(cmd, rest, out, err);
     if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
       out(USAGE);
       return cmd === undefined ? 2 : 0;
     }
-    if (cmd !== 'replay') throw new UsageError(`unknown command "${cmd}" (try: agent-lens replay FILE.cast)`);
+    if (cmd !== 'replay') throw new UsageError(`unknown command "${cmd}" (try: agent-lens --help)`);
     replay(parseArgs(rest), out);
     return 0;
   } catch (e) {
@@ -141,5 +147,7 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2), (s) => process.stdout.write(s + '\n'), (s) => process.stderr.write(s + '\n'));
+  void Promise.resolve(main(process.argv.slice(2), (s) => process.stdout.write(s + '\n'), (s) => process.stderr.write(s + '\n'))).then((code) => {
+    process.exitCode = code;
+  });
 }

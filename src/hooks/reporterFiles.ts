@@ -18,6 +18,20 @@ export function installReporter(home: string, bundledScript: string, node: { pat
   return cmd;
 }
 
+/**
+ * The `agent-lens` CLI where briefs can name it across extension updates: `<home>/bin/agent-lens.cjs` and a
+ * sh wrapper `<home>/bin/agent-lens` (agents run `… task report` through it; it prints what the CLI prints).
+ */
+export function installCli(home: string, bundledCli: string, node: { path: string; electron: boolean }): string {
+  const bin = path.join(home, 'bin');
+  fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
+  const script = path.join(bin, 'agent-lens.cjs');
+  writeIfChanged(script, fs.readFileSync(bundledCli, 'utf8').replace(/^#!.*\n/, ''), 0o644);
+  const cmd = path.join(bin, 'agent-lens');
+  writeIfChanged(cmd, ['#!/bin/sh', '# agent-lens: written by Agent Lens on activation (briefs name this path).', `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${q(node.path)} ${q(script)} "$@"`, ''].join('\n'), 0o755);
+  return cmd;
+}
+
 function q(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,12 +3,29 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { checkHost, checkOrigin, checkToken, HubError, readJson } from './security';
 
-/** A route's handler: gets the parsed JSON body, returns what to answer (undefined: 204). */
+/** A route's handler: gets the parsed JSON body (undefined for GET), returns what to answer (undefined: 204; a Reply: its status). */
 export type Handler = (body: unknown) => unknown | Promise<unknown>;
+
+/** An answer with a status of its own (the doorbell's 200 carries a warning, dispatch answers 409 when refused). */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export interface RouteOptions {
+  /** POST (JSON body) by default. */
+  method?: 'GET' | 'POST';
+  /** `none`: answered without the token (the doorbell's health check). */
+  auth?: 'token' | 'none';
+}
 
 export interface HubOptions {
   /** Largest request body accepted, in bytes (413 above). */
   bodyLimit: number;
+  /** A fixed port (`agent-lens serve --port`); default: any free one. */
+  port?: number;
   log?: (level: 'info' | 'warn', msg: string) => void;
 }
 
@@ -20,7 +37,7 @@ export interface HubOptions {
  */
 export class Hub {
   readonly token = randomBytes(32).toString('hex');
-  private readonly routes = new Map<string, Handler>();
+  private readonly routes = new Map<string, { handler: Handler; method: 'GET' | 'POST'; auth: 'token' | 'none' }>();
   private server: http.Server | undefined;
   private portNo = 0;
   /** Requests refused, by status: for diagnostics and tests. */
@@ -32,9 +49,9 @@ export class Hub {
     return this.portNo;
   }
 
-  /** Serves POST `path` (JSON in, JSON or 204 out). */
-  mount(path: string, handler: Handler): void {
-    this.routes.set(path, handler);
+  /** Serves `path` (POST: JSON in; JSON or 204 out). */
+  mount(path: string, handler: Handler, opts: RouteOptions = {}): void {
+    this.routes.set(path, { handler, method: opts.method ?? 'POST', auth: opts.auth ?? 'token' });
   }
 
   async listen(): Promise<number> {
@@ -44,7 +61,7 @@ export class Hub {
     server.keepAliveTimeout = 1000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => resolve());
+      server.listen({ host: '127.0.0.1', port: this.opts.port ?? 0, exclusive: true }, () => resolve());
     });
     this.server = server;
     this.portNo = (server.address() as AddressInfo).port;
@@ -63,18 +80,22 @@ export class Hub {
     try {
       checkHost(req, this.portNo);
       checkOrigin(req);
-      checkToken(req, this.token);
       const path = (req.url ?? '').split('?')[0];
-      const handler = this.routes.get(path);
-      if (!handler) throw new HubError(404, `no route ${path}`);
-      if (req.method !== 'POST') throw new HubError(405, 'use POST');
-      const body = await readJson(req, this.opts.bodyLimit);
-      const out = await handler(body);
+      const route = this.routes.get(path);
+      if (!route) {
+        checkToken(req, this.token); // an unknown path tells nothing to a caller without the token
+        throw new HubError(404, `no route ${path}`);
+      }
+      if (route.auth === 'token') checkToken(req, this.token);
+      if (req.method !== route.method) throw new HubError(405, `use ${route.method}`);
+      const body = route.method === 'POST' ? await readJson(req, this.opts.bodyLimit) : undefined;
+      const out = await route.handler(body);
       if (out === undefined) {
         res.writeHead(204).end();
       } else {
-        const json = JSON.stringify(out);
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+        const reply = out instanceof Reply ? out : new Reply(200, out);
+        const json = JSON.stringify(reply.body);
+        res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
       }
     } catch (e) {
       const status = e instanceof HubError ? e.status : 500;
@@ -82,8 +103,9 @@ export class Hub {
       if (status === 500) this.opts.log?.('warn', `hub: ${req.url}: ${(e as Error).message}`);
       // Drain what is left so the client reads our answer instead of a reset.
       req.resume();
-      const json = JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(json);
+      // A 403 says nothing (seed 002 §7.2): the caller is told only that it is not let in.
+      const json = status === 403 ? '' : JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) res.writeHead(status, { ...(json ? { 'content-type': 'application/json; charset=utf-8' } : {}), 'content-length': Buffer.byteLength(json), connection: 'close' }).end(json);
     }
   }
 }

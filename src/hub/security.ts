@@ -27,11 +27,15 @@ export function checkOrigin(req: IncomingMessage): void {
   if (site !== undefined && site !== 'none') throw new HubError(403, 'forbidden origin');
 }
 
-/** Constant-time comparison of the bearer token (a length mismatch is refused without comparing). */
+/**
+ * Constant-time comparison of the token, given as `Authorization: Bearer …` (the hook reporter) or
+ * `X-Handoff-Token: …` (seed 002's doorbell contract); a length mismatch is refused without comparing.
+ */
 export function checkToken(req: IncomingMessage, token: string): void {
   const auth = req.headers.authorization ?? '';
   const m = /^Bearer ([\w-]{1,256})$/.exec(auth);
-  const given = Buffer.from(m ? m[1] : '');
+  const handoff = req.headers['x-handoff-token'];
+  const given = Buffer.from(m ? m[1] : typeof handoff === 'string' && handoff.length <= 256 ? handoff.trim() : '');
   const want = Buffer.from(token);
   if (given.length !== want.length || !timingSafeEqual(given, want)) throw new HubError(403, 'missing or wrong token');
 }

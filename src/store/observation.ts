@@ -34,6 +34,8 @@ export interface Observation {
   /** Why a turn failed, as a user reads it ("interrupted", "API error 529"). */
   reason?: string;
   wait?: WaitInfo;
+  /** The reply that ended the turn, where the source has it (hooks' last assistant message), for routing triggers. */
+  reply?: string;
   locator: Locator;
 }
 

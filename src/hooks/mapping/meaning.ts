@@ -23,6 +23,8 @@ export interface Word {
   reason?: string;
   /** Applies only to a session the store knows. */
   onlyKnown?: boolean;
+  /** The turn's reply text, when the event carries it (routing triggers hand it on). */
+  reply?: string;
 }
 
 export function toWord(m: Meaning): Word | undefined {
@@ -33,8 +35,9 @@ export function toWord(m: Meaning): Word | undefined {
       return { state: 'working' };
     case 'turn-end': {
       const q = m.reply === undefined ? undefined : lastQuestion(m.reply);
-      if (q) return { state: 'waiting', wait: { kind: 'reply-question', question: q } };
-      return m.askOnly ? undefined : { state: 'completed' };
+      const reply = m.reply === undefined ? {} : { reply: m.reply };
+      if (q) return { state: 'waiting', wait: { kind: 'reply-question', question: q }, ...reply };
+      return m.askOnly ? undefined : { state: 'completed', ...reply };
     }
     case 'failed':
       return { state: 'failed', reason: m.reason };

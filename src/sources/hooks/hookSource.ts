@@ -14,6 +14,9 @@ export interface HookSourceOptions {
  * observations with source `hook`, attributed to a terminal by process ancestry and to an agent session by
  * its id and folder (which also links it to that session's log).
  */
+/** The end of a reply kept for routing triggers (the reporter already cut the payload's text). */
+const REPLY_KEPT = 4000;
+
 export class HookSource {
   private readonly mapper = new HookMapper();
   /** Reports received and recorded, for diagnostics and tests. */
@@ -49,6 +52,7 @@ export class HookSource {
     };
     if (m.word.wait) o.wait = m.word.wait;
     if (m.word.reason) o.reason = m.word.reason;
+    if (m.word.reply) o.reply = m.word.reply.slice(-REPLY_KEPT);
     this.counts.recorded++;
     this.store.observe(o);
     return o;

@@ -1,0 +1,135 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Board } from './handoff/board';
+import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from './handoff/doorbell';
+import { ClientError, hubFromEnv, request } from './handoff/hubClient';
+import { serve } from './serve';
+
+/** A usage or input problem: one line on stderr, exit 2. */
+export class HandoffUsageError extends Error {}
+
+export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [--port N] --info-file FILE
+       agent-lens task report --id AGENT::TASK --status done|progress|blocked --summary TEXT [--report PATH]
+       agent-lens task cancel --id AGENT::TASK --reason TEXT
+       agent-lens dispatch --agent AGENT --task-id TASK --brief FILE [--message TEXT]
+       agent-lens status [--json]
+
+  serve      runs the hub without VS Code: the handoff doorbell, the hook endpoint, boards under DIR and the
+             registry (--team, default DIR/team.toml); writes {"port","token"} to the --info-file (mode 0600),
+             never prints the token, stops on SIGTERM. Delivery goes to tmux panes (tmux send-keys).
+  task, dispatch, status
+             talk to the hub named by the file in $AGENT_LENS_HUB (set in VS Code terminals by the extension;
+             export it to the --info-file for serve). The token is read from that file, never from argv.`;
+
+type Flags = Record<string, string | true>;
+
+function flags(argv: string[], known: Record<string, 'value' | 'switch'>): Flags {
+  const out: Flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') ? a.slice(2, eq > 0 ? eq : undefined) : '';
+    const kind = known[name];
+    if (!kind) throw new HandoffUsageError(`unknown argument ${a}`);
+    if (kind === 'switch') out[name] = true;
+    else {
+      const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) throw new HandoffUsageError(`--${name} needs a value`);
+      out[name] = v;
+    }
+  }
+  return out;
+}
+
+function need(f: Flags, name: string): string {
+  const v = f[name];
+  if (typeof v !== 'string' || !v) throw new HandoffUsageError(`--${name} is required`);
+  return v;
+}
+
+export async function handoffCommand(cmd: string, argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  try {
+    if (cmd === 'serve') return await runServe(argv, err);
+    if (cmd === 'task') return await task(argv, out, err);
+    if (cmd === 'dispatch') return await dispatch(argv, out, err);
+    if (cmd === 'status') return await status(argv, out);
+    throw new HandoffUsageError(`unknown command "${cmd}"`);
+  } catch (e) {
+    if (e instanceof HandoffUsageError || e instanceof ClientError) {
+      err(`agent-lens: ${e.message}`);
+      return 2;
+    }
+    err(`agent-lens: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+async function runServe(argv: string[], err: (s: string) => void): Promise<number> {
+  const f = flags(argv, { root: 'value', team: 'value', port: 'value', 'info-file': 'value' });
+  const port = f.port === undefined ? undefined : Number(f.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new HandoffUsageError('--port needs a port number from 1 to 65535');
+  const s = await serve({ root: need(f, 'root'), team: f.team as string | undefined, port, infoFile: need(f, 'info-file'), log: err });
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await s.close();
+  err('agent-lens serve: stopped');
+  return 0;
+}
+
+/** Prints the hub's answer: the JSON body on success (one line), its error on stderr otherwise. */
+function answer(a: { status: number; body: unknown }, out: (s: string) => void, err: (s: string) => void): number {
+  if (a.status >= 200 && a.status < 300) {
+    const w = (a.body as { warning?: string } | undefined)?.warning;
+    if (w) err(`agent-lens: warning: ${w}`);
+    out(JSON.stringify(a.body));
+    return 0;
+  }
+  const why = (a.body as { error?: string } | undefined)?.error;
+  err(`agent-lens: the hub answered ${a.status}${why ? `: ${why}` : a.status === 403 ? ': wrong or missing token (the hub restarted? re-open the terminal or re-export AGENT_LENS_HUB)' : ''}`);
+  return 1;
+}
+
+async function task(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'report') {
+    const f = flags(rest, { id: 'value', status: 'value', summary: 'value', report: 'value' });
+    const id = need(f, 'id');
+    const body = { id, status: need(f, 'status'), summary: need(f, 'summary'), report_path: typeof f.report === 'string' ? path.resolve(f.report) : null };
+    return answer(await request(hubFromEnv(), 'POST', DOORBELL_PATH, body), out, err);
+  }
+  if (sub === 'cancel') {
+    const f = flags(rest, { id: 'value', reason: 'value' });
+    return answer(await request(hubFromEnv(), 'POST', DOORBELL_PATH, { id: need(f, 'id'), status: 'cancelled', summary: need(f, 'reason'), report_path: null }), out, err);
+  }
+  throw new HandoffUsageError('use "agent-lens task report …" or "agent-lens task cancel …"');
+}
+
+async function dispatch(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const f = flags(argv, { agent: 'value', 'task-id': 'value', brief: 'value', message: 'value' });
+  const file = need(f, 'brief');
+  let brief: string;
+  try {
+    brief = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new HandoffUsageError(`${file}: cannot read the brief: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const hub = hubFromEnv();
+  return answer(await request(hub, 'POST', DISPATCH_PATH, { agent: need(f, 'agent'), task_id: need(f, 'task-id'), brief, ...(typeof f.message === 'string' ? { message: f.message } : {}) }, 60_000), out, err);
+}
+
+async function status(argv: string[], out: (s: string) => void): Promise<number> {
+  const f = flags(argv, { json: 'switch' });
+  const a = await request(hubFromEnv(), 'GET', BOARDS_PATH);
+  if (a.status !== 200) throw new Error(`the hub answered ${a.status}`);
+  const body = a.body as { boards: Board[]; ungrouped: unknown[] };
+  if (f.json) {
+    out(JSON.stringify(body));
+    return 0;
+  }
+  if (!body.boards.length) out('no boards yet');
+  for (const b of body.boards) out(`${b.agent}\t${b.state}\t${b.task_id ?? '-'}\t${b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : '-'}${b.error_reason ? `\t${b.error_reason}` : ''}`);
+  return 0;
+}

@@ -1,0 +1,195 @@
+import * as fs from 'fs';
+import { writeFileAtomic } from '../fsutil';
+import { Board, ERROR_POINTS, ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
+import type { Boards } from './boards';
+import { ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
+import { checkSegment, HandoffPaths, isSafeSegment, PathError } from './paths';
+import { DeliveryTarget, planSteps, render, runActions, StepError, StepVars } from './steps';
+import { DEFAULT_STEPS, DRIVABLE_MODES, TeamAgent } from './team/schema';
+
+/** A dispatch that broke at one of the seed's eight points; the board says which (`error_reason`). */
+export class DispatchFailure extends Error {
+  constructor(
+    readonly point: ErrorPoint,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Finds (or starts) the terminal an agent runs in, fresh for every dispatch: never a stored handle. */
+export interface TargetFinder {
+  find(agent: TeamAgent): Promise<DeliveryTarget>;
+}
+
+export interface DispatchDeps {
+  agent(key: string): TeamAgent | undefined;
+  boards: Boards;
+  paths: HandoffPaths;
+  /** Where the doorbell is right now; undefined while the hub is not listening. */
+  facts(): Omit<ContractFacts, 'agent' | 'taskId' | 'briefPath' | 'reportPath'> | undefined;
+  finder: TargetFinder;
+  sleep(ms: number): Promise<void>;
+  workspace?: string;
+  log?(level: 'info' | 'warn', msg: string): void;
+}
+
+export interface DispatchRequest {
+  agent: string;
+  taskId: string;
+  /** The task text, written into the brief. */
+  brief: string;
+  /** The line typed into the terminal; default "Read {brief_path} and execute it.". */
+  message?: string;
+}
+
+export interface DispatchResult {
+  /** The brief is on the board (written, status set) — not that it was delivered (seed 002 §7.5). */
+  submitted: boolean;
+  delivered: boolean;
+  /** Set when the in-flight gate refused: nothing was written. */
+  refused?: string;
+  error?: string;
+  board?: Board;
+  brief_path?: string;
+  report_path?: string;
+  contract?: string;
+}
+
+/** Marks our generated read.md, so a user's own is never overwritten. */
+const GENERATED = '<!-- agent-lens: generated; delete this line to keep your own version -->';
+
+export class Dispatcher {
+  constructor(private readonly d: DispatchDeps) {}
+
+  /** Seed 002's agent_dispatch: brief on the board (contract appended), status set, then the steps deliver the line. */
+  async dispatch(req: DispatchRequest): Promise<DispatchResult> {
+    const pre = this.prepare(req.agent, req.taskId);
+    if ('result' in pre) return pre.result;
+    const { agent, facts } = pre;
+    const briefPath = this.d.paths.brief(agent.key, req.taskId);
+    const reportPath = this.d.paths.report(agent.key, req.taskId);
+    const all: ContractFacts = { ...facts, agent: agent.key, taskId: req.taskId, briefPath, reportPath };
+    let message: string;
+    try {
+      message = render(req.message ?? DEFAULT_MESSAGE, { task_id: req.taskId, brief_path: briefPath }, -1);
+      planSteps(stepsOf(agent), { message, task_id: req.taskId, brief_path: briefPath, pid: '1', title: 't', hwnd: 'h' });
+    } catch (e) {
+      return this.fail(agent.key, req.taskId, new DispatchFailure('delivery_failed', (e as Error).message));
+    }
+    const text = renderBrief({ agent: agent.key, taskId: req.taskId, task: req.brief, workspace: this.d.workspace }, all);
+    try {
+      writeFileAtomic(briefPath, text);
+    } catch (e) {
+      return this.fail(agent.key, req.taskId, new DispatchFailure('brief_write_failed', `${briefPath}: ${(e as Error).message}`));
+    }
+    const board = this.d.boards.set({ ...this.d.boards.get(agent.key), state: 'in_progress', task_id: req.taskId, last_event: null, progress: null, error_reason: null, error_point: null, brief_path: briefPath, report_path: reportPath, delivery: 'pending', delivered_to: null });
+    this.d.log?.('info', `dispatch ${agent.key}::${req.taskId}: brief on the board at ${briefPath}`);
+    const delivered = await this.deliver(agent, { message, task_id: req.taskId, brief_path: briefPath });
+    return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board ?? board, brief_path: briefPath, report_path: reportPath, contract: text.slice(text.indexOf('## Doorbell contract')) };
+  }
+
+  /** The first handshake (seed 002 §7.0 step 2): the agent reads read.md and rings progress; the board turns `ready`. */
+  async handshake(key: string): Promise<DispatchResult> {
+    const pre = this.prepare(key, HANDSHAKE_TASK);
+    if ('result' in pre) return pre.result;
+    const readMd = this.d.paths.readMd(key);
+    this.d.boards.set({ ...this.d.boards.get(key), state: 'in_progress', task_id: HANDSHAKE_TASK, last_event: null, progress: null, error_reason: null, error_point: null, brief_path: readMd, report_path: null, delivery: 'pending', delivered_to: null });
+    const delivered = await this.deliver(pre.agent, { message: handshakeMessage(readMd), task_id: HANDSHAKE_TASK, brief_path: readMd });
+    return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board, brief_path: readMd };
+  }
+
+  /** Creates the agent's handoff folder: read.md (ours, regenerated while it is ours), memory.md, briefs/, reports/, status.json. */
+  initFolder(agent: TeamAgent, facts: DispatchDeps['facts'] extends () => infer F ? NonNullable<F> : never): void {
+    const p = this.d.paths;
+    const root = p.root;
+    if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', `the handoff root ${root} is not a folder: remove that file or set agentLens.handoff.root`);
+    try {
+      fs.mkdirSync(p.briefsDir(agent.key), { recursive: true });
+      fs.mkdirSync(p.reportsDir(agent.key), { recursive: true });
+    } catch (e) {
+      throw new DispatchFailure('artifact_folder_failed', `cannot create ${p.agentDir(agent.key)}: ${(e as Error).message}`);
+    }
+    const readMd = p.readMd(agent.key);
+    const existing = fs.existsSync(readMd) ? fs.readFileSync(readMd, 'utf8') : undefined;
+    if (existing === undefined || existing.startsWith(GENERATED)) {
+      writeFileAtomic(readMd, `${GENERATED}\n${renderReadMd(agent.key, agent.description, { ...facts, agent: agent.key, briefsDir: p.briefsDir(agent.key), reportsDir: p.reportsDir(agent.key) })}`);
+    }
+    if (!fs.existsSync(p.memoryMd(agent.key))) writeFileAtomic(p.memoryMd(agent.key), `# Memory of ${agent.key}\n\nNotes the agent keeps between tasks.\n`);
+    if (!fs.existsSync(p.statusJson(agent.key))) this.d.boards.set(this.d.boards.get(agent.key));
+  }
+
+  /** The checks before anything is written: names, registration, the in-flight gate, the hub, the folder. */
+  private prepare(key: string, taskId: string): { agent: TeamAgent; facts: NonNullable<ReturnType<DispatchDeps['facts']>> } | { result: DispatchResult } {
+    try {
+      checkSegment('agent key', key);
+    } catch (e) {
+      return { result: { submitted: false, delivered: false, error: `${ERROR_POINTS.invalid_project}: ${(e as Error).message}` } };
+    }
+    try {
+      checkSegment('task id', taskId);
+    } catch (e) {
+      return { result: this.fail(key, taskId, new DispatchFailure('invalid_project', (e as PathError).message), false) };
+    }
+    const agent = this.d.agent(key);
+    if (!agent) return { result: this.fail(key, taskId, new DispatchFailure('not_registered', `"${key}" is not in team.toml: register it first (Agent Lens: Register External Agent…)`), false) };
+    const board = this.d.boards.get(key);
+    if (isInFlight(board) && board.task_id !== taskId) {
+      const refused = `${key} has task ${board.task_id} in flight: wait for its doorbell (done or blocked), or cancel it (Agent Lens: Cancel Task…, or agent-lens task cancel --id ${key}::${board.task_id} --reason "…"), then dispatch ${taskId}`;
+      return { result: { submitted: false, delivered: false, refused, error: refused, board } };
+    }
+    const facts = this.d.facts();
+    if (!facts) return { result: { submitted: false, delivered: false, error: 'the doorbell is not listening yet, so the agent could not report: try again in a moment (see the Agent Lens log)' } };
+    try {
+      this.initFolder(agent, facts);
+    } catch (e) {
+      return { result: this.fail(key, taskId, e instanceof DispatchFailure ? e : new DispatchFailure('artifact_folder_failed', (e as Error).message)) };
+    }
+    return { agent, facts };
+  }
+
+  private async deliver(agent: TeamAgent, vars: StepVars): Promise<{ ok: boolean; error?: string; board?: Board }> {
+    try {
+      if (!DRIVABLE_MODES.includes(agent.mode)) throw new DispatchFailure('no_terminal', `${agent.key} is mode "${agent.mode}", which is not drivable from VS Code: deliver it yourself ("${vars.message}")`);
+      let target: DeliveryTarget;
+      try {
+        target = await this.d.finder.find(agent);
+      } catch (e) {
+        throw e instanceof DispatchFailure ? e : new DispatchFailure('capture_failed', (e as Error).message);
+      }
+      const all: StepVars = { ...vars, pid: target.pid !== undefined ? String(target.pid) : undefined, title: target.title, hwnd: target.id };
+      let actions;
+      try {
+        actions = planSteps(stepsOf(agent), all);
+      } catch (e) {
+        throw new DispatchFailure('delivery_failed', (e as StepError).message);
+      }
+      try {
+        await runActions(actions, target, this.d.sleep);
+      } catch (e) {
+        throw new DispatchFailure('delivery_failed', (e as Error).message);
+      }
+      const cur = this.d.boards.get(agent.key);
+      const board = cur.task_id === vars.task_id && cur.delivery === 'pending' ? this.d.boards.set({ ...cur, delivery: 'delivered', delivered_to: target.title }) : cur;
+      this.d.log?.('info', `dispatch ${agent.key}::${vars.task_id}: delivered to ${target.title}`);
+      return { ok: true, board };
+    } catch (e) {
+      const f = e instanceof DispatchFailure ? e : new DispatchFailure('delivery_failed', (e as Error).message);
+      const r = this.fail(agent.key, vars.task_id!, f);
+      return { ok: false, error: r.error, board: r.board };
+    }
+  }
+
+  /** Writes the failure on the board (state error, `error_reason` naming the point) and returns it. */
+  private fail(key: string, taskId: string, f: DispatchFailure, persist = true): DispatchResult {
+    const error = `${ERROR_POINTS[f.point]}: ${f.message}`;
+    this.d.log?.('warn', `dispatch ${key}::${taskId} failed: ${error}`);
+    const cur = this.d.boards.get(key);
+    const board = this.d.boards.set({ ...cur, state: 'error', task_id: isSafeSegment(taskId) ? taskId : cur.task_id, error_point: f.point, error_reason: error, delivery: cur.delivery === 'pending' ? 'failed' : cur.delivery }, persist);
+    return { submitted: board.brief_path !== null && cur.task_id === taskId && cur.delivery === 'pending', delivered: false, error, board };
+  }
+}
+
+function stepsOf(agent: TeamAgent): TeamAgent['dispatch_steps'] {
+  return agent.dispatch_steps.length ? agent.dispatch_steps : DEFAULT_STEPS;
+}

@@ -1,0 +1,111 @@
+import { Reply } from '../hub/hub';
+import { HubError } from '../hub/security';
+import type { Hub } from '../hub/hub';
+import type { Board } from './board';
+import { Boards } from './boards';
+import { DispatchDeps, Dispatcher, DispatchRequest, DispatchResult, TargetFinder } from './dispatch';
+import { mountHandoff, ring } from './doorbell';
+import { HandoffPaths, splitEventId } from './paths';
+import { TeamRegistry } from './team/registry';
+import type { TeamAgent } from './team/schema';
+
+export interface HandoffOptions {
+  root: string;
+  teamFile: string;
+  hub: Hub;
+  /** The file `AGENT_LENS_HUB` names (port and token), quoted in contracts. */
+  hubFile: string;
+  hubEnv: string;
+  /** The `agent-lens` command briefs tell agents to run. */
+  cli: string;
+  finder: TargetFinder;
+  workspace?: string;
+  log(level: 'info' | 'warn', msg: string): void;
+  sleep?: (ms: number) => Promise<void>;
+  /** Called when a board, the registry or the ungrouped list changed. */
+  onChange?: () => void;
+}
+
+/**
+ * Everything of seed 002 that is not a view: the registry, the boards, the dispatcher and the doorbell routes,
+ * wired on a hub. The extension and `agent-lens serve` run the same one; nothing here imports VS Code.
+ */
+export class HandoffService {
+  readonly paths: HandoffPaths;
+  readonly registry: TeamRegistry;
+  readonly boards: Boards;
+  readonly dispatcher: Dispatcher;
+  private watcher: { dispose(): void } | undefined;
+  private readonly subs: { dispose(): void }[] = [];
+
+  constructor(private readonly o: HandoffOptions) {
+    this.paths = new HandoffPaths(o.root);
+    this.registry = new TeamRegistry(o.teamFile, { onChange: () => o.onChange?.(), warn: (m) => o.log('warn', m) });
+    this.boards = new Boards(this.paths, { warn: (m) => o.log('warn', m) });
+    this.subs.push(this.boards.onChange(() => o.onChange?.()));
+    const deps: DispatchDeps = {
+      agent: (k) => this.registry.get(k),
+      boards: this.boards,
+      paths: this.paths,
+      facts: () => (o.hub.port ? { port: o.hub.port, hubEnv: o.hubEnv, hubFile: o.hubFile, cli: o.cli } : undefined),
+      finder: o.finder,
+      sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+      workspace: o.workspace,
+      log: o.log,
+    };
+    this.dispatcher = new Dispatcher(deps);
+  }
+
+  /** Loads the registry, resets every board (a restart: seed 002 §7.5), mounts the routes, watches team.toml. */
+  start(): void {
+    const err = this.registry.load();
+    if (err) this.o.log('warn', `team.toml: ${err.message}`);
+    this.boards.resetAll(this.registry.agents().map((a) => a.key));
+    mountHandoff(this.o.hub, {
+      boards: this.boards,
+      dispatch: (body) => this.dispatchRoute(body),
+      checkReportPath: (agent, p) => this.paths.reportPathFor(agent, p),
+      log: this.o.log,
+    });
+    this.watcher = this.registry.watch();
+  }
+
+  agents(): TeamAgent[] {
+    return this.registry.agents();
+  }
+
+  dispatch(req: DispatchRequest): Promise<DispatchResult> {
+    return this.dispatcher.dispatch(req);
+  }
+
+  /** Ends a task as cancelled (the dispatcher's closing verb, never in a brief): frees the in-flight gate. */
+  cancel(agent: string, taskId: string, reason: string): Board | undefined {
+    return this.ringLocal({ id: `${agent}::${taskId}`, status: 'cancelled', summary: reason || 'cancelled', report_path: null }, 'doorbell').board;
+  }
+
+  /** A doorbell event from inside (a ```handoff block in a terminal): the same validation and folding as a POST. */
+  ringLocal(body: unknown, via: 'doorbell' | 'terminal'): { ok: boolean; error?: string; board?: Board; warning?: string } {
+    try {
+      const r = ring({ boards: this.boards, checkReportPath: (a, p) => this.paths.reportPathFor(a, p), log: this.o.log }, body, via).body as { warning?: string };
+      const split = splitEventId(String((body as { id?: unknown }).id ?? ''));
+      return { ok: true, warning: r.warning, board: split ? this.boards.get(split.agent) : undefined };
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+
+  /** `POST /handoff/dispatch`: {agent, task_id, brief, message?} → the dispatch result (409 when the in-flight gate refuses). */
+  private async dispatchRoute(body: unknown): Promise<Reply> {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const missing = ['agent', 'task_id', 'brief'].filter((k) => typeof b[k] !== 'string' || !(b[k] as string).trim());
+    if (missing.length) throw new HubError(422, `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send {"agent","task_id","brief"} and optionally "message"`);
+    if (b.message !== undefined && typeof b.message !== 'string') throw new HubError(422, 'message must be a string');
+    const res = await this.dispatch({ agent: b.agent as string, taskId: b.task_id as string, brief: b.brief as string, message: b.message as string | undefined });
+    return new Reply(res.refused ? 409 : res.error && !res.submitted ? 400 : 200, res);
+  }
+
+  dispose(): void {
+    this.watcher?.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}

@@ -1,0 +1,157 @@
+import type { DispatchStep } from './team/schema';
+
+/**
+ * The dispatch steps engine (seed 002 §1.1): a deterministic sequence, no model in the loop. Every step is
+ * checked and every placeholder resolved before the first keystroke, so a bad step fails the dispatch with
+ * nothing typed (a literal `{hwnd}` in a terminal is the seed's classic bug).
+ */
+
+export const PLACEHOLDERS = ['message', 'task_id', 'brief_path', 'pid', 'title', 'hwnd'] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+export type StepVars = Partial<Record<Placeholder, string>>;
+
+/** The seed's tools, and its desktop aliases acting on the agent's terminal. */
+const ACTIVATE = new Set(['terminal_activate', 'desktop_window_activate']);
+const INPUT = new Set(['terminal_input', 'desktop_input']);
+const SLEEP = '__sleep';
+
+/** Keys a hotkey step may press, as the bytes a terminal receives. */
+export const KEYS: Record<string, string> = {
+  enter: '\r',
+  return: '\r',
+  tab: '\t',
+  escape: '\x1b',
+  esc: '\x1b',
+  backspace: '\x7f',
+  space: ' ',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  'ctrl+c': '\x03',
+  'ctrl+d': '\x04',
+  'ctrl+u': '\x15',
+};
+
+/** Enter is pressed at least this long after typing: a TUI takes text and Enter in one burst as a paste (seed 001, rule 2 of §1.1). */
+export const ENTER_AFTER_TYPE_MS = 1000;
+export const SLEEP_MAX_MS = 60_000;
+/** The message is a short one-line pointer (rule 4); the brief file holds the rest. */
+export const MESSAGE_MAX = 500;
+
+export type Action = { kind: 'activate' } | { kind: 'sleep'; ms: number } | { kind: 'type'; text: string } | { kind: 'keys'; keys: string[]; data: string };
+
+export class StepError extends Error {
+  constructor(
+    readonly step: number,
+    message: string,
+  ) {
+    super(step >= 0 ? `dispatch step ${step + 1}: ${message}` : message);
+  }
+}
+
+/** `{message}` must be one line of text: a newline would run the rest as separate commands (rule 4). */
+export function checkMessage(message: string): string {
+  if (!message.trim()) throw new StepError(-1, 'the message is empty');
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(message)) throw new StepError(-1, 'the message must be one line without control characters: put the details in the brief file and send "Read {brief_path} and execute it."');
+  if (message.length > MESSAGE_MAX) throw new StepError(-1, `the message has ${message.length} characters (at most ${MESSAGE_MAX}): put the details in the brief file`);
+  return message;
+}
+
+/** Replaces `{name}` placeholders; unknown or empty ones are errors, never typed literally. */
+export function render(value: string, vars: StepVars, step: number): string {
+  return value.replace(/\{([A-Za-z_][A-Za-z0-9_]{0,31})\}/g, (_m, name: string) => {
+    if (!(PLACEHOLDERS as readonly string[]).includes(name)) throw new StepError(step, `unknown placeholder {${name}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+    const v = vars[name as Placeholder];
+    if (v === undefined || v === '') throw new StepError(step, `placeholder {${name}} has no value for this delivery`);
+    return v;
+  });
+}
+
+function renderAll(w: unknown, vars: StepVars, step: number): unknown {
+  if (typeof w === 'string') return render(w, vars, step);
+  if (Array.isArray(w)) return w.map((x) => renderAll(x, vars, step));
+  if (w && typeof w === 'object') return Object.fromEntries(Object.entries(w).map(([k, v]) => [k, renderAll(v, vars, step)]));
+  return w;
+}
+
+/** Turns steps into actions, every value resolved and checked; throws StepError before anything is typed. */
+export function planSteps(steps: readonly DispatchStep[], vars: StepVars): Action[] {
+  if (vars.message !== undefined) checkMessage(vars.message);
+  const out: Action[] = [];
+  steps.forEach((s, i) => {
+    const w = renderAll(s.with ?? {}, vars, i) as Record<string, unknown>;
+    if (ACTIVATE.has(s.tool)) out.push({ kind: 'activate' });
+    else if (s.tool === SLEEP) out.push({ kind: 'sleep', ms: sleepMs(w.ms, i) });
+    else if (INPUT.has(s.tool)) out.push(...inputActions(w, i));
+    else throw new StepError(i, `unknown tool "${s.tool}" (use terminal_activate, __sleep or terminal_input)`);
+  });
+  if (!out.some((a) => a.kind === 'type' || a.kind === 'keys')) throw new StepError(-1, 'the steps type nothing: add a terminal_input step with text "{message}"');
+  return withEnterPause(out);
+}
+
+function sleepMs(v: unknown, i: number): number {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > SLEEP_MAX_MS) throw new StepError(i, `__sleep needs with.ms from 0 to ${SLEEP_MAX_MS}`);
+  return Math.round(n);
+}
+
+function inputActions(w: Record<string, unknown>, i: number): Action[] {
+  const mode = w.mode ?? 'type';
+  if (mode === 'hotkey') {
+    const keys = typeof w.keys === 'string' ? [w.keys] : w.keys;
+    if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) throw new StepError(i, 'a hotkey step needs with.keys, e.g. ["enter"]');
+    const names = keys.map((k) => k.toLowerCase().replace(/\s+/g, ''));
+    const unknown = names.filter((k) => KEYS[k] === undefined);
+    if (unknown.length) throw new StepError(i, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${Object.keys(KEYS).join(', ')})`);
+    return [{ kind: 'keys', keys: names, data: names.map((k) => KEYS[k]).join('') }];
+  }
+  if (mode !== 'type') throw new StepError(i, `with.mode must be "type" or "hotkey", not ${JSON.stringify(mode)}`);
+  if (typeof w.text !== 'string' || !w.text) throw new StepError(i, 'a type step needs with.text, e.g. "{message}"');
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(w.text)) throw new StepError(i, 'with.text must not contain control characters or line breaks: press keys in a hotkey step');
+  const send = w.send ?? 'none';
+  if (send !== 'none' && send !== 'enter') throw new StepError(i, `with.send must be "none" or "enter", not ${JSON.stringify(send)}`);
+  const typed: Action[] = [{ kind: 'type', text: w.text }];
+  // Typing and Enter stay separate actions even when one step asks for both (rule 2).
+  if (send === 'enter') typed.push({ kind: 'keys', keys: ['enter'], data: '\r' });
+  return typed;
+}
+
+/** Makes sure a key press that follows typing waits ENTER_AFTER_TYPE_MS, counting the sleeps already there. */
+function withEnterPause(actions: Action[]): Action[] {
+  const out: Action[] = [];
+  let sinceType: number | undefined;
+  for (const a of actions) {
+    if (a.kind === 'keys' && sinceType !== undefined && sinceType < ENTER_AFTER_TYPE_MS) out.push({ kind: 'sleep', ms: ENTER_AFTER_TYPE_MS - sinceType });
+    out.push(a);
+    if (a.kind === 'type') sinceType = 0;
+    else if (a.kind === 'sleep' && sinceType !== undefined) sinceType += a.ms;
+    else if (a.kind === 'keys') sinceType = undefined;
+  }
+  return out;
+}
+
+/** What delivers actions: a VS Code terminal, or a tmux pane under `agent-lens serve`. */
+export interface DeliveryTarget {
+  /** For `{pid}`, `{title}`, `{hwnd}` and the board. */
+  pid?: number;
+  title: string;
+  /** The terminal's identity in this run (never a stored handle). */
+  id: string;
+  activate(): Promise<void>;
+  write(data: string): Promise<void>;
+}
+
+/** Runs planned actions in order; a failing action names its step. */
+export async function runActions(actions: readonly Action[], target: DeliveryTarget, sleep: (ms: number) => Promise<void>): Promise<void> {
+  for (const [i, a] of actions.entries()) {
+    try {
+      if (a.kind === 'activate') await target.activate();
+      else if (a.kind === 'sleep') await sleep(a.ms);
+      else if (a.kind === 'type') await target.write(a.text);
+      else await target.write(a.data);
+    } catch (e) {
+      throw new StepError(-1, `action ${i + 1} (${a.kind}) failed on ${target.title}: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+// team.toml, read: every problem becomes one line that says where and what to fix, and a registry that keeps
+// the last good version so a half-typed hand edit never takes agents away.
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse, TomlError } from 'smol-toml';
+import type { z } from 'zod';
+import {
+  DEPRECATED_FIELDS,
+  type DispatchStep,
+  isValidKey,
+  MODES,
+  SCALAR_FIELDS,
+  scanToml,
+  SECTION_FIELDS,
+  sectionSchema,
+  STEP_FIELDS,
+  type TeamAgent,
+  type TomlLine,
+} from './schema';
+
+/**
+ * A problem with team.toml. The message is one line, `file:line: [key].field: problem`; indexes in field
+ * paths count from 1, as a reader counts `[[key.dispatch_steps]]` blocks.
+ */
+export class TeamError extends Error {
+  readonly file: string;
+  readonly line?: number;
+  readonly field?: string;
+  /** The message without the location, for callers that re-word it. */
+  readonly problem: string;
+  constructor(file: string, problem: string, at: { line?: number; field?: string } = {}) {
+    const where = at.line !== undefined ? `${file}:${at.line}` : file;
+    super(`${where}: ${at.field ? `${at.field}: ` : ''}${problem}`.replace(/\r?\n/g, ' '));
+    this.name = 'TeamError';
+    this.file = file;
+    this.line = at.line;
+    this.field = at.field;
+    this.problem = problem;
+  }
+}
+
+export interface ParsedTeam {
+  agents: TeamAgent[];
+  warnings: string[];
+}
+
+type Path = (string | number)[];
+
+export function parseTeam(text: string, file: string): ParsedTeam {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (!(e instanceof TomlError)) throw e;
+    const what = e.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    throw new TeamError(file, `TOML syntax error at column ${e.column}: ${what}; fix the syntax`, { line: e.line });
+  }
+  const lines = scanToml(text);
+  const lineOf = (key: string, p: Path): number | undefined => locate(lines, key, p);
+  const agents: TeamAgent[] = [];
+  const warnings: string[] = [];
+  for (const [key, raw] of Object.entries(doc)) {
+    if (!isValidKey(key)) {
+      throw new TeamError(file, `invalid agent key ${JSON.stringify(key)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`, {
+        line: lineOf(key, []),
+        field: fieldName(key, []),
+      });
+    }
+    if (!isTable(raw)) {
+      throw new TeamError(file, `expected a table [${key}] describing one agent, got ${describe(raw)}; move it under an agent's section or remove it`, {
+        line: lineOf(key, []),
+        field: key,
+      });
+    }
+    const warn = (p: Path, what: string): void => {
+      const line = lineOf(key, p);
+      warnings.push(`${file}${line !== undefined ? `:${line}` : ''}: ${fieldName(key, p)} ${what}`);
+    };
+    for (const f of Object.keys(raw)) {
+      if ((DEPRECATED_FIELDS as readonly string[]).includes(f)) warn([f], 'is deprecated and ignored');
+      else if (!SECTION_FIELDS.includes(f)) warn([f], `is not a known field and is ignored (known: ${SECTION_FIELDS.join(', ')})`);
+    }
+    const steps = raw.dispatch_steps;
+    if (Array.isArray(steps)) {
+      steps.forEach((s, i) => {
+        if (isTable(s)) for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
+      });
+    }
+    const r = sectionSchema.safeParse(raw);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new TeamError(file, problemOf(issue, valueAt(raw, issue.path), key), { line: lineOf(key, issue.path), field: fieldName(key, issue.path) });
+    }
+    agents.push(toAgent(key, r.data));
+  }
+  // JS objects put integer-like keys first; the file's own order is what a reader expects back.
+  const order = (a: TeamAgent): number => lineOf(a.key, []) ?? Number.MAX_SAFE_INTEGER;
+  agents.sort((a, b) => order(a) - order(b));
+  return { agents, warnings };
+}
+
+/** A missing file is an empty registry: most people have no team yet. */
+export function readTeamFile(file: string): ParsedTeam {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') return { agents: [], warnings: [] };
+    throw new TeamError(file, `cannot read the file (${err.code ?? err.message}); check that it is a readable file`);
+  }
+  return parseTeam(text, file);
+}
+
+function toAgent(key: string, d: z.infer<typeof sectionSchema>): TeamAgent {
+  const agent: Record<string, unknown> = { key };
+  for (const f of SCALAR_FIELDS) if (d[f] !== undefined) agent[f] = d[f];
+  agent.dispatch_steps = d.dispatch_steps.map((s): DispatchStep => ({ tool: s.tool, with: s.with }));
+  return agent as unknown as TeamAgent;
+}
+
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+function valueAt(v: unknown, p: Path): unknown {
+  for (const seg of p) v = isTable(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
+  return v;
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return 'a date';
+  if (Array.isArray(v)) return 'an array';
+  if (isTable(v)) return 'a table';
+  return 'nothing';
+}
+
+const bare = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+const fieldName = (key: string, p: Path): string => `[${bare(key)}]${p.map((s) => (typeof s === 'number' ? `[${s + 1}]` : `.${bare(s)}`)).join('')}`;
+
+const KIND: Record<string, string> = { string: 'a string', array: 'an array', object: 'a table', number: 'a number', boolean: 'true or false' };
+const SHAPE: Record<string, string> = {
+  args: 'an array of strings like args = ["--model", "x"]',
+  with: 'a table like with = { ms = 500 }',
+  dispatch_steps: 'an array of steps, written as [[KEY.dispatch_steps]] blocks',
+};
+const HINT: Record<string, string> = {
+  mode: `add mode = "…" (one of ${MODES.join(', ')})`,
+  tool: 'add tool = "…" naming the tool this step runs',
+};
+
+function problemOf(issue: z.ZodIssue, got: unknown, key: string): string {
+  const last = issue.path[issue.path.length - 1];
+  switch (issue.code) {
+    case 'invalid_enum_value':
+      return `expected one of ${issue.options.join(', ')}, got ${describe(got)}`;
+    case 'invalid_type':
+      if (issue.received === 'undefined') return `missing: ${HINT[String(last)] ?? 'add it'}`;
+      return `expected ${(SHAPE[String(last)] ?? KIND[issue.expected] ?? issue.expected).replace('KEY', key)}, got ${describe(got)}`;
+    case 'too_small':
+      return 'must not be empty';
+    default:
+      return issue.message;
+  }
+}
+
+// ---- where a field sits in the text -------------------------------------------------------------------------
+
+const same = (a: string[] | undefined, b: string[]): boolean => !!a && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** 1-based line of a field of [key], else of the nearest enclosing header or definition. */
+export function locate(lines: TomlLine[], key: string, p: Path): number | undefined {
+  const blockKey = (from: number, field: string): number | undefined => {
+    for (let i = from + 1; i < lines.length && lines[i].kind !== 'header'; i++) if (lines[i].kind === 'keyval' && lines[i].keys?.[0] === field) return i + 1;
+    return undefined;
+  };
+  const header = lines.findIndex((l) => l.kind === 'header' && !l.array && same(l.keys, [key]));
+  const fallback = (): number | undefined => {
+    if (header >= 0) return header + 1;
+    const root = lines.findIndex((l) => l.kind === 'header');
+    const def = lines.findIndex((l, i) => l.kind === 'keyval' && l.keys?.[0] === key && (root < 0 || i < root));
+    if (def >= 0) return def + 1;
+    const any = lines.findIndex((l) => l.kind === 'header' && l.keys?.[0] === key);
+    return any >= 0 ? any + 1 : undefined;
+  };
+  if (p.length === 0) return fallback();
+  if (p[0] === 'dispatch_steps' && typeof p[1] === 'number') {
+    let seen = -1;
+    const at = lines.findIndex((l) => l.kind === 'header' && l.array && same(l.keys, [key, 'dispatch_steps']) && ++seen === p[1]);
+    if (at >= 0) return (typeof p[2] === 'string' ? blockKey(at, p[2]) : undefined) ?? at + 1;
+  }
+  return (header >= 0 ? blockKey(header, String(p[0])) : undefined) ?? fallback();
+}
+
+// ---- the live registry --------------------------------------------------------------------------------------
+
+export interface TeamRegistryOptions {
+  onChange?: () => void;
+  warn?: (msg: string) => void;
+}
+
+export class TeamRegistry {
+  private good: TeamAgent[] = [];
+  private err: TeamError | undefined;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    readonly file: string,
+    private readonly opts: TeamRegistryOptions = {},
+  ) {}
+
+  /** Re-reads the file. On error the last good agents stay in use and the error is returned (and kept). */
+  load(): TeamError | undefined {
+    try {
+      const { agents, warnings } = readTeamFile(this.file);
+      this.good = agents;
+      this.err = undefined;
+      for (const w of warnings) this.warnOnce(w);
+    } catch (e) {
+      this.err = e instanceof TeamError ? e : new TeamError(this.file, `could not load: ${(e as Error).message}`);
+    }
+    return this.err;
+  }
+
+  agents(): TeamAgent[] {
+    return [...this.good];
+  }
+
+  get(key: string): TeamAgent | undefined {
+    return this.good.find((a) => a.key === key);
+  }
+
+  error(): TeamError | undefined {
+    return this.err;
+  }
+
+  /**
+   * Reloads on every change to the file, so a hand edit takes effect live. Watches the folder, not the file:
+   * editors and atomic writers replace the file by rename, which a watch on the old inode would miss.
+   */
+  watch(): { dispose(): void } {
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    let timer: NodeJS.Timeout | undefined;
+    const fire = (): void => {
+      timer = undefined;
+      const before = this.snapshot();
+      this.load();
+      // Saves that change nothing (touch, same bytes) and events for the temp file beside it stay quiet.
+      if (this.snapshot() !== before) this.opts.onChange?.();
+    };
+    let watcher: fs.FSWatcher;
+    try {
+      watcher = fs.watch(dir, { persistent: true }, (_event, name) => {
+        if (name && name.toString() !== base) return;
+        clearTimeout(timer);
+        timer = setTimeout(fire, 100);
+      });
+    } catch (e) {
+      this.warnOnce(`${this.file}: cannot watch ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); edits need a reload`);
+      return { dispose: () => undefined };
+    }
+    watcher.on('error', (e) => {
+      this.warnOnce(`${this.file}: stopped watching ${dir} (${(e as NodeJS.ErrnoException).code ?? e.message}); edits need a reload`);
+      watcher.close();
+    });
+    return {
+      dispose: () => {
+        clearTimeout(timer);
+        watcher.close();
+      },
+    };
+  }
+
+  private snapshot(): string {
+    return JSON.stringify([this.good, this.err?.message]);
+  }
+
+  private warnOnce(msg: string): void {
+    if (this.warned.has(msg)) return;
+    this.warned.add(msg);
+    this.opts.warn?.(msg);
+  }
+}

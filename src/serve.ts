@@ -1,0 +1,69 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { HandoffService } from './handoff/service';
+import { HUB_ENV } from './handoff/hubClient';
+import { TmuxFinder } from './handoff/tmux';
+import { REPORT_BODY_LIMIT, REPORT_PATH } from './hooks/wire';
+import { removeDiscovery, writeDiscovery } from './hub/discovery';
+import { Hub } from './hub/hub';
+import { HookSource } from './sources/hooks/hookSource';
+import { AgentStore } from './store/store';
+
+export interface ServeOptions {
+  root: string;
+  team?: string;
+  port?: number;
+  infoFile: string;
+  /** Where log lines go (stderr): never the token. */
+  log(line: string): void;
+}
+
+export interface Served {
+  port: number;
+  service: HandoffService;
+  store: AgentStore;
+  close(): Promise<void>;
+}
+
+/**
+ * `agent-lens serve`: the extension's hub without VS Code — the doorbell, the hook endpoint, boards under
+ * `root`, the registry from `team` — for agents in tmux or over SSH, and for black-box tests.
+ */
+export async function serve(o: ServeOptions): Promise<Served> {
+  const root = path.resolve(o.root);
+  fs.mkdirSync(root, { recursive: true });
+  if (!fs.statSync(root).isDirectory()) throw new Error(`--root ${root} is not a folder`);
+  const infoFile = path.resolve(o.infoFile);
+  const log = (level: 'info' | 'warn', msg: string) => o.log(`${level === 'warn' ? 'warning: ' : ''}${msg}`);
+  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log });
+  const store = new AgentStore({ log: (m) => log('info', m) });
+  const hooks = new HookSource(store, { terminalFor: () => undefined });
+  hub.mount(REPORT_PATH, hooks.handle);
+  const service = new HandoffService({
+    root,
+    teamFile: path.resolve(o.team ?? path.join(root, 'team.toml')),
+    hub,
+    hubFile: infoFile,
+    hubEnv: HUB_ENV,
+    cli: path.resolve(process.argv[1] ?? 'agent-lens'),
+    finder: new TmuxFinder(),
+    workspace: root,
+    log,
+  });
+  service.start();
+  const port = await hub.listen();
+  fs.mkdirSync(path.dirname(infoFile), { recursive: true, mode: 0o700 });
+  writeDiscovery(infoFile, { v: 1, port, token: hub.token, pid: process.pid });
+  log('info', `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`);
+  return {
+    port,
+    service,
+    store,
+    close: async () => {
+      service.dispose();
+      removeDiscovery(infoFile, hub.token);
+      await hub.close();
+      store.dispose();
+    },
+  };
+}
