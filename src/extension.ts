@@ -4,12 +4,16 @@ import { realScheduler } from './scheduler';
 import { WaitNotifier } from './store/notifier';
 import { AgentStore } from './store/store';
 import type { StateChange, TerminalState } from './store/types';
+import type { Board } from './handoff/board';
+import type { Route, Router } from './handoff/routes';
 import type { Wait } from './store/waits';
 import { agentName, waitLabel } from './views/labels';
 import { badge, ViewInput } from './views/model';
 import { registerCommands } from './vscode/commands';
 import { readConfig } from './vscode/config';
 import { startLogSources } from './vscode/logs';
+import { HandoffHost, type HandoffNotice } from './vscode/handoff';
+import { registerHandoffCommands } from './vscode/handoffCommands';
 import { HookCommands } from './vscode/hookCommands';
 import { RunningHub, startHub } from './vscode/hub';
 import { registerWaitCommands } from './vscode/waitCommands';
@@ -34,9 +38,11 @@ export interface AgentLensApi {
   screenText(terminalId: string): string;
   /** This window's hub once it listens (hooks report to it), for diagnostics and tests. */
   hub(): { port: number; discoveryFile: string; reporter: string; reports: { received: number; recorded: number } } | undefined;
+  /** The handoff service once the hub listens: where its files are, the boards, the routes and what they fired. */
+  handoff(): { root: string; teamFile: string; cli: string; boards: Board[]; routes: Route[]; fired: Router['fired']; notices: HandoffNotice[] } | undefined;
   ui: {
     tree(): TreeSnapshotItem[];
-    statusBar(): { summary?: string; active?: string; summaryWarning: boolean };
+    statusBar(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean };
     /** The last notifications raised (newest last), for tests and diagnostics. */
     notifications(): { terminalId: string; waitId: string; message: string; at: number }[];
   };
@@ -52,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const terminals = new TerminalAdapter(store, () => config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   let hookCommands: HookCommands | undefined;
-  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId(), hooks: hookCommands?.statuses() });
+  let handoff: HandoffHost | undefined;
+  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId(), hooks: hookCommands?.statuses(), handoff: handoff?.view() });
   const tree = new AgentTreeProvider(input);
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const statusBar = new StatusBar(input);
@@ -78,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     view.badge = badge(input());
   };
   hookCommands = new HookCommands(context, log, () => render());
+  handoff = new HandoffHost(context, store, terminals, log, () => render());
+  terminals.onOutput = (id, chunk) => handoff!.onOutput(id, chunk);
+  terminals.onClosed = (id) => handoff!.terminalClosed(id);
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, () => config, log);
   context.subscriptions.push(
@@ -93,11 +103,13 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     store.onDidChange((c) => {
       render();
       changes.fire(c);
+      handoff!.routes?.onChange(c);
     }),
     store.onDidChangeWait(() => render()),
     vscode.window.onDidChangeActiveTerminal(() => statusBar.update()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('agentLens')) return;
+      if (e.affectsConfiguration('agentLens.handoff')) handoff!.restart();
       config = readConfig();
       terminals.reconfigure();
       logs.reconfigure();
@@ -106,12 +118,15 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     ...registerCommands(input, terminals, log),
     hookCommands,
     ...registerWaitCommands(store, terminals, log),
+    handoff,
+    ...registerHandoffCommands(handoff, log),
   );
   let hub: RunningHub | undefined;
   startHub(context, store, terminals, log).then(
     (h) => {
       hub = h;
       context.subscriptions.push(h);
+      handoff!.attach(h);
     },
     (e: Error) => log.error(`the hub did not start, so agents' hooks cannot report (the screen still works): ${e.message}`),
   );
@@ -129,6 +144,11 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     stats: () => ({ ...terminals.stats }),
     screenText: (id) => terminals.session(id)?.screenText() ?? '',
     hub: () => (hub ? { port: hub.hub.port, discoveryFile: hub.discoveryFile, reporter: hub.reporter, reports: { ...hub.hooks.counts } } : undefined),
+    handoff: () => {
+      const s = handoff?.service;
+      if (!s) return undefined;
+      return { root: s.paths.root, teamFile: s.registry.file, cli: handoff!.cliPath, boards: s.boards.all(), routes: handoff!.routes?.routes() ?? [], fired: [...(handoff!.routes?.fired ?? [])], notices: [...handoff!.notices] };
+    },
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
   };
 }

@@ -5,7 +5,7 @@ import type { Boards } from './boards';
 import { ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
 import { checkSegment, HandoffPaths, isSafeSegment, PathError } from './paths';
 import { DeliveryTarget, planSteps, render, runActions, StepError, StepVars } from './steps';
-import { DEFAULT_STEPS, DRIVABLE_MODES, TeamAgent } from './team/schema';
+import { DRIVABLE_MODES, stepsOf, TeamAgent } from './team/schema';
 
 /** A dispatch that broke at one of the seed's eight points; the board says which (`error_reason`). */
 export class DispatchFailure extends Error {
@@ -188,8 +188,4 @@ export class Dispatcher {
     const board = this.d.boards.set({ ...cur, state: 'error', task_id: isSafeSegment(taskId) ? taskId : cur.task_id, error_point: f.point, error_reason: error, delivery: cur.delivery === 'pending' ? 'failed' : cur.delivery }, persist);
     return { submitted: board.brief_path !== null && cur.task_id === taskId && cur.delivery === 'pending', delivered: false, error, board };
   }
-}
-
-function stepsOf(agent: TeamAgent): TeamAgent['dispatch_steps'] {
-  return agent.dispatch_steps.length ? agent.dispatch_steps : DEFAULT_STEPS;
 }

@@ -47,7 +47,7 @@ export class HandoffService {
       agent: (k) => this.registry.get(k),
       boards: this.boards,
       paths: this.paths,
-      facts: () => (o.hub.port ? { port: o.hub.port, hubEnv: o.hubEnv, hubFile: o.hubFile, cli: o.cli } : undefined),
+      facts: () => this.facts(),
       finder: o.finder,
       sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
       workspace: o.workspace,
@@ -68,6 +68,20 @@ export class HandoffService {
       log: this.o.log,
     });
     this.watcher = this.registry.watch();
+  }
+
+  /** "Initialize Handoff Folder": read.md, memory.md, briefs/, reports/ and status.json for a registered agent. */
+  initFolder(key: string): string {
+    const agent = this.registry.get(key);
+    if (!agent) throw new Error(`"${key}" is not in ${this.registry.file}: register it first`);
+    const facts = this.facts();
+    if (!facts) throw new Error('the doorbell is not listening yet: try again in a moment');
+    this.dispatcher.initFolder(agent, facts);
+    return this.paths.agentDir(key);
+  }
+
+  private facts() {
+    return this.o.hub.port ? { port: this.o.hub.port, hubEnv: this.o.hubEnv, hubFile: this.o.hubFile, cli: this.o.cli } : undefined;
   }
 
   agents(): TeamAgent[] {

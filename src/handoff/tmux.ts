@@ -1,5 +1,5 @@
 import { execFile } from 'child_process';
-import { processesUnder } from '../process/processTree';
+import { processesUnder, processInfo } from '../process/processTree';
 import { DispatchFailure, TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
 import { findProcess, isProcess, matchesHint } from './targets';
@@ -45,7 +45,8 @@ async function panes(socket?: string): Promise<Pane[]> {
 }
 
 async function runs(p: Pane, name: string): Promise<boolean> {
-  return isProcess({ pid: p.pid, ppid: 0, name: p.command, args: [] }, name) || !!findProcess(await processesUnder(p.pid), p.pid, name);
+  const self = await processInfo(p.pid);
+  return isProcess(self ?? { pid: p.pid, ppid: 0, name: p.command, args: [] }, name) || !!findProcess(await processesUnder(p.pid), p.pid, name);
 }
 
 /**

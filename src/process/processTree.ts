@@ -105,6 +105,11 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
   }
 }
 
+/** One process's own name and arguments (Linux; elsewhere undefined): a tmux pane's process may be the agent itself. */
+export async function processInfo(pid: number): Promise<ProcInfo | undefined> {
+  return process.platform === 'linux' ? linuxInfo(pid, 0) : undefined;
+}
+
 /** Linux: walk down from the shell through each task's children list in /proc (no full /proc scan). */
 async function linuxTree(root: number, limit: number): Promise<ProcInfo[]> {
   const out: ProcInfo[] = [];

@@ -2,6 +2,7 @@ import type { AgentKind } from '../detect/types';
 import { answerableInline, byUrgency, isAgent, needsYou } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
+import { handoffRows, type HandoffView, inFlight } from './handoffRows';
 import { type HookStatus, hookRows } from './hookRows';
 import { agentName, describe, duration, IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
 
@@ -18,6 +19,8 @@ export interface ViewInput {
   activeTerminalId?: string;
   /** Each agent's hook install state, when known (the "Agent hooks" group). */
   hooks?: readonly HookStatus[];
+  /** The registry, the boards and the routes (the "Handoff" and "Routes" groups, the in-flight count). */
+  handoff?: HandoffView;
 }
 
 /** The commands rows run when clicked (their ids; `src/vscode` registers them). */
@@ -43,6 +46,10 @@ export interface TreeRow {
   command?: { id: string; args: unknown[] };
   /** An "Agent hooks" row: which installer its menu runs. */
   hook?: { agent: AgentKind; scope: 'user' | 'system' };
+  /** A Handoff row: the agent its menu acts on. */
+  handoffAgent?: string;
+  /** A Routes row: the route its menu removes. */
+  route?: string;
 }
 
 export const NEEDS_YOU = 'Needs you';
@@ -58,6 +65,7 @@ export function treeRows(v: ViewInput): TreeRow[] {
     rows.push({ key: 'group:needs-you', label: `${NEEDS_YOU} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
   }
   for (const t of [...v.terminals].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  if (v.handoff) rows.push(...handoffRows(v.handoff, v.now));
   if (v.hooks?.length) rows.push(hookRows(v.hooks));
   return rows;
 }
@@ -122,10 +130,15 @@ export interface StatusItem {
   warning: boolean;
 }
 
-/** The summary (working and waiting counts) and the active terminal's agent and state; undefined = hidden. */
-export function statusBar(v: ViewInput): { summary?: StatusItem; active?: StatusItem } {
+/** The summary (working and waiting counts), the active terminal's agent and state, and tasks in flight; undefined = hidden. */
+export function statusBar(v: ViewInput): { summary?: StatusItem; active?: StatusItem; handoff?: StatusItem } {
   const agents = v.terminals.filter(isAgent);
-  const out: { summary?: StatusItem; active?: StatusItem } = {};
+  const out: { summary?: StatusItem; active?: StatusItem; handoff?: StatusItem } = {};
+  const flying = inFlight(v.handoff);
+  if (flying.length) {
+    const label = `Agent Lens: ${flying.length} task${flying.length === 1 ? '' : 's'} in flight`;
+    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: `${label}: ${flying.map((b) => `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${b.last_event.summary.slice(0, 60)})` : ''}`).join(', ')}. Click for the handoff status.`, ariaLabel: label, warning: false };
+  }
   if (agents.length) {
     const working = agents.filter((s) => s.state === 'working').length;
     const waiting = v.waits.filter(needsYou).length;

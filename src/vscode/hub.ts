@@ -10,8 +10,8 @@ import { Hub } from '../hub/hub';
 import { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
+import { HUB_ENV } from '../handoff/hubClient';
 
-export const HUB_ENV = 'AGENT_LENS_HUB';
 
 export interface RunningHub extends vscode.Disposable {
   hub: Hub;
@@ -66,7 +66,7 @@ function workspaceKey(): string {
  * The Node that runs the reporter: VS Code's own runtime when it is plain Node (code-server, remote hosts),
  * else a `node` on PATH, else Electron in Node mode (slower to start).
  */
-function nodeForHooks(): { path: string; electron: boolean } {
+export function nodeForHooks(): { path: string; electron: boolean } {
   if (!process.versions.electron) return { path: process.execPath, electron: false };
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const p = path.join(dir, 'node');

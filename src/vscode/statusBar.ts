@@ -7,7 +7,8 @@ export const FOCUS_COMMAND = 'agentLens.focusTerminal';
 export class StatusBar implements vscode.Disposable {
   private readonly summary: vscode.StatusBarItem;
   private readonly active: vscode.StatusBarItem;
-  private last: { summary?: StatusItem; active?: StatusItem } = {};
+  private readonly handoff: vscode.StatusBarItem;
+  private last: { summary?: StatusItem; active?: StatusItem; handoff?: StatusItem } = {};
 
   constructor(private readonly input: () => ViewInput) {
     this.summary = vscode.window.createStatusBarItem('agentLens.summary', vscode.StatusBarAlignment.Left, 100);
@@ -16,6 +17,9 @@ export class StatusBar implements vscode.Disposable {
     this.active = vscode.window.createStatusBarItem('agentLens.active', vscode.StatusBarAlignment.Left, 99);
     this.active.name = 'Agent Lens: Active Terminal';
     this.active.command = FOCUS_COMMAND;
+    this.handoff = vscode.window.createStatusBarItem('agentLens.handoff', vscode.StatusBarAlignment.Left, 98);
+    this.handoff.name = 'Agent Lens: Tasks in Flight';
+    this.handoff.command = 'agentLens.showHandoffStatus';
     this.update();
   }
 
@@ -23,14 +27,16 @@ export class StatusBar implements vscode.Disposable {
     this.last = statusBar(this.input());
     render(this.summary, this.last.summary);
     render(this.active, this.last.active);
+    render(this.handoff, this.last.handoff);
   }
 
   /** Visible texts, for the integration tests (through the extension's API). */
-  snapshot(): { summary?: string; active?: string; summaryWarning: boolean } {
-    return { summary: this.last.summary?.text, active: this.last.active?.text, summaryWarning: this.last.summary?.warning ?? false };
+  snapshot(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean } {
+    return { summary: this.last.summary?.text, active: this.last.active?.text, handoff: this.last.handoff?.text, summaryWarning: this.last.summary?.warning ?? false };
   }
 
   dispose(): void {
+    this.handoff.dispose();
     this.summary.dispose();
     this.active.dispose();
   }

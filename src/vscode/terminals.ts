@@ -35,6 +35,9 @@ export class TerminalAdapter implements vscode.Disposable {
   private sizeTimer: NodeJS.Timeout | undefined;
   private scanning = false;
   readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
+  /** Every chunk read from a terminal, after the detector has it (the handoff fallback reads ```handoff blocks). */
+  onOutput: ((terminalId: string, chunk: string) => void) | undefined;
+  onClosed: ((terminalId: string) => void) | undefined;
 
   constructor(
     private readonly store: AgentStore,
@@ -124,6 +127,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.ids.delete(t);
     for (const [pid, tid] of this.shellPids) if (tid === id) this.shellPids.delete(pid);
     this.store.closeTerminal(id);
+    this.onClosed?.(id);
     this.reschedule();
   }
 
@@ -152,7 +156,10 @@ export class TerminalAdapter implements vscode.Disposable {
     void this.followAgentCwd(e.terminal, session);
     void (async () => {
       try {
-        for await (const chunk of stream) session.write(chunk);
+        for await (const chunk of stream) {
+          session.write(chunk);
+          this.onOutput?.(id, chunk);
+        }
       } catch (err) {
         this.log.warn(`[${e.terminal.name}] reading the terminal stream failed: ${(err as Error).message}`);
       }

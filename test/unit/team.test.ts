@@ -73,9 +73,7 @@ function teamError(fn: () => unknown): TeamError {
 
 describe('team: parseTeam', () => {
   it('reads every field of a full example, in file order', () => {
-    const { agents, warnings } = parseTeam(FULL, 'team.toml');
-    assert.deepStrictEqual(plain(agents), [CLAUDE, bareAgent('codex')]);
-    assert.deepStrictEqual(warnings, []);
+    assert.deepStrictEqual(plain(parseTeam(FULL, 'team.toml')), { agents: [CLAUDE, bareAgent('codex')], warnings: [] });
   });
 
   it('keeps the file order for keys that look like numbers', () => {
@@ -200,12 +198,10 @@ describe('team: readTeamFile and TeamRegistry', () => {
     assert.strictEqual(warned.length, 1);
     fs.writeFileSync(file, '[a]\nmode = "tui"\n');
     const e = r.load();
-    assert.ok(e instanceof TeamError);
-    assert.strictEqual(r.error(), e);
+    assert.ok(e instanceof TeamError && r.error() === e);
     assert.strictEqual(r.get('a')?.mode, 'web');
     fs.writeFileSync(file, '[b]\nmode = "embedded"\n');
-    assert.strictEqual(r.load(), undefined);
-    assert.strictEqual(r.error(), undefined);
+    assert.ok(r.load() === undefined && r.error() === undefined);
     assert.deepStrictEqual(r.agents().map((a) => a.key), ['b']);
   });
 
@@ -242,12 +238,16 @@ describe('team: readTeamFile and TeamRegistry', () => {
   });
 });
 
+it('refuses __proto__, constructor and prototype as keys in a step’s with table, naming the line', () => {
+  assert.throws(() => parseTeam('[a]\nmode = "embedded"\n[[a.dispatch_steps]]\ntool = "x"\nwith = { __proto__ = 1 }\n', 'team.toml'), (e: TeamError) => e instanceof TeamError && /__proto__/.test(e.message) && e.line !== undefined);
+});
+
 // ---- write-back --------------------------------------------------------------------------------------------
 
 const text = fc.string({ unit: 'grapheme', maxLength: 12 });
 const bareKey = fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/);
 const withValue = fc.dictionary(
-  fc.oneof(bareKey, text),
+  fc.oneof(bareKey, text).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)),
   fc.oneof(text, fc.integer(), fc.boolean(), fc.array(text, { maxLength: 3 }), fc.dictionary(bareKey, fc.integer(), { maxKeys: 2 })),
   { maxKeys: 3 },
 );
@@ -268,7 +268,7 @@ const multiline = (t: string): string =>
  * A hand-written section: header in one of several styles, comments inside, multi-line values (one holding a
  * line that looks like this section's header). Returns the text and the agent it reads as.
  */
-function handWritten(a: TeamAgent, s: string, inner: string[]): { body: string; agent: TeamAgent } {
+function handWritten(a: TeamAgent, s: string, inner: string[]): { body: string; a: TeamAgent } {
   const hdr = (k: string): string => (s === 'quoted' ? `"${k}"` : s === 'spaced' ? ` ${k} ` : k);
   const v = (x: unknown): string => stringify({ v: x }).slice(4).trimEnd();
   const agent = a.note === undefined ? a : { ...a, note: `[${a.key}]\n${a.note}` };
@@ -280,7 +280,7 @@ function handWritten(a: TeamAgent, s: string, inner: string[]): { body: string; 
     out.push(`[[${hdr(a.key)}.dispatch_steps]]`, '', `tool = ${v(st.tool)}`);
     if (Object.keys(st.with).length) out.push(`with = ${serializeAgent({ key: 'x', mode: 'web', dispatch_steps: [st] }).split('\n')[4].slice('with = '.length)}`);
   }
-  return { body: out.map((l) => `${l}\n`).join(''), agent };
+  return { body: out.map((l) => `${l}\n`).join(''), a: agent };
 }
 
 const fileArb = fc
@@ -289,20 +289,14 @@ const fileArb = fc
   .map(({ secs, pick, trailing }) => {
     const parts = secs.map(([a, lead, s, inner]) => ({ lead: lead.map((l) => `${l}\n`).join(''), ...handWritten(a, s, inner) }));
     const tail = trailing.map((l) => `${l}\n`).join('');
-    return { parts: parts.map((p) => ({ lead: p.lead, body: p.body, a: p.agent })), pick, text: parts.map((p) => p.lead + p.body).join('') + tail, tail };
+    return { parts, pick, text: parts.map((p) => p.lead + p.body).join('') + tail, tail };
   });
 
-const normal = (a: TeamAgent): TeamAgent => plain({ ...a, dispatch_steps: a.dispatch_steps.map((s) => ({ tool: s.tool, with: s.with })) });
 const byKey = (agents: TeamAgent[], key: string): TeamAgent | undefined => agents.find((a) => a.key === key);
 
 describe('team: write-back', () => {
   it('generated files parse to the agents they were made from', () => {
-    fc.assert(
-      fc.property(fileArb, (f) => {
-        const got = agentsOf(f.text);
-        for (const p of f.parts) assert.deepStrictEqual(byKey(got, p.a.key), normal(p.a));
-      }),
-    );
+    fc.assert(fc.property(fileArb, (f) => assert.deepStrictEqual(agentsOf(f.text), f.parts.map((p) => plain(p.a)))));
   });
 
   it('upserting one section keeps every byte before and after it, and the other sections', () => {
@@ -313,11 +307,10 @@ describe('team: write-back', () => {
         const before = f.parts.slice(0, f.pick).map((p) => p.lead + p.body).join('') + target.lead;
         const after = f.parts.slice(f.pick + 1).map((p) => p.lead + p.body).join('') + f.tail;
         const out = upsertAgentSection(f.text, agent);
-        assert.ok(out.startsWith(before), 'bytes before the section');
-        assert.ok(out.endsWith(after), 'bytes after the section');
+        assert.strictEqual(out, before + serializeAgent(agent) + after, 'only the section changed');
         const got = agentsOf(out);
         assert.deepStrictEqual(got.map((a) => a.key), f.parts.map((p) => p.a.key), 'order');
-        for (const p of f.parts) assert.deepStrictEqual(byKey(got, p.a.key), p === target ? normal(agent) : normal(p.a));
+        for (const p of f.parts) assert.deepStrictEqual(byKey(got, p.a.key), p === target ? plain(agent) : plain(p.a));
         assert.strictEqual(upsertAgentSection(out, agent), out, 'idempotent');
       }),
     );
@@ -330,7 +323,7 @@ describe('team: write-back', () => {
         assert.ok(out.startsWith(f.text));
         assert.match(out.slice(0, out.length - serializeAgent(agent).length), /(^|\n)[ \t]*\n$/);
         const got = agentsOf(out);
-        assert.deepStrictEqual(got[got.length - 1], normal(agent));
+        assert.deepStrictEqual(got[got.length - 1], plain(agent));
         assert.deepStrictEqual(got.slice(0, -1), agentsOf(f.text));
       }),
     );

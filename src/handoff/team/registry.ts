@@ -46,6 +46,8 @@ export interface ParsedTeam {
 
 type Path = (string | number)[];
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function parseTeam(text: string, file: string): ParsedTeam {
   let doc: Record<string, unknown>;
   try {
@@ -83,7 +85,12 @@ export function parseTeam(text: string, file: string): ParsedTeam {
     const steps = raw.dispatch_steps;
     if (Array.isArray(steps)) {
       steps.forEach((s, i) => {
-        if (isTable(s)) for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
+        if (!isTable(s)) return;
+        for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
+        // Copied into plain objects later, such a key would not survive (or would reach a prototype): refuse it by name.
+        if (isTable(s.with) && Object.keys(s.with).some((k) => FORBIDDEN_KEYS.has(k))) {
+          throw new TeamError(file, `keys __proto__, constructor and prototype are not allowed in with; rename it`, { line: lineOf(key, ['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
+        }
       });
     }
     const r = sectionSchema.safeParse(raw);

@@ -35,9 +35,8 @@ export function toWord(m: Meaning): Word | undefined {
       return { state: 'working' };
     case 'turn-end': {
       const q = m.reply === undefined ? undefined : lastQuestion(m.reply);
-      const reply = m.reply === undefined ? {} : { reply: m.reply };
-      if (q) return { state: 'waiting', wait: { kind: 'reply-question', question: q }, ...reply };
-      return m.askOnly ? undefined : { state: 'completed', ...reply };
+      if (q) return { state: 'waiting', wait: { kind: 'reply-question', question: q } };
+      return m.askOnly ? undefined : { state: 'completed', ...(m.reply === undefined ? {} : { reply: m.reply }) };
     }
     case 'failed':
       return { state: 'failed', reason: m.reason };

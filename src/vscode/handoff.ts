@@ -1,0 +1,190 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { Board } from '../handoff/board';
+import { HandoffBlockScanner } from '../handoff/fenced';
+import { HUB_ENV } from '../handoff/hubClient';
+import { nextTaskId } from '../handoff/paths';
+import { Route, Router } from '../handoff/routes';
+import { HandoffService } from '../handoff/service';
+import { isDrivable } from '../handoff/team/schema';
+import { agentLensHome } from '../hooks/commands';
+import { installCli } from '../hooks/reporterFiles';
+import type { AgentStore } from '../store/store';
+import type { HandoffView } from '../views/handoffRows';
+import type { RunningHub } from './hub';
+import { nodeForHooks } from './hub';
+import { TerminalFinder } from './terminalFinder';
+import type { TerminalAdapter } from './terminals';
+
+const ROUTES_KEY = 'agentLens.routes';
+
+/** Where the registry and the boards live: the settings, else `.agent-lens/` in the workspace (or the home folder without one). */
+export function handoffLocations(): { root: string; teamFile: string; workspace?: string } {
+  const c = vscode.workspace.getConfiguration('agentLens.handoff');
+  const ws = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  const base = ws ?? os.homedir();
+  const resolve = (v: string | undefined, def: string) => {
+    const s = (v ?? '').trim().replace(/^~(?=\/|$)/, os.homedir());
+    return s ? path.resolve(base, s) : path.join(base, '.agent-lens', def);
+  };
+  return { root: resolve(c.get<string>('root'), 'handoff'), teamFile: resolve(c.get<string>('teamFile'), 'team.toml'), workspace: ws };
+}
+
+export interface HandoffNotice {
+  agent: string;
+  taskId: string | null;
+  state: string;
+  message: string;
+  at: number;
+}
+
+/**
+ * The handoff side of the window: the service on this window's hub, the routing triggers, the ```handoff
+ * blocks read from terminals, and the done/blocked notifications. Everything it decides lives in src/handoff.
+ */
+export class HandoffHost implements vscode.Disposable {
+  service: HandoffService | undefined;
+  private hub: RunningHub | undefined;
+  private cli = '';
+  private readonly scanners = new Map<string, HandoffBlockScanner>();
+  private readonly lastState = new Map<string, string>();
+  readonly notices: HandoffNotice[] = [];
+  private routerImpl: Router | undefined;
+  private savedRoutes: Route[];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly store: AgentStore,
+    private readonly terminals: TerminalAdapter,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly changed: () => void,
+  ) {
+    this.savedRoutes = context.workspaceState.get<Route[]>(ROUTES_KEY, []);
+  }
+
+  /** The hub is up: start the service on it (and again whenever the handoff settings change). */
+  attach(hub: RunningHub): void {
+    this.hub = hub;
+    try {
+      this.cli = installCli(agentLensHome(), this.context.asAbsolutePath(path.join('dist', 'cli.js')), nodeForHooks());
+    } catch (e) {
+      this.log.warn(`could not install the agent-lens command for briefs: ${(e as Error).message}`);
+      this.cli = this.context.asAbsolutePath(path.join('dist', 'cli.js'));
+    }
+    this.restart();
+  }
+
+  restart(): void {
+    if (!this.hub) return;
+    this.service?.dispose();
+    this.routerImpl?.dispose();
+    const loc = handoffLocations();
+    const service = new HandoffService({
+      ...loc,
+      hub: this.hub.hub,
+      hubFile: this.hub.discoveryFile,
+      hubEnv: HUB_ENV,
+      cli: this.cli,
+      finder: new TerminalFinder(this.terminals, this.store),
+      log: (level, m) => this.log[level](m),
+      onChange: () => this.boardsChanged(),
+    });
+    this.service = service;
+    service.start();
+    this.routerImpl = new Router({
+      dispatch: (req) => service.dispatch(req),
+      boards: service.boards,
+      taskId: (agent) => this.nextTaskId(agent),
+      reportPathOf: (name) => service.boards.all().find((b) => b.delivered_to === name && b.report_path)?.report_path ?? undefined,
+      log: (level, m) => this.log[level](m),
+      save: (routes) => {
+        this.savedRoutes = routes;
+        void this.context.workspaceState.update(ROUTES_KEY, routes);
+        this.changed();
+      },
+    });
+    this.routerImpl.load(this.savedRoutes);
+    this.log.info(`handoff: registry ${loc.teamFile}, boards under ${loc.root}`);
+    for (const b of service.boards.all()) this.lastState.set(b.agent, b.state);
+    this.changed();
+  }
+
+  /** The `agent-lens` command briefs name. */
+  get cliPath(): string {
+    return this.cli;
+  }
+
+  get routes(): Router | undefined {
+    return this.routerImpl;
+  }
+
+  /** The next free `MMDD-NN` for an agent, counting the briefs already in its folder. */
+  nextTaskId(agent: string): string {
+    let taken: string[] = [];
+    try {
+      taken = fs.readdirSync(this.service!.paths.briefsDir(agent)).map((f) => f.replace(/-brief\.md$/, ''));
+    } catch {
+      /* no briefs yet */
+    }
+    return nextTaskId(new Date(), taken);
+  }
+
+  /** Terminal output (agents' terminals that are read): a ```handoff block rings the doorbell for its agent. */
+  onOutput(terminalId: string, chunk: string): void {
+    if (!this.service || !chunk.includes('`') && !this.scanners.has(terminalId)) return;
+    let s = this.scanners.get(terminalId);
+    if (!s) this.scanners.set(terminalId, (s = new HandoffBlockScanner()));
+    for (const block of s.feed(chunk)) {
+      const r = this.service.ringLocal(block, 'terminal');
+      if (!r.ok) this.log.warn(`a handoff block in “${this.store.terminal(terminalId)?.name ?? terminalId}” was not accepted: ${r.error}`);
+    }
+  }
+
+  /** Something the views show changed outside the service's own events (a registry written from the UI). */
+  refresh(): void {
+    this.changed();
+  }
+
+  terminalClosed(terminalId: string): void {
+    this.scanners.delete(terminalId);
+  }
+
+  view(): HandoffView | undefined {
+    const s = this.service;
+    if (!s) return undefined;
+    const agents: HandoffView['agents'] = s.agents().map((a) => ({ key: a.key, name: a.display_name ?? a.key, mode: a.mode, drivable: isDrivable(a.mode), note: a.note, board: s.boards.get(a.key) }));
+    const registered = new Set(agents.map((a) => a.key));
+    // Boards of agents no longer (or never) registered still show, so an event is never invisible.
+    for (const b of s.boards.all()) if (!registered.has(b.agent) && b.state !== 'idle') agents.push({ key: b.agent, name: `${b.agent} (not registered)`, mode: '?', drivable: true, note: undefined, board: b });
+    const routes = (this.routerImpl?.routes() ?? []).map((r) => ({ ...r, pending: this.routerImpl!.pendingFor(r.id) !== undefined }));
+    return { agents, teamFile: s.registry.file, registryError: s.registry.error()?.message, ungrouped: s.boards.ungrouped, routes };
+  }
+
+  private boardsChanged(): void {
+    for (const b of this.service?.boards.all() ?? []) {
+      const before = this.lastState.get(b.agent);
+      this.lastState.set(b.agent, b.state);
+      if (before !== b.state && (b.state === 'done' || b.state === 'blocked')) this.notify(b);
+    }
+    this.changed();
+  }
+
+  private notify(b: Board): void {
+    const message = `${b.agent}::${b.task_id} is ${b.state}${b.last_event ? `: ${b.last_event.summary}` : ''}`;
+    this.notices.push({ agent: b.agent, taskId: b.task_id, state: b.state, message, at: Date.now() });
+    if (this.notices.length > 20) this.notices.shift();
+    this.log.info(`notified: ${message}`);
+    const show = b.state === 'blocked' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const actions = b.report_path ? ['Open Report'] : [];
+    void show(message, ...actions).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('agentLens.openReport', { agent: b.agent });
+    });
+  }
+
+  dispose(): void {
+    this.routerImpl?.dispose();
+    this.service?.dispose();
+  }
+}
