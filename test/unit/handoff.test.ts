@@ -10,6 +10,7 @@ import { HandoffPaths, nextTaskId } from '../../src/handoff/paths';
 import { HandoffService } from '../../src/handoff/service';
 import type { DeliveryTarget } from '../../src/handoff/steps';
 import { findProcess, isProcess } from '../../src/handoff/targets';
+import { TeamRegistry } from '../../src/handoff/team/registry';
 import type { TeamAgent } from '../../src/handoff/team/schema';
 import { Hub } from '../../src/hub/hub';
 import { ContractHost, doorbellContract } from './handoffContract';
@@ -159,6 +160,26 @@ describe('dispatch', () => {
     assert.strictEqual(boards.get('w').state, 'ready');
   });
 });
+
+describe('the registry file, live', () => {
+  it('picks up a team.toml whose folder is created after the watch began', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-team-later-'));
+    const file = path.join(tmp, '.agent-lens', 'team.toml');
+    const changed = new Promise<void>((resolve) => {
+      const reg = new TeamRegistry(file, { onChange: () => resolve() });
+      assert.strictEqual(reg.load(), undefined, 'a missing file is an empty registry');
+      const w = reg.watch();
+      after(() => w.dispose());
+      fs.mkdirSync(path.dirname(file));
+      fs.writeFileSync(file, '[late]\nmode = "embedded"\n');
+      registries.push(reg);
+    });
+    await changed;
+    assert.deepStrictEqual(registries[0].agents().map((a) => a.key), ['late']);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+});
+const registries: TeamRegistry[] = [];
 
 describe('briefs, names and terminals', () => {
   it('the brief has the seed’s sections and the generated contract, with no token in it', () => {

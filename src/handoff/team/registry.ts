@@ -256,25 +256,32 @@ export class TeamRegistry {
       // Saves that change nothing (touch, same bytes) and events for the temp file beside it stay quiet.
       if (this.snapshot() !== before) this.opts.onChange?.();
     };
-    let watcher: fs.FSWatcher;
+    const schedule = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(fire, 100);
+    };
+    // A stat poll as well: it sees a file whose folder does not exist yet (most people create .agent-lens/team.toml
+    // later), and folders fs.watch cannot follow (deleted and re-created, network file systems).
+    const poll = (): void => schedule();
+    fs.watchFile(this.file, { interval: 1000, persistent: false }, poll);
+    let watcher: fs.FSWatcher | undefined;
     try {
-      watcher = fs.watch(dir, { persistent: true }, (_event, name) => {
+      watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
         if (name && name.toString() !== base) return;
-        clearTimeout(timer);
-        timer = setTimeout(fire, 100);
+        schedule();
       });
-    } catch (e) {
-      this.warnOnce(`${this.file}: cannot watch ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); edits need a reload`);
-      return { dispose: () => undefined };
+      watcher.on('error', () => {
+        watcher?.close();
+        watcher = undefined; // the poll carries on
+      });
+    } catch {
+      /* no folder yet: the poll sees it appear */
     }
-    watcher.on('error', (e) => {
-      this.warnOnce(`${this.file}: stopped watching ${dir} (${(e as NodeJS.ErrnoException).code ?? e.message}); edits need a reload`);
-      watcher.close();
-    });
     return {
       dispose: () => {
         clearTimeout(timer);
-        watcher.close();
+        watcher?.close();
+        fs.unwatchFile(this.file, poll);
       },
     };
   }

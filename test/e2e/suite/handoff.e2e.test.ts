@@ -18,10 +18,10 @@ function board(a: AgentLensApi, agent: string): Board | undefined {
 /** Points the handoff settings at a fresh folder and waits until the service runs on them. */
 async function useHandoff(a: AgentLensApi, root: string, team: string): Promise<void> {
   const c = vscode.workspace.getConfiguration('agentLens.handoff');
-  await c.update('root', root, vscode.ConfigurationTarget.Global);
-  await c.update('teamFile', path.join(root, 'team.toml'), vscode.ConfigurationTarget.Global);
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(root, 'team.toml'), team);
+  await c.update('root', root, vscode.ConfigurationTarget.Global);
+  await c.update('teamFile', path.join(root, 'team.toml'), vscode.ConfigurationTarget.Global);
   await waitFor('the handoff service on the new settings', () => a.handoff()?.root === root && a.handoff()?.teamFile === path.join(root, 'team.toml'), 20_000);
   // The registry file was written before or after the restart: either way the watcher or the start read it.
   await waitFor('the registry', () => a.ui.tree().some((i) => i.group === 'Handoff' && i.contextValue.startsWith('handoff.agent.')), 20_000);
@@ -88,7 +88,7 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     assert.strictEqual(board(a, 'idle')?.state, 'cancelled');
 
     // A routing trigger: when the agent in "router source" comes to rest, the worker gets a brief.
-    const src = await shellTerminal('router source', { AGENT_LENS_FAKE_CAST: path.join(ROOT, 'test', 'fixtures', 'live', 'claude-code', '02-plain-text', 'session.cast'), AGENT_LENS_FAKE_SPEED: '4' });
+    const src = await shellTerminal('router source', { AGENT_LENS_FAKE_CAST: path.join(ROOT, 'test', 'fixtures', 'live', 'claude-code', '02-plain-answer', 'session.cast'), AGENT_LENS_FAKE_SPEED: '4' });
     await vscode.commands.executeCommand('agentLens.addRoute', { from: 'router source', to: 'worker', template: 'Review what {from_name} ({from_agent}) did: {last_reply}' });
     assert.ok(a.ui.tree().some((i) => i.group === 'Routes' && i.label === 'router source → worker'));
     src.shellIntegration!.executeCommand(`PATH=${path.join(ROOT, 'test', 'e2e', 'fake-agent')}:$PATH claude`);
