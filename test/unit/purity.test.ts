@@ -22,7 +22,7 @@ describe('layer boundary', () => {
   const files = walk('src', []);
 
   it('finds the sources of every layer', () => {
-    for (const dir of ['src/detect', 'src/jsonl', 'src/store', 'src/views', 'src/sources/terminal', 'src/sources/logs', 'src/vscode']) {
+    for (const dir of ['src/detect', 'src/jsonl', 'src/store', 'src/views', 'src/sources/terminal', 'src/sources/logs', 'src/hub', 'src/hooks', 'src/handoff', 'src/vscode']) {
       assert.ok(files.some((f) => f.startsWith(`${dir}/`)), `no sources under ${dir}`);
     }
   });

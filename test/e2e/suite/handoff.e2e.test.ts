@@ -87,6 +87,18 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     await vscode.commands.executeCommand('agentLens.cancelTask', { agent: 'idle', reason: 'e2e' });
     assert.strictEqual(board(a, 'idle')?.state, 'cancelled');
 
+    // "Register External Agent…" writes only the new section; every other byte of the hand-written file stays.
+    const teamFile = path.join(root, 'team.toml');
+    const before = fs.readFileSync(teamFile, 'utf8');
+    await vscode.commands.executeCommand('agentLens.registerAgent', { key: 'docs', mode: 'embedded', display_name: 'Docs', launch: 'docs-agent', process: 'docs-agent', window_hint: 'docs', description: 'Writes the docs.' });
+    const afterText = fs.readFileSync(teamFile, 'utf8');
+    assert.ok(afterText.startsWith(before), 'the existing sections are byte-identical');
+    assert.match(afterText.slice(before.length), /\[docs\]\nmode = "embedded"\ndisplay_name = "Docs"/);
+    await waitFor('the registered agent in the tree', () => a.ui.tree().some((i) => i.label === 'Docs' && i.group === 'Handoff'), 10_000);
+    const dir = (await vscode.commands.executeCommand('agentLens.initHandoff', { agent: 'docs' })) as string;
+    for (const f of ['read.md', 'memory.md', 'status.json', 'briefs', 'reports']) assert.ok(fs.existsSync(path.join(dir, f)), f);
+    assert.match(fs.readFileSync(path.join(dir, 'read.md'), 'utf8'), /Writes the docs\./);
+
     // A routing trigger: when the agent in "router source" comes to rest, the worker gets a brief.
     const src = await shellTerminal('router source', { AGENT_LENS_FAKE_CAST: path.join(ROOT, 'test', 'fixtures', 'live', 'claude-code', '02-plain-answer', 'session.cast'), AGENT_LENS_FAKE_SPEED: '4' });
     await vscode.commands.executeCommand('agentLens.addRoute', { from: 'router source', to: 'worker', template: 'Review what {from_name} ({from_agent}) did: {last_reply}' });
