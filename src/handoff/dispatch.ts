@@ -54,6 +54,8 @@ export interface DispatchResult {
   brief_path?: string;
   report_path?: string;
   contract?: string;
+  /** The registry's `note` for this agent (the leader's own memo), echoed with every result (seed 002 §1). */
+  note?: string;
 }
 
 /** Marks our generated read.md, so a user's own is never overwritten. */
@@ -86,7 +88,7 @@ export class Dispatcher {
     const board = this.d.boards.set({ ...this.d.boards.get(agent.key), state: 'in_progress', task_id: req.taskId, last_event: null, progress: null, error_reason: null, error_point: null, brief_path: briefPath, report_path: reportPath, delivery: 'pending', delivered_to: null });
     this.d.log?.('info', `dispatch ${agent.key}::${req.taskId}: brief on the board at ${briefPath}`);
     const delivered = await this.deliver(agent, { message, task_id: req.taskId, brief_path: briefPath });
-    return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board ?? board, brief_path: briefPath, report_path: reportPath, contract: text.slice(text.indexOf('## Doorbell contract')) };
+    return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board ?? board, brief_path: briefPath, report_path: reportPath, contract: text.slice(text.indexOf('## Doorbell contract')), ...(agent.note ? { note: agent.note } : {}) };
   }
 
   /** The first handshake (seed 002 §7.0 step 2): the agent reads read.md and rings progress; the board turns `ready`. */

@@ -7,7 +7,7 @@ import type { TreeRow } from './model';
 
 /** What the Handoff section reads: the registry's agents with their boards, the registry's state, the routes. */
 export interface HandoffView {
-  agents: { key: string; name: string; mode: string; drivable: boolean; note?: string; board: Board }[];
+  agents: { key: string; name: string; mode: string; drivable: boolean; note?: string; icon?: string; board: Board }[];
   /** The registry file and its last error (the last good registry stays in use). */
   teamFile: string;
   registryError?: string;
@@ -55,7 +55,7 @@ export function handoffRows(v: HandoffView, now: number): TreeRow[] {
 
 function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   const b = a.board;
-  const look = a.drivable ? LOOK[b.state] : { text: `not drivable from VS Code (mode ${a.mode})`, icon: { id: 'circle-slash' } as IconSpec };
+  const look = !a.drivable ? { text: `not drivable from VS Code (mode ${a.mode})`, icon: { id: 'circle-slash' } as IconSpec } : b.state === 'idle' && a.icon && /^[a-z0-9-]+$/.test(a.icon) ? { ...LOOK.idle, icon: { id: a.icon } } : LOOK[b.state];
   const task = b.task_id ? ` · ${b.task_id}` : '';
   const last = b.last_event ? ` · ${b.last_event.status}: ${oneLine(b.last_event.summary, 60)}` : '';
   const children: TreeRow[] = [];

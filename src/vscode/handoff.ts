@@ -154,7 +154,7 @@ export class HandoffHost implements vscode.Disposable {
   view(): HandoffView | undefined {
     const s = this.service;
     if (!s) return undefined;
-    const agents: HandoffView['agents'] = s.agents().map((a) => ({ key: a.key, name: a.display_name ?? a.key, mode: a.mode, drivable: isDrivable(a.mode), note: a.note, board: s.boards.get(a.key) }));
+    const agents: HandoffView['agents'] = s.agents().map((a) => ({ key: a.key, name: a.display_name ?? a.key, mode: a.mode, drivable: isDrivable(a.mode), note: a.note, icon: a.icon, board: s.boards.get(a.key) }));
     const registered = new Set(agents.map((a) => a.key));
     // Boards of agents no longer (or never) registered still show, so an event is never invisible.
     for (const b of s.boards.all()) if (!registered.has(b.agent) && b.state !== 'idle') agents.push({ key: b.agent, name: `${b.agent} (not registered)`, mode: '?', drivable: true, note: undefined, board: b });

@@ -56,7 +56,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
   const report = (r: DispatchResult, what: string) => {
     if (r.refused) void vscode.window.showWarningMessage(`Agent Lens: ${r.refused}`);
     else if (r.error) void vscode.window.showErrorMessage(`Agent Lens: ${what} ${r.submitted ? 'is on the board but was not delivered' : 'failed'}: ${r.error}`);
-    else void vscode.window.showInformationMessage(`Agent Lens: ${what} delivered to “${r.board?.delivered_to}”.`);
+    else void vscode.window.showInformationMessage(`Agent Lens: ${what} delivered to “${r.board?.delivered_to}”.${r.note ? ` Note: ${r.note}` : ''}`);
     return r;
   };
 

@@ -165,21 +165,22 @@ describe('the registry file, live', () => {
   it('picks up a team.toml whose folder is created after the watch began', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-team-later-'));
     const file = path.join(tmp, '.agent-lens', 'team.toml');
-    const changed = new Promise<void>((resolve) => {
-      const reg = new TeamRegistry(file, { onChange: () => resolve() });
-      assert.strictEqual(reg.load(), undefined, 'a missing file is an empty registry');
-      const w = reg.watch();
-      after(() => w.dispose());
+    let changed!: () => void;
+    const seen = new Promise<void>((resolve) => (changed = resolve));
+    const reg = new TeamRegistry(file, { onChange: () => changed() });
+    assert.strictEqual(reg.load(), undefined, 'a missing file is an empty registry');
+    const w = reg.watch();
+    try {
       fs.mkdirSync(path.dirname(file));
       fs.writeFileSync(file, '[late]\nmode = "embedded"\n');
-      registries.push(reg);
-    });
-    await changed;
-    assert.deepStrictEqual(registries[0].agents().map((a) => a.key), ['late']);
-    fs.rmSync(tmp, { recursive: true, force: true });
+      await seen;
+      assert.deepStrictEqual(reg.agents().map((a) => a.key), ['late']);
+    } finally {
+      w.dispose();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
-const registries: TeamRegistry[] = [];
 
 describe('briefs, names and terminals', () => {
   it('the brief has the seed’s sections and the generated contract, with no token in it', () => {

@@ -94,6 +94,13 @@ describe('agent-lens serve (headless hub, real tmux)', function () {
   };
   doorbellContract(() => host);
 
+  it('serves the hook endpoint too (Bearer token, like the reporter)', async () => {
+    const { send } = await import('./handoffContract');
+    const report = JSON.stringify({ v: 1, agent: 'claude-code', at: Date.now(), pid: 1, payload: { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'Done.' } });
+    assert.strictEqual((await send(info.port, 'POST', '/v1/hooks', { bearer: info.token, body: report })).status, 204);
+    assert.strictEqual((await send(info.port, 'POST', '/v1/hooks', { bearer: 'nope', body: report })).status, 403);
+  });
+
   it('the CLI reports, cancels, dispatches and shows status through AGENT_LENS_HUB, never a token in argv', () => {
     const cli = (args: string[], extra: Record<string, string> = { AGENT_LENS_HUB: infoFile() }) => spawnSync(process.execPath, [CLI, ...args], { env: { ...env(), ...extra }, encoding: 'utf8' });
     const brief = path.join(tmp, 'brief.md');
