@@ -13,6 +13,7 @@ import { decoderFor } from '../src/jsonl';
 import { Cast, parseCast } from '../src/replay/cast';
 import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
+import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
 import { benchLogs } from './logs';
 
@@ -189,4 +190,5 @@ void benchLogs(
   },
 )
   .then(() => benchHooks((s) => console.log(s)))
+  .then(() => benchHandoff((s) => console.log(s)))
   .then(() => process.exit(0));
