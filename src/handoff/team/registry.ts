@@ -277,6 +277,9 @@ export class TeamRegistry {
     } catch {
       /* no folder yet: the poll sees it appear */
     }
+    // The poll's baseline is taken asynchronously: an edit between the last load and that baseline would go
+    // unseen, so look once more now.
+    schedule();
     return {
       dispose: () => {
         clearTimeout(timer);
