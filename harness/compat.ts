@@ -9,6 +9,7 @@
  * already on disk (e.g. test/fixtures/live) without running any CLI. Exit 1 when a scenario scores
  * below 0.95 or its run reported problems: that is how a new CLI release is checked in minutes.
  */
+import { recordedCommandLine } from './commandLine';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -24,7 +25,6 @@ import { AGENT_VERSIONS } from './homes';
 import { castStartMs, recordingLog } from './recordingLogs';
 import { ALL_SCENARIOS } from './scenarios/index';
 
-const COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
 const THRESHOLD = 0.95;
 
 interface Row {
@@ -62,7 +62,8 @@ function parseArgs(argv: string[]) {
 function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number; strictWithLog?: number } {
   const cast = parseCast(fs.readFileSync(path.join(dir, 'session.cast'), 'utf8'), path.join(dir, 'session.cast'));
   const expected = parseExpected(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
-  const res = replayCast(cast, { commandLine: COMMAND[agent], coverage: true });
+  const commandLine = recordedCommandLine(dir, agent);
+  const res = replayCast(cast, { commandLine, coverage: true });
   const set = fired.get(agent) ?? new Set<string>();
   for (const id of res.fired) set.add(id);
   // Identification markers only run without a command line: replay once more that way for coverage.
@@ -72,7 +73,7 @@ function score(dir: string, agent: string, fired: Map<string, Set<string>>): { a
   const log = recordingLog(dir);
   const t0 = castStartMs(dir, cast);
   if (!log || t0 === undefined) return { atRest: a.atRest, strict: a.strict };
-  const fused = replayFused(cast, { commandLine: COMMAND[agent], logs: [decodeLogFile(log, fs.readFileSync(log, 'utf8'))], t0Ms: t0 });
+  const fused = replayFused(cast, { commandLine, logs: [decodeLogFile(log, fs.readFileSync(log, 'utf8'))], t0Ms: t0 });
   return { atRest: a.atRest, strict: a.strict, strictWithLog: agreement(fused.changes, expected).strict };
 }
 

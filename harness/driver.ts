@@ -213,6 +213,8 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     env: sc.env,
     args: sc.args,
     permissionMode: sc.permissionMode,
+    untrusted: sc.untrusted,
+    untrustedHooks: sc.untrustedHooks,
   });
   mock.vars.CWD = home.cwd;
   opts.onHome?.(home);

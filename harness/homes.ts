@@ -63,6 +63,10 @@ export interface HomeOptions {
   env?: Record<string, string>;
   /** Extra CLI arguments. */
   args?: string[];
+  /** Leave the project folder untrusted, so the CLI asks at start (Claude's folder trust, Codex's "Folder access"). */
+  untrusted?: boolean;
+  /** Codex: leave the user-level hooks untrusted, so the TUI opens "Hooks need review" at start. */
+  untrustedHooks?: boolean;
   /** TERM_PROGRAM to advertise (default 'vscode'). */
   termProgram?: string;
   /** Files to create in the project dir (relative path → content; a trailing '/' makes a directory). */
@@ -232,7 +236,7 @@ export function prepareClaudeHome(o: ClaudeHomeOptions): AgentHome {
       [r.cwd]: {
         allowedTools: [],
         mcpServers: {},
-        hasTrustDialogAccepted: true,
+        hasTrustDialogAccepted: o.untrusted !== true,
         hasCompletedProjectOnboarding: true,
         projectOnboardingSeenCount: 1,
         hasClaudeMdExternalIncludesApproved: false,
@@ -378,9 +382,7 @@ export function prepareCodexHome(o: CodexHomeOptions): AgentHome & { codexHome: 
     'plugins = false',
     'remote_plugin = false',
     '',
-    `[projects."${r.cwd}"]`,
-    'trust_level = "trusted"',
-    '',
+    ...(o.untrusted ? [] : [`[projects."${r.cwd}"]`, 'trust_level = "trusted"', '']),
   ].join('\n');
   fs.writeFileSync(path.join(codexHome, 'config.toml'), toml);
   if (o.hooks !== false) {
@@ -391,7 +393,7 @@ export function prepareCodexHome(o: CodexHomeOptions): AgentHome & { codexHome: 
     }
     const hooksJson = path.join(codexHome, 'hooks.json');
     fs.writeFileSync(hooksJson, JSON.stringify({ hooks }, null, 2));
-    if (o.bypassHookTrust !== true) {
+    if (o.bypassHookTrust !== true && o.untrustedHooks !== true) {
       // Pre-trust the hooks exactly as "Trust all and continue" would (hashes depend only on the handler definition).
       const lines = ['[hooks.state]', ''];
       for (const ev of CODEX_HOOK_EVENTS) {

@@ -74,6 +74,9 @@ export interface Scenario {
   env?: Record<string, string>;
   /** Claude only: permissions.defaultMode. */
   permissionMode?: string;
+  /** Start in an untrusted project folder / with untrusted hooks (Codex), so the CLI's start-up dialogs show. */
+  untrusted?: boolean;
+  untrustedHooks?: boolean;
   /** Notes copied into meta.json (e.g. substitutions). */
   notes?: string[];
 }

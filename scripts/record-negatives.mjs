@@ -384,6 +384,46 @@ const scenarios = {
     await sleep(700);
   },
 
+  // A numbered list and a real shell menu (bash's select builtin): dialog-shaped, but a plain shell.
+  async 'numbered-menu'(s) {
+    let mark = s.buffer.length;
+    await s.type("printf 'Steps:\\n1. Build\\n2. Test\\n> 1. Deploy\\n  2. Roll back\\nEnter to confirm · Esc to cancel\\nProceed? (y/n)\\n'");
+    await s.waitPrompt(mark + 1);
+    await sleep(800);
+    mark = s.buffer.length;
+    await s.type('select c in build test quit; do echo "picked $c"; break; done');
+    await s.waitFor(/#\? $/, { mark: mark + 1 });
+    await sleep(2500); // the menu waits, as a dialog would
+    mark = s.buffer.length;
+    await s.type('2');
+    await s.waitPrompt(mark + 1);
+    await sleep(500);
+  },
+
+  // A Python REPL printing a cursor-marked numbered menu and asking.
+  async 'python-menu'(s) {
+    let mark = s.buffer.length;
+    await s.type('python3 -q');
+    await s.waitFor(/>>> $/, { mark: mark + 1 });
+    await sleep(500);
+    mark = s.buffer.length;
+    await s.type('print("Pick one:\\n\\u276f 1. Yes\\n  2. No\\nEnter to select, Esc to cancel")');
+    await s.waitFor(/>>> $/, { mark: mark + 1 });
+    await sleep(800);
+    mark = s.buffer.length;
+    await s.type('input("Which one? [y/N] ")');
+    await s.waitFor(/\[y\/N\] $/, { mark: mark + 1 });
+    await sleep(2000);
+    mark = s.buffer.length;
+    await s.type('1');
+    await s.waitFor(/>>> $/, { mark: mark + 1 });
+    await sleep(500);
+    mark = s.buffer.length;
+    await s.type('exit()');
+    await s.waitPrompt(mark + 1);
+    await sleep(500);
+  },
+
   async 'python-repl'(s) {
     let mark = s.buffer.length;
     await s.type('python3 -q');

@@ -1,6 +1,8 @@
 import type { Scenario } from '../scenario';
 import { claudeScenarios } from './claude-code';
 import { codexScenarios } from './codex';
+import { dialogScenarios } from './dialogs';
+import { headlessScenarios } from './headless';
 import { opencodeScenarios } from './opencode';
 
-export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios];
+export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...headlessScenarios, ...dialogScenarios];

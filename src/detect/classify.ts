@@ -1,4 +1,5 @@
 import { endsWithQuestion } from './question';
+import { GENERIC_DIALOG } from './signatures/genericDialog';
 import type { ScreenView } from './screen';
 import type { AgentSignature, Marker, OutcomeMarker, StateRule } from './signatures/types';
 import type { AgentKind, AgentState, WaitKind } from './types';
@@ -89,10 +90,15 @@ export function identify(frame: Frame, sigs: readonly AgentSignature[]): { agent
   return best;
 }
 
-function firstRule(frame: Frame, rules: readonly StateRule[]): Candidate | undefined {
+/**
+ * The first rule that matches in the newest turn: a row above `boundary` (the latest turn outcome on screen)
+ * belongs to an earlier turn and decides nothing, however long it stays on screen (issue 10, stale lines).
+ * Titles and OSC bodies (row -1) are always current.
+ */
+function firstRule(frame: Frame, rules: readonly StateRule[], boundary = -1): Candidate | undefined {
   for (const r of rules) {
     const hit = findMarker(frame, r);
-    if (hit) return { state: r.state, ruleId: r.id, text: hit.text, waitKind: r.waitKind };
+    if (hit && (hit.row < 0 || hit.row > boundary)) return { state: r.state, ruleId: r.id, text: hit.text, waitKind: r.waitKind };
   }
   return undefined;
 }
@@ -141,6 +147,24 @@ function turnInProgress(frame: Frame, sig: AgentSignature): Candidate | undefine
   return undefined;
 }
 
+/**
+ * A dialog no rule names must not read as idle: choices with a selection cursor, or a confirm/cancel hint
+ * beside choices or a question, in the bottom rows. Waiting (kind `prompt`), the matched rows as evidence.
+ */
+export function genericDialog(frame: Frame): Candidate | undefined {
+  const g = GENERIC_DIALOG;
+  const rows = frame.bottom.map((r) => frame.view.rows[r]);
+  const options = rows.filter((r) => g.option.test(r));
+  const cursor = rows.find((r) => g.cursorOption.test(r));
+  const hint = rows.find((r) => g.hint.test(r));
+  const asks = rows.find((r) => g.question.test(r) && !g.option.test(r));
+  const choice = rows.find((r) => g.cursorChoice.test(r));
+  const shown = (cursor && options.length >= 2) || (hint && (options.length >= 2 || asks || choice));
+  if (!shown) return undefined;
+  const evidence = [asks, ...(options.length ? options.slice(0, 3) : [choice]), hint].filter((r): r is string => !!r).map((r) => r.trim());
+  return { state: 'waiting', ruleId: g.id, text: [...new Set(evidence)].join(' / '), waitKind: 'prompt' };
+}
+
 /** The reply line just above the outcome row, when the reply ends with a question. */
 export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignature): string | undefined {
   const rows = frame.view.rows;
@@ -181,9 +205,12 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
     return { state: psState, ruleId: ps.id, text };
   }
   if (ps && psState === 'clear') return { state: 'exited', ruleId: ps.id, text: `OSC ${ps.osc} ${psBody}` };
-  const waiting = firstRule(frame, sig.waiting);
+  const boundary = outcome ? outcome.row : -1;
+  const waiting = firstRule(frame, sig.waiting, boundary);
   if (waiting) return waiting;
-  const working = firstRule(frame, sig.working);
+  const dialog = genericDialog(frame);
+  if (dialog) return dialog;
+  const working = firstRule(frame, sig.working, boundary);
   if (working) return working;
   const pending = turnInProgress(frame, sig);
   if (pending) return pending;

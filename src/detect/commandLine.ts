@@ -25,6 +25,8 @@ export interface CommandMatch {
   agent: AgentKind;
   /** The token that matched, for evidence. */
   token: string;
+  /** Set when the arguments start a headless run (`codex exec`, `claude -p`): the argument that says so. */
+  headless?: string;
 }
 
 /** Splits on whitespace with shell quotes; good enough to find program names, not a full shell parser. */
@@ -93,7 +95,23 @@ function byPath(path: string): AgentKind | undefined {
   return byCommand(basename(p));
 }
 
+/** The argument that makes this run headless, if any: a subcommand as the first argument, or a flag anywhere. */
+function headlessArg(agent: AgentKind, args: readonly string[]): string | undefined {
+  const h = SIGNATURES.find((s) => s.agent === agent)?.headless;
+  if (!h) return undefined;
+  const first = args.find((a) => !a.startsWith('-'));
+  if (first !== undefined && h.subcommands?.includes(first) && args.indexOf(first) === 0) return first;
+  return args.find((a) => h.flags?.some((f) => a === f || (f.startsWith('--') && a.startsWith(`${f}=`))));
+}
+
 function matchSegment(tokens: string[]): CommandMatch | undefined {
+  const m = matchProgram(tokens);
+  if (!m) return undefined;
+  const headless = headlessArg(m.agent, tokens.slice(m.at + 1));
+  return { agent: m.agent, token: m.token, ...(headless ? { headless } : {}) };
+}
+
+function matchProgram(tokens: string[]): (CommandMatch & { at: number }) | undefined {
   let i = 0;
   const skipAssignments = () => {
     while (i < tokens.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i])) i++;
@@ -103,7 +121,7 @@ function matchSegment(tokens: string[]): CommandMatch | undefined {
     const tok = tokens[i];
     const name = basename(tok);
     const direct = byCommand(name);
-    if (direct) return { agent: direct, token: tok };
+    if (direct) return { agent: direct, token: tok, at: i };
     if (WRAPPERS.has(name)) {
       i++;
       // Options of the wrapper (`sudo -u x`, `nice -n 5`, `env -i`): skip flags and their obvious values.
@@ -122,10 +140,10 @@ function matchSegment(tokens: string[]): CommandMatch | undefined {
       while (i < tokens.length && tokens[i].startsWith('-')) {
         const opt = tokens[i];
         const eq = /^--package=(.+)$/.exec(opt);
-        if (eq && byPackage(eq[1])) return { agent: byPackage(eq[1])!, token: opt };
+        if (eq && byPackage(eq[1])) return { agent: byPackage(eq[1])!, token: opt, at: i };
         if ((opt === '-p' || opt === '--package') && i + 1 < tokens.length) {
           const pkg = byPackage(tokens[i + 1]);
-          if (pkg) return { agent: pkg, token: tokens[i + 1] };
+          if (pkg) return { agent: pkg, token: tokens[i + 1], at: i + 1 };
           i += 2;
           continue;
         }
@@ -137,7 +155,7 @@ function matchSegment(tokens: string[]): CommandMatch | undefined {
       }
       if (i < tokens.length) {
         const pkg = byPackage(tokens[i]);
-        if (pkg) return { agent: pkg, token: tokens[i] };
+        if (pkg) return { agent: pkg, token: tokens[i], at: i };
       }
       return undefined;
     }
@@ -146,7 +164,7 @@ function matchSegment(tokens: string[]): CommandMatch | undefined {
       while (i < tokens.length && tokens[i].startsWith('-')) i++;
       if (i < tokens.length) {
         const a = byPath(tokens[i]);
-        if (a) return { agent: a, token: tokens[i] };
+        if (a) return { agent: a, token: tokens[i], at: i };
       }
       return undefined;
     }

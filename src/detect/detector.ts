@@ -38,6 +38,9 @@ type Listener = (d: Detection) => void;
  * One terminal's detector: raw output chunks in, "which agent, which state" out. Pure (no vscode, no
  * timers): the caller passes timestamps and calls `advance()` at `deadline()` when output pauses.
  */
+/** How much earlier output a weak trigger may span (its longest form, the codex exec header, is ~30 characters). */
+const WEAK_TRIGGER_SPAN = 64;
+
 export class TerminalDetector {
   private cols: number;
   private rows: number;
@@ -60,6 +63,8 @@ export class TerminalDetector {
   private promotedAt: { t: number; bytes: number } | undefined;
   private bytesSeen = 0;
   private weakArmedAt = -Infinity;
+  /** A headless run (`codex exec`, `claude -p`): Working until it exits, its exit code the outcome; no screen rules. */
+  private headless: string | undefined;
   /** Which rules fired at least once, for coverage reports. */
   readonly fired = new Set<string>();
   private readonly coverage: boolean;
@@ -71,7 +76,8 @@ export class TerminalDetector {
     const t = opts.t ?? 0;
     this.current = { t, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: 'no agent' };
     const cmd = agentFromCommandLine(opts.commandLine);
-    if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
+    if (cmd?.headless) this.startHeadless(cmd.agent, `${cmd.token} ${cmd.headless}`, 'command-line', `headless run, command line: "${cmd.token} ${cmd.headless}"`, t);
+    else if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
     else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'process');
     else if (opts.processNames) this.setProcessNames(opts.processNames, t);
   }
@@ -140,8 +146,20 @@ export class TerminalDetector {
   exit(code: number | string | undefined, t: number): void {
     this.advance(t);
     this.debouncer.reset('exited');
-    const evidence = code === undefined || code === '' ? 'process ended' : `process ended with exit code ${code}`;
+    const known = code !== undefined && code !== '';
+    const evidence = known ? `process ended with exit code ${code}` : 'process ended';
+    if (this.headless && known) {
+      // The run's own exit status is its outcome (issue 10): there is no TUI left to say anything else.
+      const ok = Number(code) === 0;
+      this.emit({ t, agent: this.agent, state: ok ? 'completed' : 'failed', source: 'process', evidence: `${this.headless}: ${evidence}`, ...(ok ? {} : { reason: `exit code ${code}` }) });
+      return;
+    }
     this.emit({ t, agent: this.agent, state: 'exited', source: 'process', evidence });
+  }
+
+  /** Whether this is a headless run, and what said so. */
+  get headlessRun(): string | undefined {
+    return this.headless;
   }
 
   /** Lets time pass without output: commits settled states and looks at a screen that changed. */
@@ -182,7 +200,7 @@ export class TerminalDetector {
 
   private shouldPromote(data: string, t: number): boolean {
     if (STRONG_TRIGGER.test(data)) return true;
-    return t >= this.weakArmedAt && WEAK_TRIGGER.test(data);
+    return t >= this.weakArmedAt && WEAK_TRIGGER.test(this.tail.last(WEAK_TRIGGER_SPAN) + data);
   }
 
   private promote(t: number): void {
@@ -225,13 +243,17 @@ export class TerminalDetector {
     }
     this.lastLooked = key;
     const frame = makeFrame(view, this.osc);
+    if (this.headless) return;
     if (!this.sig || this.current.state === 'exited') {
       // After an exit, an agent counts as started again only once a TUI is back on the alternate screen.
       const canStart = !this.sig || frame.view.altScreen;
       const id = canStart ? identify(frame, SIGNATURES) : undefined;
       if (id) {
         for (const r of id.ids) this.fired.add(r);
-        this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
+        const header = frame.view.altScreen ? undefined : signatureOf(id.agent).headless?.header;
+        const row = header ? frame.view.rows.find((r) => header.test(r)) : undefined;
+        if (row) this.startHeadless(id.agent, row.trim(), 'screen', `headless run, output header: "${row.trim()}" (${id.ids.join(', ')})`, seen);
+        else this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
       }
       return;
     }
@@ -253,6 +275,17 @@ export class TerminalDetector {
     this.fired.add(v.ruleId.replace(/\+reply-question$/, ''));
     const evidence = v.text ? `${v.ruleId}: ${JSON.stringify(v.text.trim())}` : v.ruleId;
     this.emit({ t: c.t, agent: this.agent, state: v.state, source: 'pty-scrape', evidence, waitKind: v.waitKind });
+  }
+
+  /** A headless run: the agent, Working from now (source process), its outcome from the exit code. */
+  private startHeadless(agent: AgentKind, what: string, by: 'command-line' | 'screen', evidence: string, t: number): void {
+    this.headless = what;
+    this.agent = agent;
+    this.identifiedBy = by;
+    this.sig = signatureOf(agent);
+    if (!this.screen) this.promote(t);
+    this.debouncer.reset('working');
+    this.emit({ t, agent, state: 'working', source: 'process', evidence });
   }
 
   private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource): void {

@@ -32,6 +32,11 @@ export class OutputTail {
     return s;
   }
 
+  /** The last `n` characters (a trigger split across chunks: `codex exec` writes its header in tiny pieces). */
+  last(n: number): string {
+    return this.text.slice(-n);
+  }
+
   get length(): number {
     return Math.min(this.text.length, TAIL_LIMIT);
   }

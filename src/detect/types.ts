@@ -26,6 +26,8 @@ export interface Detection {
   /** Which rule fired, on what text: `rule-id: "matched text"`. */
   evidence: string;
   waitKind?: WaitKind;
+  /** Why a run failed, as a user reads it ("exit code 1"). */
+  reason?: string;
 }
 
 /** At rest: the agent is not working and nobody is asked anything. Agreement scoring treats these as one class. */

@@ -29,17 +29,18 @@ export const SAME_MOMENT_MS = 1500;
 
 /** Among outcomes of the same turn, the most authoritative wins. */
 export const OUTCOME_RANK: Record<Source, number> = {
+  // A headless run's exit code is its outcome, whatever its log or hooks said (the only outcome `process` gives).
+  process: 5,
   'jsonl-watcher': 4,
   hook: 3,
   doorbell: 2,
   'pty-scrape': 1,
-  process: 0,
 };
 
 /**
  * The process scan only knows that an agent runs (or is gone); while any other source has spoken about the
- * session, its "working" decides nothing.
+ * session, its "working" decides nothing. A headless run's exit code (completed / failed) is a real outcome.
  */
 export function isPresenceOnly(o: Observation): boolean {
-  return o.source === 'process' && o.state !== 'exited';
+  return o.source === 'process' && o.state !== 'exited' && !OUTCOME_STATES.has(o.state);
 }

@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { TerminalDetector } from '../../src/detect/detector';
 import { AT_REST, Detection } from '../../src/detect/types';
+import { AGENT_COMMAND } from '../../harness/commandLine';
 import { runScenario } from '../../harness/driver';
 import { quit, wait } from '../../harness/scenario';
 import { ALL_SCENARIOS } from '../../harness/scenarios/index';
@@ -13,7 +14,6 @@ import type { Scenario } from '../../harness/scenario';
  * The real CLIs (scripts/agents/install.sh) in real PTYs against the loopback mocks; the detector reads
  * the live stream as it arrives and must go idle → working → waiting → working → at rest → exited.
  */
-const COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
 
 function scenario(agent: string, id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.agent === agent && x.id === id);
@@ -41,7 +41,7 @@ describe('live: real agent CLIs, detector on the live stream', function () {
     it(`${agent}: idle → working → waiting → working → at rest → exited`, async () => {
       const sc = make();
       const out = fs.mkdtempSync(path.join(os.tmpdir(), `agentlens-live-${agent}-`));
-      const det = new TerminalDetector({ cols: sc.cols ?? 120, rows: sc.rows ?? 35, commandLine: COMMAND[agent] });
+      const det = new TerminalDetector({ cols: sc.cols ?? 120, rows: sc.rows ?? 35, commandLine: AGENT_COMMAND[agent] });
       const seen: Detection[] = [det.detection];
       det.onChange((d) => seen.push(d));
       // Timers stand in for the extension's deadline timer: states settle while output pauses.

@@ -4,7 +4,8 @@ import { SAME_MOMENT_MS } from '../../src/store/arbitrationRules';
 import { SOURCES, Source } from '../../src/store/observation';
 import { obs } from './obs';
 
-const AUTHORITY: Record<Source, number> = { 'jsonl-watcher': 4, hook: 3, doorbell: 2, 'pty-scrape': 1, process: 0 };
+// `process` outcomes exist only as a headless run's exit code: the run's own verdict.
+const AUTHORITY: Record<Source, number> = { process: 5, 'jsonl-watcher': 4, hook: 3, doorbell: 2, 'pty-scrape': 1 };
 
 describe('arbitration', () => {
   // [case, words, expected "source state"]
@@ -61,7 +62,7 @@ describe('arbitration', () => {
         it(`${a} outcome vs ${b} screen-like at rest, same turn: the outcome wins`, () => {
           const got = arbitrate([obs(a, 9000, 'completed'), obs(b, 9500, 'stopped')])!;
           if (b === 'process') assert.strictEqual(got.source, a, 'process speaks only of presence');
-          else if (a === 'process') assert.strictEqual(`${got.source} ${got.state}`, `${b} stopped`, 'the process scan never knows an outcome');
+          else if (a === 'process') assert.strictEqual(`${got.source} ${got.state}`, 'process completed', 'a headless run’s exit code is an outcome');
           else assert.strictEqual(`${got.source} ${got.state}`, `${a} completed`);
         });
         it(`${a} and ${b} both report outcomes of one turn: the more authoritative wins`, () => {

@@ -16,7 +16,7 @@ export const ROOT = (() => {
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 
 /** The command each recorded agent was started with, as shell integration would report it. */
-export const COMMAND_OF: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
+export { AGENT_COMMAND as COMMAND_OF } from '../../harness/commandLine';
 
 export interface RecordingFixture {
   /** `shared` (labelled by hand, from ../shared/recordings) or `live` (npm run record). */

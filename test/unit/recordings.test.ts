@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { replayCast } from '../../src/replay/replay';
 import { agreement, parseExpected } from '../../src/replay/score';
+import { recordedCommandLine } from '../../harness/commandLine';
 import { COMMAND_OF, FIXTURES, recordings } from './helpers';
 
 /**
@@ -53,7 +54,7 @@ describe('agreement with recordings of the real CLIs made by the harness', () =>
     const key = `${r.agent}/${r.scenario}`;
     const known = shortfalls[key];
     it(`${key} agrees ≥ ${known ? `${known.floor} (known shortfall)` : '0.95'}`, () => {
-      const a = agreement(replayCast(r.cast, { commandLine: COMMAND_OF[r.agent] }).detections, parseExpected(r.expectedText));
+      const a = agreement(replayCast(r.cast, { commandLine: recordedCommandLine(r.dir, r.agent) }).detections, parseExpected(r.expectedText));
       rows.push(`${key.padEnd(42)} at-rest ${a.atRest.toFixed(3)}  strict ${a.strict.toFixed(3)}${known ? '  (known shortfall)' : ''}`);
       assert.ok(a.atRest >= (known?.floor ?? 0.95), `at-rest agreement ${a.atRest.toFixed(3)}; largest misses: ${JSON.stringify(a.misses)}`);
     });
@@ -63,7 +64,7 @@ describe('agreement with recordings of the real CLIs made by the harness', () =>
     for (const key of Object.keys(shortfalls).filter((k) => !k.startsWith('_'))) {
       const r = all.find((x) => `${x.agent}/${x.scenario}` === key);
       assert.ok(r, `SHORTFALLS.json names ${key}, which has no recording`);
-      const a = agreement(replayCast(r!.cast, { commandLine: COMMAND_OF[r!.agent] }).detections, parseExpected(r!.expectedText));
+      const a = agreement(replayCast(r!.cast, { commandLine: recordedCommandLine(r!.dir, r!.agent) }).detections, parseExpected(r!.expectedText));
       assert.ok(a.atRest < 0.95, `${key} now agrees ${a.atRest.toFixed(3)}: remove it from SHORTFALLS.json`);
     }
   });

@@ -9,6 +9,7 @@ export const claudeCode: AgentSignature = {
   commands: ['claude', 'claude-code'],
   packages: ['@anthropic-ai/claude-code'],
   processNames: ['claude'],
+  headless: { flags: ['-p', '--print'] },
   identify: [
     // The window title is set by the program itself: "✳ Claude Code" at rest, "◐/◑ Claude Code" while working.
     { id: 'cc.title', where: 'title', pattern: /^[✳◐◑◒◓✻✽✶✢·*]\s+Claude Code$/, weight: 2 },

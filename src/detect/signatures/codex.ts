@@ -9,10 +9,13 @@ export const codex: AgentSignature = {
   commands: ['codex'],
   packages: ['@openai/codex'],
   processNames: ['codex'],
+  headless: { subcommands: ['exec', 'e'], header: /^OpenAI Codex v\d+\.\d+\.\d+/ },
   identify: [
     { id: 'cx.program-status', where: 'osc', pattern: /^7501;state=\w+.*:app=codex\b/, weight: 2 },
     { id: 'cx.banner', where: 'screen', pattern: />_ OpenAI Codex \(v\d+\.\d+/, weight: 2, altScreenOnly: true },
     { id: 'cx.exec-header', where: 'screen', pattern: /^OpenAI Codex v\d+\.\d+\.\d+/, weight: 1 },
+    // `codex exec`'s header block names its session: with the header line, a run started from a script is known.
+    { id: 'cx.exec-session', where: 'screen', pattern: /^session id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/, weight: 1, normalScreenOnly: true },
     { id: 'cx.composer', where: 'bottom', pattern: /^› Ask Codex to do anything/, weight: 1, altScreenOnly: true },
     { id: 'cx.title-action', where: 'title', pattern: /^\[ [!.] \] Action Required \| /, weight: 1 },
     // Seed 000's patterns that still hold somewhere in 0.169 (case-insensitive version string, model name).

@@ -8,6 +8,7 @@ export const opencode: AgentSignature = {
   commands: ['opencode'],
   packages: ['opencode-ai'],
   processNames: ['opencode', 'opencode.exe'],
+  headless: { subcommands: ['run'] },
   identify: [
     // The OpenTUI renderer's capability query is unique to OpenCode's TUI.
     { id: 'oc.opentui-query', where: 'osc', pattern: /^99;i=opentui-notifications\b/, weight: 2 },

@@ -92,4 +92,16 @@ export interface AgentSignature {
   turnInProgress?: TurnInProgress;
   /** Prefixes stripped from a reply line before checking whether it ends with a question. */
   replyPrefix?: RegExp;
+  /** A run without the TUI (plain output, then exit): Working while it runs, its exit code its outcome. */
+  headless?: HeadlessRun;
+}
+
+/** How a headless run is started (command line) and recognised from its output (scripts hide the command line). */
+export interface HeadlessRun {
+  /** The first argument that makes a run headless (`codex exec`, `opencode run`). */
+  subcommands?: string[];
+  /** Options that make a run headless anywhere in the arguments (`claude -p`, `gemini --prompt=…`). */
+  flags?: string[];
+  /** A row the run prints on the normal screen (never in the TUI), once identified. */
+  header?: RegExp;
 }

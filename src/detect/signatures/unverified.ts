@@ -15,6 +15,7 @@ export const amp: AgentSignature = {
   commands: ['amp'],
   packages: ['@sourcegraph/amp'],
   processNames: ['amp'],
+  headless: { flags: ['-x', '--execute'] },
   identify: [],
   waiting: SEED_WAITING,
   working: SEED_WORKING,
@@ -29,6 +30,7 @@ export const gemini: AgentSignature = {
   commands: ['gemini'],
   packages: ['@google/gemini-cli'],
   processNames: ['gemini'],
+  headless: { flags: ['-p', '--prompt'] },
   identify: [],
   waiting: [
     { id: 'gm.allow-execution', where: 'bottom', pattern: /\bAllow execution\b|\bApply this change\?/, state: 'waiting', waitKind: 'permission' },

@@ -204,5 +204,6 @@ export class TerminalSession {
 export function detectionToObservation(d: Detection, at: number, locator: Observation['locator']): Observation {
   const o: Observation = { source: d.source, at, agent: d.agent, state: d.state, evidence: d.evidence, locator };
   if (d.state === 'waiting') o.wait = { kind: d.waitKind ?? 'prompt', ...(d.waitKind === 'reply-question' ? { question: d.evidence.replace(/^[^:]*: /, '').replace(/^"|"$/g, '') } : {}) };
+  if (d.reason) o.reason = d.reason;
   return o;
 }

@@ -1,0 +1,19 @@
+/**
+ * The shape of a dialog no agent's rule names (issue 10): a choice list with a selection cursor, or a
+ * confirm/cancel hint next to choices or a question. Agent-independent, checked only on identified agents'
+ * screens after their own dialog rules, and only in the bottom rows where TUIs draw dialogs. Every pattern
+ * is anchored and bounded: they run on single rows.
+ */
+export const GENERIC_DIALOG = {
+  id: 'generic.dialog',
+  /** The highlighted choice: `❯ 1. Yes`, `› 2. No`, `> 1) Trust`. */
+  cursorOption: /^\s{0,8}[❯›>▸▶➤]\s{0,3}\d{1,2}[.)]\s{1,3}\S/,
+  /** A highlighted choice without a number (Claude Code's folder trust: `❯ No, exit`); `>` is left out, shells use it. */
+  cursorChoice: /^\s{0,8}[❯›▸▶➤]\s{1,3}\S/,
+  /** Any numbered choice row (the cursor's siblings). */
+  option: /^\s{0,8}(?:[❯›>▸▶➤]\s{0,3})?\d{1,2}[.)]\s{1,3}\S/,
+  /** A hint that keys confirm or cancel something. */
+  hint: /(?:\b(?:enter|return)|⏎) (?:to )?(?:confirm|select|continue|approve|submit)\b|\besc(?:ape)? (?:to )?(?:cancel|go back|back|exit|dismiss|skip)\b|[([](?:y\/n|Y\/n|y\/N)[)\]]/i,
+  /** A row that asks. */
+  question: /\?\s{0,4}$/,
+} as const;

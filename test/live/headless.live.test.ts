@@ -1,0 +1,41 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TerminalDetector } from '../../src/detect/detector';
+import type { Detection } from '../../src/detect/types';
+import { AGENT_COMMAND } from '../../harness/commandLine';
+import { runScenario } from '../../harness/driver';
+import { ALL_SCENARIOS } from '../../harness/scenarios/index';
+
+/**
+ * Headless runs of the real CLIs (issue 10) against the loopback mocks, read live: Working from the command line
+ * on, then the exit code decides — Completed on 0, Failed otherwise. OpenCode's failing run retries for ~80 s,
+ * so only its success runs here (its failure is a recording in test/fixtures/live).
+ */
+const CASES: [string, string, 'completed' | 'failed'][] = [
+  ['claude-code', '20-headless-ok', 'completed'],
+  ['claude-code', '21-headless-server-error', 'failed'],
+  ['codex', '20-headless-ok', 'completed'],
+  ['codex', '21-headless-server-error', 'failed'],
+  ['opencode', '20-headless-ok', 'completed'],
+];
+
+describe('live: headless runs of the real CLIs', function () {
+  this.timeout(240_000);
+  for (const [agent, id, outcome] of CASES) {
+    it(`${agent} ${id}: working, then ${outcome} from the exit code`, async () => {
+      const sc = ALL_SCENARIOS.find((s) => s.agent === agent && s.id === id)!;
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), `agentlens-headless-${agent}-`));
+      const commandLine = [AGENT_COMMAND[agent], ...(sc.args ?? []).map((a) => JSON.stringify(a))].join(' ');
+      const det = new TerminalDetector({ cols: 120, rows: 35, commandLine });
+      const seen: Detection[] = [det.detection];
+      det.onChange((d) => seen.push(d));
+      const res = await runScenario({ scenario: sc, outDir: out, force: true, onOutput: (data, t) => det.write(data, t), onExit: (code, t) => det.exit(code, t) });
+      assert.deepStrictEqual(res.problems, [], `problems (recording in ${out})`);
+      const states = seen.map((d) => `${d.agent}/${d.state}/${d.source}`);
+      assert.deepStrictEqual(states, [`${agent}/working/process`, `${agent}/${outcome}/process`], states.join(' → '));
+      fs.rmSync(out, { recursive: true, force: true });
+    });
+  }
+});
