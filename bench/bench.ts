@@ -16,10 +16,10 @@ import { AgentStore } from '../src/store/store';
 import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
 import { benchLogs } from './logs';
+import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIX = path.join(ROOT, 'test', 'fixtures');
-const COMMAND_OF: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
 const MB = 1024 * 1024;
 
 interface Rec {

@@ -4,5 +4,6 @@ import { codexScenarios } from './codex';
 import { dialogScenarios } from './dialogs';
 import { headlessScenarios } from './headless';
 import { opencodeScenarios } from './opencode';
+import { staleLineScenarios } from './staleLines';
 
-export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...headlessScenarios, ...dialogScenarios];
+export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...headlessScenarios, ...dialogScenarios, ...staleLineScenarios];

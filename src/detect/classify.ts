@@ -147,6 +147,20 @@ function turnInProgress(frame: Frame, sig: AgentSignature): Candidate | undefine
   return undefined;
 }
 
+/** The row of the newest turn start in the transcript (-1: none on screen). */
+export function newestTurnStart(frame: Frame, sig: AgentSignature): number {
+  const ts = sig.turnStart;
+  if (!ts) return -1;
+  const rows = frame.view.rows;
+  for (const r of frame.filled) {
+    if (!ts.pattern.test(rows[r])) continue;
+    const above = rowAbove(frame, r);
+    if (above !== undefined && ts.inputBoxAbove.test(above)) continue;
+    return r;
+  }
+  return -1;
+}
+
 /**
  * A dialog no rule names must not read as idle: choices with a selection cursor, or a confirm/cancel hint
  * beside choices or a question, in the bottom rows. Waiting (kind `prompt`), the matched rows as evidence.
@@ -190,7 +204,10 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
   const psBody = ps ? frame.osc.get(ps.osc) : undefined;
   const psWord = ps && psBody !== undefined ? ps.parse(psBody) : undefined;
   const psState = ps && psWord ? ps.states[psWord] : undefined;
-  const outcome = lastOutcome(frame, sig.outcomes);
+  const turn = newestTurnStart(frame, sig);
+  const found = lastOutcome(frame, sig.outcomes);
+  // An outcome above the newest turn start is an earlier turn's: it says nothing about this one.
+  const outcome = found && (found.row < 0 || found.row > turn) ? found : undefined;
   if (ps && psState && psState !== 'clear') {
     const text = `OSC ${ps.osc} ${psBody}`;
     if (psState === 'waiting') return { state: 'waiting', ruleId: ps.id, text, waitKind: 'permission' };
@@ -205,7 +222,7 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
     return { state: psState, ruleId: ps.id, text };
   }
   if (ps && psState === 'clear') return { state: 'exited', ruleId: ps.id, text: `OSC ${ps.osc} ${psBody}` };
-  const boundary = outcome ? outcome.row : -1;
+  const boundary = Math.max(outcome ? outcome.row : -1, turn);
   const waiting = firstRule(frame, sig.waiting, boundary);
   if (waiting) return waiting;
   const dialog = genericDialog(frame);

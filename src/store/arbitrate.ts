@@ -15,7 +15,7 @@ import type { Observation } from './observation';
  * 5. Otherwise the freshest word wins: a source that said nothing about the current turn does not hold
  *    the state against a fresher one.
  */
-export function arbitrate(words: readonly Observation[]): Observation | undefined {
+export function arbitrate(words: readonly Observation[], turnStartedAt = -Infinity): Observation | undefined {
   if (words.length === 0) return undefined;
   const exited = newest(words.filter((w) => w.state === 'exited'));
   if (exited) return exited;
@@ -23,12 +23,14 @@ export function arbitrate(words: readonly Observation[]): Observation | undefine
   if (speaking.length === 0) return newest(words);
   const latest = newest(speaking)!;
   const turnStart = newest(speaking.filter(startsOrContinuesTurn));
-  const floor = turnStart ? turnStart.at - SAME_MOMENT_MS : -Infinity;
+  // The latest turn start any source ever reported, even one whose word has since been replaced.
+  const startedAt = Math.max(turnStart?.at ?? -Infinity, turnStartedAt);
+  const floor = startedAt - SAME_MOMENT_MS;
   const current = speaking.filter((w) => w.at >= floor);
   const outcome = mostAuthoritative(current.filter((w) => OUTCOME_STATES.has(w.state)));
   const asks = newest(current.filter(isReplyQuestion));
   // Nothing started after the reply that asks: it is how the turn ended, whoever said so and whoever spoke later.
-  if (asks && (!outcome || outcome.state === 'completed') && !(turnStart && turnStart.at > asks.at)) return asks;
+  if (asks && (!outcome || outcome.state === 'completed') && !(startedAt > asks.at)) return asks;
   return outcome ?? latest;
 }
 

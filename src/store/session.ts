@@ -1,6 +1,6 @@
 import type { AgentKind } from '../detect/types';
 import { arbitrate } from './arbitrate';
-import { startsOrContinuesTurn } from './arbitrationRules';
+import { isPresenceOnly, startsOrContinuesTurn } from './arbitrationRules';
 import type { Observation, Source } from './observation';
 import { HISTORY_LIMIT, Transition } from './types';
 import { SessionWaits } from './waits';
@@ -14,6 +14,8 @@ export class AgentSession {
   readonly agentSessionIds = new Set<string>();
   /** Turn starts seen by the terminal's own sources (screen, process), or by the log for an unlinked session. */
   readonly turnStarts: number[] = [];
+  /** Epoch ms of the latest turn start any source reported (arbitration's floor). */
+  private lastTurnStart = -Infinity;
   readonly history: Transition[] = [];
   readonly waits: SessionWaits;
   shown: Observation | undefined;
@@ -49,6 +51,9 @@ export class AgentSession {
     if (o.locator.cwd && (!this.cwd || o.source === 'pty-scrape' || o.source === 'process')) this.cwd = o.locator.cwd;
     if (o.locator.sessionId) this.agentSessionIds.add(o.locator.sessionId);
     if (startsOrContinuesTurn(o) && !(prev && startsOrContinuesTurn(prev))) this.noteTurnStart(o.at);
+    // Remembered past the source's next word: the screen's "working" of a new turn is gone once it says
+    // "idle", but an outcome from before it still belongs to an earlier turn.
+    if (startsOrContinuesTurn(o) && !isPresenceOnly(o)) this.lastTurnStart = Math.max(this.lastTurnStart, o.at);
     return this.rearbitrate();
   }
 
@@ -61,6 +66,7 @@ export class AgentSession {
     }
     this.cwd ??= other.cwd;
     this.lastSeen = Math.max(this.lastSeen, other.lastSeen);
+    this.lastTurnStart = Math.max(this.lastTurnStart, other.lastTurnStart);
     return this.rearbitrate();
   }
 
@@ -79,7 +85,7 @@ export class AgentSession {
   }
 
   private rearbitrate(): boolean {
-    const next = arbitrate([...this.words.values()]);
+    const next = arbitrate([...this.words.values()], this.lastTurnStart);
     const prev = this.shown;
     this.shown = next;
     let changed = prev !== next;

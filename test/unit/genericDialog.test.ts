@@ -1,6 +1,8 @@
 import * as assert from 'assert';
 import { classify, genericDialog, makeFrame } from '../../src/detect/classify';
 import { signatureOf } from '../../src/detect/signatures';
+import { AgentStore } from '../../src/store/store';
+import { obs } from './obs';
 
 function frame(rows: string[], altScreen = true) {
   const padded = [...Array(Math.max(0, 30 - rows.length)).fill(''), ...rows];
@@ -61,5 +63,20 @@ describe('stale lines: only the newest turn decides', () => {
     assert.strictEqual(c.state, 'stopped', JSON.stringify(c));
     const live = classify(frame(['✻ Worked for 8s', '', '● Starting the review agent.', '✻ Waiting for 1 background agent to finish', '❯ ']), signatureOf('claude-code'));
     assert.strictEqual(live.state, 'working', 'below the last completion it is the newest turn');
+  });
+});
+
+describe('stale outcomes: a turn start is remembered after its source moves on', () => {
+  it('the log’s outcome of an earlier turn does not come back when the screen goes from working to idle (harness 24)', () => {
+    const store = new AgentStore({ now: () => 20_000 });
+    store.openTerminal('t', 'T');
+    const at = { locator: { terminalId: 't' } };
+    store.observe({ ...obs('jsonl-watcher', 2_800, 'working'), ...at });
+    store.observe({ ...obs('jsonl-watcher', 3_671, 'completed'), ...at });
+    store.observe({ ...obs('pty-scrape', 3_820, 'waiting', { wait: 'reply-question', question: 'Shall I?' }), ...at });
+    store.observe({ ...obs('pty-scrape', 12_076, 'working'), ...at });
+    store.observe({ ...obs('pty-scrape', 13_924, 'idle'), ...at });
+    const s = store.terminal('t')!;
+    assert.deepStrictEqual([s.state, s.source], ['idle', 'pty-scrape']);
   });
 });

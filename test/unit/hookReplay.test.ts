@@ -10,10 +10,10 @@ import { replayFused, type ShownChange } from '../../src/replay/fused';
 import { HOOK_LINE_LIMIT, HookFileError, hookReports, parseHookFile } from '../../src/replay/hookFile';
 import { replayCast } from '../../src/replay/replay';
 import type { Wait } from '../../src/store/waits';
+import { AGENT_COMMAND as COMMAND_OF } from '../../harness/commandLine';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RECORDINGS = path.join(ROOT, 'test/fixtures/recordings');
-const COMMAND_OF: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
 
 describe('replay --hooks: the hooks file', () => {
   const parseErr = (text: string) => {

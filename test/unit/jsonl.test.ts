@@ -57,6 +57,11 @@ const EXPECTED: Record<string, Expect> = {
   'live/claude-code/09-api-error-529': { final: 'failed', reason: 'API error 529' },
   'live/claude-code/10-multiturn-quit': { final: 'completed', completed: 2 },
   'live/claude-code/11-narrow-80x24-approval': DONE,
+  // `claude -p` writes the prompt but no turn-duration record: the run's exit code decides (headless runs).
+  'live/claude-code/20-headless-ok': { final: 'working' },
+  'live/claude-code/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
+  'live/claude-code/22-folder-trust': IDLE,
+  'live/claude-code/24-compact-after-question': DONE, // /compact writes no second turn
   'live/codex/01-idle-start': IDLE, // a rollout with only session_meta
   'live/codex/02-plain-answer': DONE,
   'live/codex/03-question-reply': DONE,
@@ -66,6 +71,10 @@ const EXPECTED: Record<string, Expect> = {
   'live/codex/07-slow-streaming': DONE,
   'live/codex/08-esc-interrupt': INTERRUPTED,
   'live/codex/09-api-error-429': { final: 'failed', reason: 'API error 429' },
+  'live/codex/20-headless-ok': DONE,
+  'live/codex/21-headless-server-error': { final: 'failed', reason: 'error' }, // exec's rollout names no status
+  'live/codex/22-hooks-review': IDLE,
+  'live/codex/23-folder-access': IDLE,
   'live/codex/10-multi-step-quit': { final: 'completed', completed: 2 },
   'live/codex/11-narrow-80x24-approval': DONE,
   'live/opencode/01-idle-start': IDLE,
@@ -79,6 +88,8 @@ const EXPECTED: Record<string, Expect> = {
   'live/opencode/08-esc-interrupt': INTERRUPTED,
   'live/opencode/09-api-error-401': { final: 'failed', reason: 'API error 401' },
   'live/opencode/10-multistep-quit': { final: 'completed', completed: 2 }, // two prompts
+  'live/opencode/20-headless-ok': DONE,
+  'live/opencode/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/opencode/11-narrow-80x24-permission': DONE,
 };
 

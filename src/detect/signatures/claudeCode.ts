@@ -10,6 +10,9 @@ export const claudeCode: AgentSignature = {
   packages: ['@anthropic-ai/claude-code'],
   processNames: ['claude'],
   headless: { flags: ['-p', '--print'] },
+  // A submitted prompt or slash command stays in the transcript as "❯ <text>" (2.1.328, harness 24); the input
+  // box shows the same glyph under its top rule. Dialog choices ("❯ 1. Yes") are not turns.
+  turnStart: { id: 'cc.submitted-prompt', pattern: /^❯ (?!\d{1,2}\.\s)\S/, inputBoxAbove: /^─{8,}/ },
   identify: [
     // The window title is set by the program itself: "✳ Claude Code" at rest, "◐/◑ Claude Code" while working.
     { id: 'cc.title', where: 'title', pattern: /^[✳◐◑◒◓✻✽✶✢·*]\s+Claude Code$/, weight: 2 },

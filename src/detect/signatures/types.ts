@@ -94,6 +94,16 @@ export interface AgentSignature {
   replyPrefix?: RegExp;
   /** A run without the TUI (plain output, then exit): Working while it runs, its exit code its outcome. */
   headless?: HeadlessRun;
+  /** Where a new turn begins in the transcript: every rule above the newest one is history (stale lines). */
+  turnStart?: TurnStart;
+}
+
+/** A transcript row that starts a turn (a submitted prompt or command), not the input box that looks like it. */
+export interface TurnStart {
+  id: string;
+  pattern: RegExp;
+  /** The row is the input box when the nearest non-empty row above it matches this (its top border). */
+  inputBoxAbove: RegExp;
 }
 
 /** How a headless run is started (command line) and recognised from its output (scripts hide the command line). */
