@@ -1,5 +1,5 @@
 /** The agents Agent Lens knows; `shell` means no agent is running. */
-export const AGENT_IDS = ['claude-code', 'codex', 'opencode', 'amp', 'gemini', 'hermes', 'shell'] as const;
+export const AGENT_IDS = ['claude-code', 'codex', 'opencode', 'amp', 'gemini', 'hermes', 'copilot', 'cursor', 'crush', 'qwen', 'kilocode', 'aider', 'pi', 'shell'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 export type AgentKind = Exclude<AgentId, 'shell'>;
 

@@ -1,7 +1,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentKind } from '../detect/types';
+import { AGENT_IDS, type AgentKind } from '../detect/types';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -16,7 +16,7 @@ export interface AgentLensConfig {
   opencodeDatabases: string[];
 }
 
-const DEFAULT_AGENTS: Record<AgentKind, boolean> = { 'claude-code': true, codex: true, opencode: true, amp: true, gemini: true, hermes: true };
+const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_IDS.filter((a) => a !== 'shell').map((a) => [a, true])) as Record<AgentKind, boolean>;
 
 export function readConfig(): AgentLensConfig {
   const c = vscode.workspace.getConfiguration('agentLens');

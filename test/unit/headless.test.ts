@@ -84,3 +84,31 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
     assert.strictEqual(presence?.source, 'pty-scrape', 'the scan’s "working" still decides nothing when another source spoke');
   });
 });
+
+describe('more agents by command line and process (unverified screens)', () => {
+  it('knows GitHub Copilot CLI, Cursor Agent, Crush, Qwen Code, Kilo Code, Aider and pi, and their headless forms', () => {
+    const cases: [string, string, string | undefined][] = [
+      ['copilot', 'copilot', undefined],
+      ['copilot -p "fix the tests"', 'copilot', '-p'],
+      ['npx @github/copilot', 'copilot', undefined],
+      ['cursor-agent', 'cursor', undefined],
+      ['cursor-agent -p "x"', 'cursor', '-p'],
+      ['crush', 'crush', undefined],
+      ['crush run "x"', 'crush', 'run'],
+      ['npx -y @qwen-code/qwen-code@latest', 'qwen', undefined],
+      ['qwen --prompt "x"', 'qwen', '--prompt'],
+      ['kilocode', 'kilocode', undefined],
+      ['aider --model gpt-5', 'aider', undefined],
+      ['aider --message "add tests"', 'aider', '--message'],
+      ['uvx --from aider-chat aider', 'aider', undefined],
+      ['pi', 'pi', undefined],
+      ['pi -p "x"', 'pi', '-p'],
+    ];
+    for (const [line, agent, headless] of cases) {
+      const m = agentFromCommandLine(line);
+      assert.strictEqual(m?.agent, agent, line);
+      assert.strictEqual(m?.headless, headless, line);
+    }
+    assert.strictEqual(agentFromCommandLine('kilo notes.txt'), undefined, 'kilo the editor is not Kilo Code');
+  });
+});

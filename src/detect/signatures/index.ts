@@ -2,13 +2,13 @@ import type { AgentKind } from '../types';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
 import { opencode } from './opencode';
-import { amp, gemini, hermes } from './unverified';
+import { aider, amp, copilot, crush, cursor, gemini, hermes, kilocode, pi, qwen } from './unverified';
 import type { AgentSignature } from './types';
 
 export type { AgentSignature } from './types';
 
 /** Every agent's signature table, strongest-evidence agents first. */
-export const SIGNATURES: readonly AgentSignature[] = [claudeCode, codex, opencode, amp, gemini, hermes];
+export const SIGNATURES: readonly AgentSignature[] = [claudeCode, codex, opencode, amp, gemini, hermes, copilot, cursor, crush, qwen, kilocode, aider, pi];
 
 export function signatureOf(agent: AgentKind): AgentSignature {
   const s = SIGNATURES.find((x) => x.agent === agent);
