@@ -10,7 +10,7 @@ import { HandoffPaths, nextTaskId } from '../../src/handoff/paths';
 import { HandoffService } from '../../src/handoff/service';
 import type { DeliveryTarget } from '../../src/handoff/steps';
 import { findProcess, isProcess } from '../../src/handoff/targets';
-import { TeamRegistry } from '../../src/handoff/team/registry';
+import { parseTeam, TeamError, TeamRegistry } from '../../src/handoff/team/registry';
 import type { TeamAgent } from '../../src/handoff/team/schema';
 import { Hub } from '../../src/hub/hub';
 import { ContractHost, doorbellContract } from './handoffContract';
@@ -162,6 +162,10 @@ describe('dispatch', () => {
 });
 
 describe('the registry file, live', () => {
+  it('refuses __proto__, constructor and prototype as keys in a step’s with table, naming the line', () => {
+    assert.throws(() => parseTeam('[a]\nmode = "embedded"\n[[a.dispatch_steps]]\ntool = "x"\nwith = { __proto__ = 1 }\n', 'team.toml'), (e: TeamError) => e instanceof TeamError && /__proto__/.test(e.message) && e.line !== undefined);
+  });
+
   it('picks up a team.toml whose folder is created after the watch began', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-team-later-'));
     const file = path.join(tmp, '.agent-lens', 'team.toml');
