@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The command a user types to start each CLI. */
-export const AGENT_COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode' };
+export const AGENT_COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini' };
 
 function quote(a: string): string {
   return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
