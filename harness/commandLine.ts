@@ -1,12 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shellWord } from '../src/shellQuote';
 
 /** The command a user types to start each CLI. */
 export const AGENT_COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini' };
-
-function quote(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The command line of a recording as shell integration would report it: the CLI and the scenario's arguments (`codex exec …` is headless). */
 export function recordedCommandLine(dir: string, agent: string): string {
@@ -17,5 +14,5 @@ export function recordedCommandLine(dir: string, agent: string): string {
   } catch {
     /* no meta.json (hand-labelled recordings): the bare command */
   }
-  return [AGENT_COMMAND[agent], ...args.map(quote)].join(' ');
+  return [AGENT_COMMAND[agent], ...args.map(shellWord)].join(' ');
 }

@@ -1,5 +1,6 @@
 import { EVENT_STATUSES, HANDSHAKE_TASK } from './board';
 import { DOORBELL_PATH } from './doorbell';
+import { shellQuote } from '../shellQuote';
 
 /**
  * The brief and the protocol file an agent reads. The doorbell contract is generated here, never written by
@@ -26,8 +27,6 @@ export function handshakeMessage(readMd: string): string {
   return `Read ${readMd} and report your understanding via the doorbell.`;
 }
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 export function contract(f: ContractFacts): string {
   const id = `${f.agent}::${f.taskId}`;
   const hub = `\${${f.hubEnv}:-${f.hubFile}}`;
@@ -46,8 +45,8 @@ export function contract(f: ContractFacts): string {
     'Report with the CLI (it reads the endpoint and token itself):',
     '',
     '```sh',
-    `${q(f.cli)} task report --id ${q(id)} --status progress --summary 'understood: …'`,
-    `${q(f.cli)} task report --id ${q(id)} --status done --summary 'what was done, in one line' --report ${q(f.reportPath)}`,
+    `${shellQuote(f.cli)} task report --id ${shellQuote(id)} --status progress --summary 'understood: …'`,
+    `${shellQuote(f.cli)} task report --id ${shellQuote(id)} --status done --summary 'what was done, in one line' --report ${shellQuote(f.reportPath)}`,
     '```',
     '',
     'or with curl (UTF-8 JSON body):',

@@ -1,6 +1,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import type { ReportingAgent } from './report';
+import { shellWord } from '../shellQuote';
 
 /**
  * Where Agent Lens keeps what outlives one extension version: the reporter (copied here on activation, so hook
@@ -27,17 +28,13 @@ export function markerDir(discoveryFile: string): string {
   return path.join(path.dirname(discoveryFile), 'waiting');
 }
 
-function shQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The command a hook runs. A gated one is for events that fire on every tool call and only ever close a wait
  * (PostToolUse): with no wait open for this agent process it costs one `test -e` and drains stdin so the CLI
  * never meets a broken pipe; it always exits 0. `$PPID` is the agent process that ran the hook's shell.
  */
 export function hookCommand(reporter: string, agent: ReportingAgent, gated: boolean): string {
-  const run = `${shQuote(reporter)} ${agent}`;
+  const run = `${shellWord(reporter)} ${agent}`;
   // exec: the reporter's parent is then the agent itself, which names its wait marker.
   if (!gated) return `exec ${run}`;
   return `if [ -e "\${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ${run}; else cat >/dev/null; fi; exit 0`;

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { writeFileAtomic } from '../fsutil';
 import { reporterCommandPath } from './commands';
+import { shellQuote } from '../shellQuote';
 
 /**
  * Puts the reporter where hook commands find it across extension updates: `<home>/bin/report.cjs` (a copy of
@@ -28,12 +29,8 @@ export function installCli(home: string, bundledCli: string, node: { path: strin
   const script = path.join(bin, 'agent-lens.cjs');
   writeIfChanged(script, fs.readFileSync(bundledCli, 'utf8').replace(/^#!.*\n/, ''), 0o644);
   const cmd = path.join(bin, 'agent-lens');
-  writeIfChanged(cmd, ['#!/bin/sh', '# agent-lens: written by Agent Lens on activation (briefs name this path).', `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${q(node.path)} ${q(script)} "$@"`, ''].join('\n'), 0o755);
+  writeIfChanged(cmd, ['#!/bin/sh', '# agent-lens: written by Agent Lens on activation (briefs name this path).', `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${shellQuote(node.path)} ${shellQuote(script)} "$@"`, ''].join('\n'), 0o755);
   return cmd;
-}
-
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Outside VS Code (no hub in the environment) it drains stdin and exits at once, without starting Node. */
@@ -42,7 +39,7 @@ export function wrapper(node: { path: string; electron: boolean }, script: strin
     '#!/bin/sh',
     '# agent-lens-report: written by Agent Lens on activation. Agents’ hook settings call this path; it must print nothing and exit 0.',
     '[ -n "$AGENT_LENS_HUB" ] && [ -e "$AGENT_LENS_HUB" ] || { cat >/dev/null; exit 0; }',
-    `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${q(node.path)} ${q(script)} "$@" >/dev/null 2>&1`,
+    `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${shellQuote(node.path)} ${shellQuote(script)} "$@" >/dev/null 2>&1`,
     'exit 0',
     '',
   ].join('\n');

@@ -6,6 +6,7 @@ import type { TeamAgent } from '../handoff/team/schema';
 import { processesUnder } from '../process/processTree';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
+import { shellWord } from '../shellQuote';
 
 /** How long a launched agent has to be identified (seed 002 §2: a TUI takes 5–10 s to come up). */
 export const LAUNCH_WAIT_MS = 10_000;
@@ -38,7 +39,7 @@ export class TerminalFinder implements TargetFinder {
   private async launch(agent: TeamAgent): Promise<DeliveryTarget> {
     if (!agent.launch) throw new DispatchFailure('no_terminal', `no terminal runs ${agent.key} (process "${agent.process ?? ''}", window_hint "${agent.window_hint ?? ''}") and team.toml gives no launch command: start it in a terminal, or add launch = "…"`);
     const t = vscode.window.createTerminal({ name: agent.display_name ?? agent.key });
-    const line = [agent.launch, ...(agent.args ?? []).map(shellQuote)].join(' ');
+    const line = [agent.launch, ...(agent.args ?? []).map(shellWord)].join(' ');
     const si = await waitFor(() => t.shellIntegration, 5000);
     if (si) si.executeCommand(line);
     else t.sendText(line, true);
@@ -75,10 +76,6 @@ export class TerminalFinder implements TargetFinder {
       },
     };
   }
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 async function waitFor<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
