@@ -99,8 +99,7 @@ function byPath(path: string): AgentKind | undefined {
 function headlessArg(agent: AgentKind, args: readonly string[]): string | undefined {
   const h = SIGNATURES.find((s) => s.agent === agent)?.headless;
   if (!h) return undefined;
-  const first = args.find((a) => !a.startsWith('-'));
-  if (first !== undefined && h.subcommands?.includes(first) && args.indexOf(first) === 0) return first;
+  if (args[0] !== undefined && h.subcommands?.includes(args[0])) return args[0];
   return args.find((a) => h.flags?.some((f) => a === f || (f.startsWith('--') && a.startsWith(`${f}=`))));
 }
 

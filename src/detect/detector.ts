@@ -280,26 +280,22 @@ export class TerminalDetector {
   /** A headless run: the agent, Working from now (source process), its outcome from the exit code. */
   private startHeadless(agent: AgentKind, what: string, by: 'command-line' | 'screen', evidence: string, t: number): void {
     this.headless = what;
-    this.agent = agent;
-    this.identifiedBy = by;
-    this.sig = signatureOf(agent);
-    if (!this.screen) this.promote(t);
-    this.debouncer.reset('working');
-    this.emit({ t, agent, state: 'working', source: 'process', evidence });
+    this.setAgent(agent, by, evidence, t, 'process', 'working');
   }
 
-  private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource): void {
+  /** The agent is known: it starts `idle` (a headless run `working`), and what is on screen already is looked at. */
+  private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource, state: 'idle' | 'working' = 'idle'): void {
     this.agent = agent;
     this.identifiedBy = by;
     this.sig = agent === 'shell' ? undefined : signatureOf(agent);
     if (!this.screen) this.promote(t);
-    this.debouncer.reset('idle');
-    this.emit({ t, agent, state: 'idle', source, evidence });
+    this.debouncer.reset(state);
+    this.emit({ t, agent, state, source, evidence });
     // Look at what is already on screen right away: a promoted terminal may show a state already.
     this.markDirty(t);
     this.lastClassify = -Infinity;
     this.lastLooked = '';
-    if (by === 'screen') {
+    if (by === 'screen' && !this.headless) {
       const frame = makeFrame(this.screen!.view(), this.osc);
       const cand = classify(frame, this.sig!);
       if (cand.state !== 'idle') {
