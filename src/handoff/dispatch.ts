@@ -22,12 +22,15 @@ export interface TargetFinder {
   find(agent: TeamAgent): Promise<DeliveryTarget>;
 }
 
+/** Where the doorbell is and how agents reach it: the part of the contract that does not depend on the task. */
+export type HubFacts = Omit<ContractFacts, 'agent' | 'taskId' | 'briefPath' | 'reportPath'>;
+
 export interface DispatchDeps {
   agent(key: string): TeamAgent | undefined;
   boards: Boards;
   paths: HandoffPaths;
   /** Where the doorbell is right now; undefined while the hub is not listening. */
-  facts(): Omit<ContractFacts, 'agent' | 'taskId' | 'briefPath' | 'reportPath'> | undefined;
+  facts(): HubFacts | undefined;
   finder: TargetFinder;
   sleep(ms: number): Promise<void>;
   workspace?: string;
@@ -102,7 +105,7 @@ export class Dispatcher {
   }
 
   /** Creates the agent's handoff folder: read.md (ours, regenerated while it is ours), memory.md, briefs/, reports/, status.json. */
-  initFolder(agent: TeamAgent, facts: DispatchDeps['facts'] extends () => infer F ? NonNullable<F> : never): void {
+  initFolder(agent: TeamAgent, facts: HubFacts): void {
     const p = this.d.paths;
     const root = p.root;
     if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', `the handoff root ${root} is not a folder: remove that file or set agentLens.handoff.root`);
@@ -122,7 +125,7 @@ export class Dispatcher {
   }
 
   /** The checks before anything is written: names, registration, the in-flight gate, the hub, the folder. */
-  private prepare(key: string, taskId: string): { agent: TeamAgent; facts: NonNullable<ReturnType<DispatchDeps['facts']>> } | { result: DispatchResult } {
+  private prepare(key: string, taskId: string): { agent: TeamAgent; facts: HubFacts } | { result: DispatchResult } {
     try {
       checkSegment('agent key', key);
     } catch (e) {

@@ -3,8 +3,8 @@ import { HubError } from '../hub/security';
 import type { Hub } from '../hub/hub';
 import type { Board } from './board';
 import { Boards } from './boards';
-import { DispatchDeps, Dispatcher, DispatchRequest, DispatchResult, TargetFinder } from './dispatch';
-import { mountHandoff, ring } from './doorbell';
+import { DispatchDeps, Dispatcher, DispatchRequest, DispatchResult, type HubFacts, TargetFinder } from './dispatch';
+import { type HandoffRoutes, mountHandoff, ring } from './doorbell';
 import { HandoffPaths, splitEventId } from './paths';
 import { TeamRegistry } from './team/registry';
 import type { TeamAgent } from './team/schema';
@@ -37,6 +37,8 @@ export class HandoffService {
   readonly dispatcher: Dispatcher;
   private watcher: { dispose(): void } | undefined;
   private readonly subs: { dispose(): void }[] = [];
+  /** The doorbell's routes: mounted on the hub, and used for events read from terminals. */
+  private readonly routes: HandoffRoutes;
 
   constructor(private readonly o: HandoffOptions) {
     this.paths = new HandoffPaths(o.root);
@@ -54,6 +56,7 @@ export class HandoffService {
       log: o.log,
     };
     this.dispatcher = new Dispatcher(deps);
+    this.routes = { boards: this.boards, dispatch: (body) => this.dispatchRoute(body), checkReportPath: (agent, p) => this.paths.reportPathFor(agent, p), log: o.log };
   }
 
   /** Loads the registry, resets every board (a restart: seed 002 §7.5), mounts the routes, watches team.toml. */
@@ -61,12 +64,7 @@ export class HandoffService {
     const err = this.registry.load();
     if (err) this.o.log('warn', `team.toml: ${err.message}`);
     this.boards.resetAll(this.registry.agents().map((a) => a.key));
-    mountHandoff(this.o.hub, {
-      boards: this.boards,
-      dispatch: (body) => this.dispatchRoute(body),
-      checkReportPath: (agent, p) => this.paths.reportPathFor(agent, p),
-      log: this.o.log,
-    });
+    mountHandoff(this.o.hub, this.routes);
     this.watcher = this.registry.watch();
   }
 
@@ -80,7 +78,7 @@ export class HandoffService {
     return this.paths.agentDir(key);
   }
 
-  private facts() {
+  private facts(): HubFacts | undefined {
     return this.o.hub.port ? { port: this.o.hub.port, hubEnv: this.o.hubEnv, hubFile: this.o.hubFile, cli: this.o.cli } : undefined;
   }
 
@@ -100,7 +98,7 @@ export class HandoffService {
   /** A doorbell event from inside (a ```handoff block in a terminal): the same validation and folding as a POST. */
   ringLocal(body: unknown, via: 'doorbell' | 'terminal'): { ok: boolean; error?: string; board?: Board; warning?: string } {
     try {
-      const r = ring({ boards: this.boards, checkReportPath: (a, p) => this.paths.reportPathFor(a, p), log: this.o.log }, body, via).body as { warning?: string };
+      const r = ring(this.routes, body, via).body as { warning?: string };
       const split = splitEventId(String((body as { id?: unknown }).id ?? ''));
       return { ok: true, warning: r.warning, board: split ? this.boards.get(split.agent) : undefined };
     } catch (e) {
