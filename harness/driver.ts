@@ -21,6 +21,7 @@ import { createAnthropicMock } from './mock/anthropic';
 import type { MockServer } from './mock/common';
 import { createResponsesMock } from './mock/openai-responses';
 import { createChatMock } from './mock/openai-chat';
+import { createGeminiMock } from './mock/gemini';
 import {
   AGENT_VERSIONS,
   type AgentHome,
@@ -77,6 +78,7 @@ const QUIT: Record<AgentName, Step[]> = {
   'claude-code': [{ do: 'type', text: '/exit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
   codex: [{ do: 'type', text: '/quit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
   opencode: [{ do: 'key', key: 'ctrl-c' }],
+  gemini: [{ do: 'type', text: '/quit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
 };
 
 function keyBytes(k: KeyName, appCursor: boolean): string {
@@ -118,6 +120,8 @@ function createMock(agent: AgentName, scenario: Scenario, logFile: string, verbo
       return createResponsesMock(opts);
     case 'opencode':
       return createChatMock(opts);
+    case 'gemini':
+      return createGeminiMock(opts);
   }
 }
 
@@ -215,6 +219,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     permissionMode: sc.permissionMode,
     untrusted: sc.untrusted,
     untrustedHooks: sc.untrustedHooks,
+    firstStart: sc.firstStart,
   });
   mock.vars.CWD = home.cwd;
   opts.onHome?.(home);
@@ -621,6 +626,9 @@ function collectSessionLogs(home: AgentHome, out: string, problems: string[]): A
     save(walk(path.join(home.home, '.claude', 'projects'), (p) => p.endsWith('.jsonl')), 'transcript');
   } else if (home.agent === 'codex') {
     save(walk(path.join(home.env.CODEX_HOME ?? path.join(home.home, '.codex'), 'sessions'), (p) => /rollout-.*\.jsonl$/.test(p)), 'rollout');
+  } else if (home.agent === 'gemini') {
+    // Gemini deletes a session without resumable content at exit (FACTS §9): then there is nothing to save.
+    save(walk(path.join(home.home, '.gemini', 'tmp'), (p) => /\/chats\/session-.*\.jsonl$/.test(p)), 'gemini-session');
   } else {
     const dataDir = path.join(home.env.XDG_DATA_HOME ?? path.join(home.home, '.local/share'), 'opencode');
     const db = path.join(dataDir, 'opencode.db');

@@ -77,6 +77,8 @@ export interface Scenario {
   /** Start in an untrusted project folder / with untrusted hooks (Codex), so the CLI's start-up dialogs show. */
   untrusted?: boolean;
   untrustedHooks?: boolean;
+  /** Leave the CLI's first-start nudges on (see HomeOptions.firstStart). */
+  firstStart?: boolean;
   /** Notes copied into meta.json (e.g. substitutions). */
   notes?: string[];
 }

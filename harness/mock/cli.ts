@@ -1,7 +1,7 @@
 /**
  * Standalone scripted mock server (shared by mock-anthropic / the generic mock entry).
  *
- *   node mock.js --protocol anthropic|responses|chat --script <file.json> [--port-file <path>] [--log <path>] [--port N] [--verbose]
+ *   node mock.js --protocol anthropic|responses|chat|gemini --script <file.json> [--port-file <path>] [--log <path>] [--port N] [--verbose]
  *
  * <file.json> is a MockScript ({"title"?, "turns":[…]}) or a scenario JSON with a "mock" field
  * (see `record --export-mock-scripts`). Listens on 127.0.0.1 only. The chosen port is written to
@@ -13,6 +13,7 @@ import { createAnthropicMock } from './anthropic';
 import { type MockServer, loadScript } from './common';
 import { createChatMock } from './openai-chat';
 import { createResponsesMock } from './openai-responses';
+import { createGeminiMock } from './gemini';
 
 export async function mockCliMain(argv: string[], defaultProtocol?: string): Promise<MockServer> {
   const o: Record<string, string | boolean> = {};
@@ -28,14 +29,14 @@ export async function mockCliMain(argv: string[], defaultProtocol?: string): Pro
     }
   }
   if (o.help || !o.script) {
-    process.stdout.write('usage: mock --script <file.json> [--protocol anthropic|responses|chat] [--port-file <path>] [--log <path>] [--port N] [--verbose]\n');
+    process.stdout.write('usage: mock --script <file.json> [--protocol anthropic|responses|chat|gemini] [--port-file <path>] [--log <path>] [--port N] [--verbose]\n');
     process.exit(o.help ? 0 : 2);
   }
   const protocol = String(o.protocol ?? defaultProtocol ?? 'anthropic');
   const script = loadScript(String(o.script));
   const opts = { script, logFile: o.log ? String(o.log) : undefined, port: o.port ? Number(o.port) : 0, verbose: !!o.verbose };
   const mock =
-    protocol === 'anthropic' ? createAnthropicMock(opts) : protocol === 'responses' ? createResponsesMock(opts) : protocol === 'chat' ? createChatMock(opts) : undefined;
+    protocol === 'anthropic' ? createAnthropicMock(opts) : protocol === 'responses' ? createResponsesMock(opts) : protocol === 'chat' ? createChatMock(opts) : protocol === 'gemini' ? createGeminiMock(opts) : undefined;
   if (!mock) throw new Error(`unknown protocol ${protocol}`);
   const port = await mock.listen();
   if (o['port-file']) {

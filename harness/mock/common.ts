@@ -97,7 +97,7 @@ export interface RequestLogEntry {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-const SECRET_HEADERS = /^(authorization|x-api-key|api-key|proxy-authorization|cookie)$/i;
+const SECRET_HEADERS = /^(authorization|x-api-key|x-goog-api-key|api-key|proxy-authorization|cookie)$/i;
 
 export function redactHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};

@@ -52,4 +52,33 @@ export const dialogScenarios: Scenario[] = [
       { state: 'exited', from: atExit, cue: 'process exit' },
     ],
   },
+  {
+    id: '22-first-start-vscode',
+    agent: 'gemini',
+    description: 'A first start in a VS Code terminal: "Do you want to connect IDE to Gemini CLI?" for ~8 s, answered Esc ("2. No (esc)"); then the keybinding setup consent for ~8 s, answered "2. No"; idle, /quit.',
+    firstStart: true,
+    mock: MOCK,
+    steps: [
+      waitText(/Do you want to connect IDE to Gemini CLI\?/, 30_000, 'ide dialog'),
+      wait(8000),
+      key('esc', 'ide no'),
+      waitText(/your terminal keybindings\?/, 15_000, 'keybinding dialog'),
+      wait(8000),
+      key('down', 'pick'),
+      wait(300),
+      enter('keybinding no'),
+      wait(6000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
+    tailMs: 500,
+    expect: [
+      { state: 'idle', from: atStart, cue: 'startup' },
+      { state: 'waiting', from: screen(/Do you want to connect IDE to Gemini CLI\?/), cue: '"│ ● 1. Yes │" / "2. No (esc)" / "3. No, don\'t ask again" in a box (generic shape, boxed cursor)' },
+      // Esc on the IDE dialog brings the keybinding dialog within 0.1 s: one wait, two dialogs.
+      { state: 'waiting', from: screen(/your terminal keybindings\?/), cue: '"Do you want to continue?" / "● 1. Yes" / "Enter to select · ↑/↓ to navigate · Esc to cancel"' },
+      { state: 'idle', from: gone(/your terminal keybindings\?/), cue: 'dialog gone: prompt' },
+      { state: 'exited', from: screen(/Agent powering down/), cue: '/quit: goodbye summary, then the exit' },
+    ],
+  },
 ];

@@ -4,6 +4,7 @@
  */
 import { type Scenario, atExit, atStart, waitExit } from '../scenario';
 import type { AgentName } from '../homes';
+import { AGENT_COMMAND } from '../commandLine';
 
 const PROMPT = 'Give me a one-line summary of this repository.';
 
@@ -12,11 +13,12 @@ const HEADLESS_ARGS: Partial<Record<AgentName, string[]>> = {
   'claude-code': ['-p', PROMPT],
   codex: ['exec', '--skip-git-repo-check', PROMPT],
   opencode: ['run', PROMPT],
+  gemini: ['-p', PROMPT],
 };
 
 function pair(agent: AgentName, first: number): Scenario[] {
   const args = HEADLESS_ARGS[agent]!;
-  const cmd = `${agent === 'claude-code' ? 'claude' : agent} ${args[0]}`;
+  const cmd = `${AGENT_COMMAND[agent]} ${args[0]}`;
   return [
     {
       id: `${first}-headless-ok`,
@@ -48,4 +50,4 @@ function pair(agent: AgentName, first: number): Scenario[] {
   ];
 }
 
-export const headlessScenarios: Scenario[] = [...pair('claude-code', 20), ...pair('codex', 20), ...pair('opencode', 20)];
+export const headlessScenarios: Scenario[] = [...pair('claude-code', 20), ...pair('codex', 20), ...pair('opencode', 20), ...pair('gemini', 20)];

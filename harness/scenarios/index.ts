@@ -2,8 +2,9 @@ import type { Scenario } from '../scenario';
 import { claudeScenarios } from './claude-code';
 import { codexScenarios } from './codex';
 import { dialogScenarios } from './dialogs';
+import { geminiScenarios } from './gemini';
 import { headlessScenarios } from './headless';
 import { opencodeScenarios } from './opencode';
 import { staleLineScenarios } from './staleLines';
 
-export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...headlessScenarios, ...dialogScenarios, ...staleLineScenarios];
+export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...geminiScenarios, ...headlessScenarios, ...dialogScenarios, ...staleLineScenarios];

@@ -2,7 +2,7 @@
 # Installs the pinned agent CLIs used by the recording harness into <repo>/.agents
 # (git-ignored; NOT package.json dependencies).
 #
-#   scripts/agents/install.sh            # all three
+#   scripts/agents/install.sh            # all four
 #   scripts/agents/install.sh claude-code codex
 #
 # Layout: .agents/<agent>/node_modules/... plus .agents/<agent>/.stamp-<pkg>@<version>.
@@ -20,11 +20,13 @@ declare -A SPEC=(
   [claude-code]="@anthropic-ai/claude-code@2.1.328"
   [codex]="@openai/codex@0.169.0"
   [opencode]="opencode-ai@1.18.33"
+  [gemini]="@google/gemini-cli@0.61.0"
 )
 declare -A BIN=(
   [claude-code]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
   [codex]="node_modules/@openai/codex/bin/codex.js"
   [opencode]="node_modules/opencode-ai/bin/opencode.exe"
+  [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
 )
 declare -A POST=(
   # npm 11 may skip lifecycle scripts; both packages ship a placeholder stub in bin/
@@ -32,9 +34,11 @@ declare -A POST=(
   [claude-code]="cd node_modules/@anthropic-ai/claude-code && node install.cjs"
   [codex]="true"
   [opencode]="cd node_modules/opencode-ai && node postinstall.mjs"
+  # Gemini CLI is one bundled JS file; its optional node-pty is not needed (the harness owns the PTY).
+  [gemini]="true"
 )
-declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode )
-declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" )
+declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode [gemini]=gemini )
+declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" [gemini]="0\.61\.0" )
 
 # Optional system tools the harness uses: bubblewrap (Codex warns "could not find bubblewrap on PATH"
 # on screen without it) and sqlite3 (to dump OpenCode's session DB). Root + apt only; never fatal.
@@ -55,7 +59,7 @@ if [ -z "${AGENTLENS_NO_APT:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/
 fi
 
 agents=("$@")
-[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode)
+[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode gemini)
 
 rc=0
 for a in "${agents[@]}"; do

@@ -167,9 +167,11 @@ export function newestTurnStart(frame: Frame, sig: AgentSignature): number {
  */
 export function genericDialog(frame: Frame): Candidate | undefined {
   const g = GENERIC_DIALOG;
-  const rows = frame.bottom.map((r) => frame.view.rows[r]);
+  const raw = frame.bottom.map((r) => frame.view.rows[r]);
+  const boxed = raw.map((r) => g.leftBorder.test(r));
+  const rows = raw.map((r, i) => (boxed[i] ? r.replace(g.leftBorder, '').replace(g.rightBorder, '') : r));
   const options = rows.filter((r) => g.option.test(r));
-  const cursor = rows.find((r) => g.cursorOption.test(r));
+  const cursor = rows.find((r, i) => g.cursorOption.test(r) || (boxed[i] && g.boxedCursorOption.test(r)));
   const hint = rows.find((r) => g.hint.test(r));
   const asks = rows.find((r) => g.question.test(r) && !g.option.test(r));
   const choice = rows.find((r) => g.cursorChoice.test(r));
@@ -179,9 +181,10 @@ export function genericDialog(frame: Frame): Candidate | undefined {
   return { state: 'waiting', ruleId: g.id, text: [...new Set(evidence)].join(' / '), waitKind: 'prompt' };
 }
 
-/** The reply line just above the outcome row, when the reply ends with a question. */
-export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignature): string | undefined {
+/** The reply's last row, when the reply ends with a question: above a completion line, or down to `replyEnd`. */
+export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignature, replyEnd?: RegExp): string | undefined {
   const rows = frame.view.rows;
+  if (replyEnd) return replyQuestionBelow(rows, outcomeRow, sig, replyEnd);
   for (let r = outcomeRow - 1, seen = 0; r >= 0 && seen < 3; r--) {
     const text = rows[r].replace(/[┃│]/g, ' ').trim();
     if (text === '' || /^[─━╌-]+$/.test(text)) continue;
@@ -189,6 +192,12 @@ export function replyQuestion(frame: Frame, outcomeRow: number, sig: AgentSignat
     return endsWithQuestion(rows[r].replace(sig.replyPrefix ?? /^\s*/, '')) ? text : undefined;
   }
   return undefined;
+}
+
+function replyQuestionBelow(rows: readonly string[], start: number, sig: AgentSignature, replyEnd: RegExp): string | undefined {
+  let last: string | undefined;
+  for (let r = start; r < rows.length && !(r > start && replyEnd.test(rows[r])); r++) if (rows[r].trim() !== '') last = rows[r];
+  return last !== undefined && endsWithQuestion(last.replace(sig.replyPrefix ?? /^\s*/, '')) ? last.trim() : undefined;
 }
 
 /**
@@ -212,7 +221,7 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
     const text = `OSC ${ps.osc} ${psBody}`;
     if (psState === 'waiting') return { state: 'waiting', ruleId: ps.id, text, waitKind: 'permission' };
     if (psState === 'completed' && outcome?.marker.completion) {
-      const q = replyQuestion(frame, outcome.row, sig);
+      const q = replyQuestion(frame, outcome.row, sig, outcome.marker.replyEnd);
       if (q) return { state: 'waiting', ruleId: `${ps.id}+reply-question`, text: q, waitKind: 'reply-question' };
     }
     // The program reports a plain idle after an interrupt; the screen says the turn was stopped.
@@ -238,7 +247,7 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
       if (above !== undefined && fa.test(above)) return { state: 'failed', ruleId: `${outcome.marker.id}+error-above`, text: above.replace(/[┃│]/g, ' ').trim() };
     }
     if (outcome.marker.completion) {
-      const q = replyQuestion(frame, outcome.row, sig);
+      const q = replyQuestion(frame, outcome.row, sig, outcome.marker.replyEnd);
       if (q) return { state: 'waiting', ruleId: `${outcome.marker.id}+reply-question`, text: q, waitKind: 'reply-question' };
     }
     return { state: outcome.marker.state, ruleId: outcome.marker.id, text: outcome.text };

@@ -19,6 +19,8 @@ const CASES: [string, string, 'completed' | 'failed'][] = [
   ['codex', '20-headless-ok', 'completed'],
   ['codex', '21-headless-server-error', 'failed'],
   ['opencode', '20-headless-ok', 'completed'],
+  ['gemini', '20-headless-ok', 'completed'],
+  ['gemini', '21-headless-server-error', 'failed'],
 ];
 
 describe('live: headless runs of the real CLIs', function () {

@@ -6,7 +6,8 @@ import { runScenario } from '../../harness/driver';
 import type { AgentHome } from '../../harness/homes';
 import { enter, key, type Scenario, type Step, wait, waitText } from '../../harness/scenario';
 import { ALL_SCENARIOS } from '../../harness/scenarios/index';
-import { installOurHooks } from './installOurHooks';
+import { type HookedAgent, installOurHooks } from './installOurHooks';
+import { AGENT_COMMAND } from '../../harness/commandLine';
 import { installReporter } from '../../src/hooks/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../src/hooks/wire';
 import { writeDiscovery } from '../../src/hub/discovery';
@@ -25,10 +26,11 @@ import type { Wait } from '../../src/store/waits';
  * hook is silent, as in Claude Code).
  */
 const ROOT = path.resolve(__dirname, '../../..');
-const CASES: { agent: 'claude-code' | 'codex' | 'opencode'; approve: string; deny: string; permissionEvent: string }[] = [
+const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEvent: string }[] = [
   { agent: 'claude-code', approve: '04-bash-permission-approve', deny: '05-bash-permission-deny', permissionEvent: 'PermissionRequest' },
   { agent: 'codex', approve: '04-approval-approve', deny: '05-approval-deny', permissionEvent: 'PermissionRequest' },
   { agent: 'opencode', approve: '04-permission-approve', deny: '05-permission-reject', permissionEvent: 'permission.asked' },
+  { agent: 'gemini', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
 ];
 
 /** The stored scenario with the dialog held 3 s instead of 20, and Codex's review of our new hooks answered "Trust all". */
@@ -73,7 +75,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
         const sc = live(c.agent, c[variant]);
         store.openTerminal('T', c.agent);
         const session = new TerminalSession('T', (o) => store.observe(o), realScheduler, { cols: sc.cols ?? 120, rows: sc.rows ?? 35 });
-        session.startExecution(c.agent === 'claude-code' ? 'claude' : c.agent, true);
+        session.startExecution(AGENT_COMMAND[c.agent], true);
         const hookSeen = new Map<string, number>();
         store.onDidChangeWait((w) => {
           if (w.seenBy.includes('hook') && !hookSeen.has(w.id)) hookSeen.set(w.id, Date.now());
@@ -105,7 +107,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           assert.ok(lag <= 1000, `the hook's word reached the store ${lag} ms after it fired`);
           assert.strictEqual(w.terminalId, 'T', 'attributed to the agent’s terminal');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
-          if (c.agent === 'claude-code' && variant === 'deny') assert.strictEqual(w.closedBy, 'pty-scrape', 'Claude fires no hook on a denial: the screen closes it');
+          if ((c.agent === 'claude-code' || c.agent === 'gemini') && variant === 'deny') assert.strictEqual(w.closedBy, 'pty-scrape', `${c.agent} fires no hook on a denial: the screen closes it`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
         } finally {
           session.dispose();

@@ -3,11 +3,14 @@ import type { AgentHome } from '../../harness/homes';
 import { hookTargets } from '../../src/hooks/install/targets';
 
 /** Installs our hooks into a harness home with the same installers the extension's command uses. */
-export function installOurHooks(agent: 'claude-code' | 'codex' | 'opencode', h: AgentHome, reporter: string, opencodePluginSource: string): void {
+export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini';
+
+export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: string, opencodePluginSource: string): void {
   const dirs = {
     'claude-code': h.env.CLAUDE_CONFIG_DIR ?? path.join(h.home, '.claude'),
     codex: h.env.CODEX_HOME ?? path.join(h.home, '.codex'),
     opencode: path.join(h.env.XDG_CONFIG_HOME ?? path.join(h.home, '.config'), 'opencode'),
+    gemini: path.join(h.home, '.gemini'),
   };
   const t = hookTargets({ env: h.env, home: h.home, reporter, opencodePluginSource, hermesSources: [] }, dirs).find((x) => x.agent === agent && x.scope === 'user')!;
   t.install();

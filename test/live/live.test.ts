@@ -32,6 +32,7 @@ const CASES: [string, () => Scenario][] = [
   ['claude-code', () => scenario('claude-code', '10-multiturn-quit')],
   ['codex', codexApproveThenQuit],
   ['opencode', () => scenario('opencode', '10-multistep-quit')],
+  ['gemini', () => scenario('gemini', '09-multistep-quit')],
 ];
 
 describe('live: real agent CLIs, detector on the live stream', function () {

@@ -32,6 +32,18 @@ describe('generic dialog shape', () => {
     }
   });
 
+  it('reads Gemini CLI’s first-start dialogs in VS Code (boxed, ● cursor) as waiting (prompt)', () => {
+    const dialogs: Record<string, string[]> = {
+      // Gemini CLI 0.61.0 in a VS Code terminal, first start (test/fixtures/live/gemini/22-first-start-vscode).
+      'Gemini "connect IDE" (boxed, ● cursor, no hint)': [' ╭────────────╮', ' │ > Do you want to connect IDE to Gemini CLI? │', ' │ If you select Yes, we\'ll install an extension │', ' │ ● 1. Yes  │', ' │   2. No (esc) │', " │   3. No, don't ask again │", ' ╰────────────╯'],
+      'Gemini keybinding setup (boxed)': ['╭────╮', '│  Do you want to continue?   │', '│  ● 1. Yes   │', '│    2. No    │', '│  Enter to select · ↑/↓ to navigate · Esc to cancel   │', '╰────╯'],
+    };
+    for (const [name, rows] of Object.entries(dialogs)) {
+      const c = classify(frame(rows, false), signatureOf('gemini'));
+      assert.deepStrictEqual([c.state, c.waitKind, c.ruleId], ['waiting', 'prompt', 'generic.dialog'], `${name}: ${JSON.stringify(c)}`);
+    }
+  });
+
   it('never fires on ordinary output: numbered lists, questions, prompts with text, footers', () => {
     const ordinary: Record<string, string[]> = {
       'a reply with a numbered list': ['Here is the plan:', '1. Move the helper', '2. Update the imports', '3. Run the tests', '', '❯ '],
@@ -39,6 +51,9 @@ describe('generic dialog shape', () => {
       'a typed prompt that starts with 1.': ['❯ 1. fix the bug'],
       'a footer with esc to interrupt': ['✻ Working… (esc to interrupt)', '❯ '],
       'a question with a numbered list but no hint or cursor': ['Which file?', '1. a.ts', '2. b.ts'],
+      // Claude Code starts a reply with "● ": a reply that opens with a numbered list is not a cursor.
+      'a Claude reply that starts with a numbered list': ['● 1. Move the helper', '  2. Update the imports', '  3. Run the tests', '', '❯ '],
+      'a boxed tool result with a numbered list': ['│ ✓  Shell cat steps.txt │', '│ 1. build │', '│ 2. test │'],
     };
     for (const [name, rows] of Object.entries(ordinary)) assert.strictEqual(genericDialog(frame(rows)), undefined, name);
   });

@@ -10,8 +10,16 @@ export const GENERIC_DIALOG = {
   cursorOption: /^\s{0,8}[❯›>▸▶➤]\s{0,3}\d{1,2}[.)]\s{1,3}\S/,
   /** A highlighted choice without a number (Claude Code's folder trust: `❯ No, exit`); `>` is left out, shells use it. */
   cursorChoice: /^\s{0,8}[❯›▸▶➤]\s{1,3}\S/,
+  /**
+   * The highlighted choice inside a box (Gemini CLI: `│ ● 1. Yes │`). Only boxed: Claude Code starts a reply
+   * with `● `, so an unboxed `● 1. Step` is a numbered list in a reply.
+   */
+  boxedCursorOption: /^\s{0,8}●\s{0,3}\d{1,2}[.)]\s{1,3}\S/,
   /** Any numbered choice row (the cursor's siblings). */
-  option: /^\s{0,8}(?:[❯›>▸▶➤]\s{0,3})?\d{1,2}[.)]\s{1,3}\S/,
+  option: /^\s{0,8}(?:[❯›>▸▶➤●]\s{0,3})?\d{1,2}[.)]\s{1,3}\S/,
+  /** A dialog box's side borders, taken off a row before the shapes above are tried. */
+  leftBorder: /^\s{0,8}[│┃║]/,
+  rightBorder: /[│┃║]\s{0,8}$/,
   /** A hint that keys confirm or cancel something. */
   hint: /(?:\b(?:enter|return)|⏎) (?:to )?(?:confirm|select|continue|approve|submit)\b|\besc(?:ape)? (?:to )?(?:cancel|go back|back|exit|dismiss|skip)\b|[([](?:y\/n|Y\/n|y\/N)[)\]]/i,
   /** A row that asks. */

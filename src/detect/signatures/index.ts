@@ -2,7 +2,8 @@ import type { AgentKind } from '../types';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
 import { opencode } from './opencode';
-import { aider, amp, copilot, crush, cursor, gemini, hermes, kilocode, pi, qwen } from './unverified';
+import { gemini } from './gemini';
+import { aider, amp, copilot, crush, cursor, hermes, kilocode, pi, qwen } from './unverified';
 import type { AgentSignature } from './types';
 
 export type { AgentSignature } from './types';

@@ -42,6 +42,11 @@ export interface OutcomeMarker extends Marker {
   completion?: boolean;
   /** When the nearest non-empty row above the marker matches, the turn failed (an error block above a bare turn footer). */
   failedIfAbove?: RegExp;
+  /**
+   * The marker row starts the reply itself (Gemini's `✦ …`, no completion line): the reply runs down to the
+   * first row matching this (the status row or rule under the transcript), and its last row is what may ask.
+   */
+  replyEnd?: RegExp;
 }
 
 /**

@@ -23,33 +23,6 @@ export const amp: AgentSignature = {
   exit: [],
 };
 
-export const gemini: AgentSignature = {
-  agent: 'gemini',
-  displayName: 'Gemini CLI',
-  seenIn: '0.61.0 (idle, shell approval, Esc: recordings in test/fixtures/recordings/gemini)',
-  commands: ['gemini'],
-  packages: ['@google/gemini-cli'],
-  processNames: ['gemini'],
-  headless: { flags: ['-p', '--prompt'] },
-  // The title Gemini CLI 0.61.0 sets itself (shared/recordings/gemini, FACTS.md §4): icon, two spaces, state, folder.
-  identify: [{ id: 'gm.title', where: 'title', pattern: /^(?:◇ {2}Ready|✦ {2}Working…|✋ {2}Action Required) \(/, weight: 2 }],
-  waiting: [
-    { id: 'gm.allow-execution', where: 'bottom', pattern: /\bAllow execution\b|\bApply this change\?/, state: 'waiting', waitKind: 'permission' },
-    ...SEED_WAITING,
-  ],
-  working: [
-    // The elapsed time goes 0s … 59s, 1m, 1m 1s (FACTS.md §2).
-    { id: 'gm.esc-to-cancel', where: 'bottom', pattern: /\(esc to cancel, \d+[hms](?: \d+[ms]){0,2}\)/, state: 'working' },
-    { id: 'gm.title-working', where: 'title', pattern: /^✦ {2}Working…/, state: 'working' },
-    ...SEED_WORKING,
-  ],
-  outcomes: [
-    { id: 'gm.cancelled', where: 'screen', pattern: /^ℹ Request cancelled\./, state: 'stopped' },
-    { id: 'gm.api-error', where: 'screen', pattern: /^✕ \[API Error: /, state: 'failed' },
-  ],
-  exit: [{ id: 'gm.goodbye', where: 'screen', pattern: /Agent powering down\. Goodbye!/ }],
-};
-
 export const hermes: AgentSignature = {
   agent: 'hermes',
   displayName: 'Hermes',

@@ -1,0 +1,161 @@
+/**
+ * Gemini CLI 0.61.0 scenarios (recordings/gemini/FACTS.md): inline Ink TUI, no completion line, so a turn's end
+ * is anchored on the last words of the scripted reply; the approval dialog is the bottom of the screen.
+ */
+import { type Scenario, type Segment, type Step, atMark, atStart, enter, key, quit, screen, wait, waitExit, waitText } from '../scenario';
+
+const A = 'gemini' as const;
+
+export const GEMINI = {
+  ready: /Type your message or @path\/to\/file/,
+  working: /esc to cancel/,
+  shellDialog: /Allow execution of/,
+  writeDialog: /Apply this change\?/,
+  cancelled: /Request cancelled\./,
+  apiError: /✕ \[API Error/,
+  goodbye: /Agent powering down/,
+};
+
+const startup = (): Segment[] => [
+  { state: 'idle', from: atStart, cue: 'startup (before the first frame)', note: 'startup: nothing drawn yet; scorers may skip this interval' },
+  { state: 'idle', from: screen(GEMINI.ready), cue: 'banner, empty status row "? for shortcuts", placeholder "Type your message or @path/to/file"' },
+];
+const working = (cue = 'status row "⠋ Thinking... (esc to cancel, Ns)"'): Segment => ({ state: 'working', from: atMark('submit'), cue });
+/** Gemini draws no completion line: the turn ends when the reply's last words are on screen (the title goes to Ready with them). */
+const completedAt = (lastWords: RegExp): Segment => ({ state: 'completed', from: screen(lastWords), cue: 'reply "✦ …" complete, status row back to "? for shortcuts"', accept: ['idle'] });
+const ready: Step[] = [waitText(GEMINI.ready, 30_000, 'prompt visible'), wait(2000)];
+/** Typed like a person (a burst followed by Enter would be taken as a paste), Enter as its own write. */
+const ask = (text: string, submitMark = 'submit'): Step[] => [{ do: 'type', text, charDelayMs: 25, mark: 'typing' }, wait(600), enter(submitMark)];
+
+const RM = { command: 'rm -rf build', description: 'Remove the build directory.' };
+const WRITE = { file_path: 'hello.js', content: "console.log('Hello from demo-app');\n" };
+const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text' as const, text: t, firstDelayMs: 400, delayMs: 60, chunks: 14, ...extra });
+
+export const geminiScenarios: Scenario[] = [
+  {
+    id: '01-idle-start',
+    agent: A,
+    description: 'Start Gemini CLI and leave it untouched at the prompt for ~15 s.',
+    mock: { turns: [] },
+    steps: [...ready, wait(13_000)],
+    tailMs: 0,
+    expect: startup(),
+  },
+  {
+    id: '02-plain-answer',
+    agent: A,
+    description: 'One prompt answered with plain text, then ~8 s at rest.',
+    mock: { turns: [text('The capital of France is Paris. It is also the largest city in the country.')] },
+    steps: [...ready, ...ask('What is the capital of France?'), waitText(/largest city in the country\./, 30_000, 'turn finished'), wait(8000)],
+    tailMs: 0,
+    expect: [...startup(), working(), completedAt(/largest city in the country\./)],
+  },
+  {
+    id: '03-question-reply',
+    agent: A,
+    description: 'The answer ends with a question to the user; the turn ends normally.',
+    mock: { turns: [text('I can set up tests with either Vitest or Jest. Which one would you like me to use?')] },
+    steps: [...ready, ...ask('Set up unit tests for this project.'), waitText(/would you like me to use\?/, 30_000, 'turn finished'), wait(8000)],
+    tailMs: 0,
+    expect: [...startup(), working(), { state: 'waiting', from: screen(/would you like me to use\?/), cue: 'reply ends with a question', accept: ['completed', 'idle'] }],
+  },
+  {
+    id: '04-shell-approve',
+    agent: A,
+    description: 'run_shell_command `rm -rf build`: the approval dialog is held ~20 s, then "Allow once" (Enter); the model answers.',
+    mock: { turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }, text('Done: the `build/` directory has been removed.')] },
+    steps: [...ready, ...ask('clean the build output'), waitText(GEMINI.shellDialog, 30_000, 'dialog visible'), wait(20_000), enter('approve'), waitText(/directory has been removed\./, 30_000, 'turn finished'), wait(6000)],
+    tailMs: 0,
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: 'dialog "? Shell rm -rf build" / "Allow execution of [Shell]?" / "● 1. Allow once"' },
+      { state: 'working', from: atMark('approve'), cue: 'allowed once, the command runs' },
+      completedAt(/directory has been removed\./),
+    ],
+  },
+  {
+    id: '05-shell-deny',
+    agent: A,
+    description: 'Like 04, but after ~20 s the dialog is answered with Esc ("No, suggest changes (esc)"): the request is cancelled.',
+    mock: { turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }] },
+    steps: [...ready, ...ask('clean the build output'), waitText(GEMINI.shellDialog, 30_000, 'dialog visible'), wait(20_000), key('esc', 'deny'), waitText(GEMINI.cancelled, 10_000, 'cancelled'), wait(8000)],
+    tailMs: 0,
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: 'approval dialog' },
+      { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled.", tool box "│ -  Shell rm -rf build │"', accept: ['idle'] },
+    ],
+  },
+  {
+    id: '07-esc-interrupt',
+    agent: A,
+    description: 'A reply streams slowly; Esc after ~6 s cancels it.',
+    mock: { turns: [{ type: 'hang', text: 'Here is a step-by-step plan for adding tests to demo-app. First, ', maxMs: 120_000 }] },
+    steps: [...ready, ...ask('Plan how to add tests to this project.'), waitText(/step-by-step plan/, 30_000, 'streaming'), wait(6000), key('esc', 'interrupt'), waitText(GEMINI.cancelled, 10_000, 'cancelled'), wait(8000)],
+    tailMs: 0,
+    expect: [...startup(), working(), { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled." under the partial reply', accept: ['idle'] }],
+  },
+  {
+    id: '08-server-error-500',
+    agent: A,
+    description: 'The main model answers every request with HTTP 500: the TUI retries with backoff (5 s doubling) and stays on "Thinking..." — it never fails a turn within minutes.',
+    mock: { turns: [{ type: 'error', status: 500, sticky: true }] },
+    steps: [...ready, ...ask('What is the capital of France?'), wait(30_000)],
+    tailMs: 0,
+    expect: [...startup(), working('"Thinking... (esc to cancel, Ns)" while the CLI retries')],
+  },
+  {
+    id: '09-multistep-quit',
+    agent: A,
+    description: 'write_file approved, a second prompt with a shell command approved, then /quit: the goodbye summary, exit 0.',
+    mock: {
+      turns: [
+        { type: 'tool', name: 'write_file', text: "I'll create hello.js.", input: WRITE },
+        text('Created `hello.js`.'),
+        { type: 'tool', name: 'run_shell_command', text: "I'll run it.", input: { command: 'node hello.js', description: 'Run hello.js.' } },
+        text('It printed the greeting: all good.'),
+      ],
+    },
+    steps: [
+      ...ready,
+      ...ask('create a hello world script'),
+      waitText(GEMINI.writeDialog, 30_000, 'write dialog'),
+      wait(3000),
+      enter('approve'),
+      waitText(/Created hello\.js\./, 30_000, 'first turn finished'),
+      wait(5000),
+      ...ask('now run it', 'submit2'),
+      waitText(GEMINI.shellDialog, 30_000, 'shell dialog'),
+      wait(3000),
+      enter('approve2'),
+      waitText(/printed the greeting: all good\./, 30_000, 'second turn finished'),
+      wait(4000),
+      quit(),
+      waitExit(15_000, 'exit'),
+    ],
+    tailMs: 500,
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'waiting', from: screen(GEMINI.writeDialog), cue: '"? WriteFile  Writing to hello.js" / "Apply this change?"' },
+      { state: 'working', from: atMark('approve'), cue: 'allowed once' },
+      completedAt(/Created hello\.js\./),
+      { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
+      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: '"Allow execution of [Shell]?"' },
+      { state: 'working', from: atMark('approve2'), cue: 'allowed once' },
+      completedAt(/printed the greeting: all good\./),
+      { state: 'exited', from: screen(GEMINI.goodbye), cue: '"Agent powering down. Goodbye!" summary, then the process exits' },
+    ],
+  },
+  {
+    id: '16-api-error-400',
+    agent: A,
+    description: 'The main model answers HTTP 400 (not retryable): "✕ [API Error: …]" and "ℹ This request failed." end the turn.',
+    mock: { turns: [{ type: 'error', status: 400, sticky: true }] },
+    steps: [...ready, ...ask('What is the capital of France?'), waitText(GEMINI.apiError, 30_000, 'error shown'), wait(8000)],
+    tailMs: 0,
+    expect: [...startup(), working(), { state: 'failed', from: screen(GEMINI.apiError), cue: '"✕ [API Error: {…400…}]" + "ℹ This request failed."' }],
+  },
+];
