@@ -17,7 +17,7 @@ import { parseCast } from '../src/replay/cast';
 import { type CastEvent, type CastHeader, screenTimeline } from './screen';
 
 const STATES = new Set(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited']);
-const AGENTS = new Set(['claude-code', 'codex', 'opencode', 'gemini']);
+const AGENTS = new Set(['claude-code', 'codex', 'opencode', 'gemini', 'pi']);
 
 interface Seg {
   t_from: number;

@@ -52,7 +52,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--from') o.from = val();
     else if (a === '--keep-out') o.out = val();
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run compat -- [--agent claude-code,codex,opencode,gemini] [--scenario 04,10] [--from DIR] [--keep-out DIR]');
+      console.log('usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }

@@ -8,8 +8,8 @@
  *   meta.json            scenario, versions, sizes, exit, marks, problems, collected files
  *   mock-requests.jsonl  every request the mock saw (auth redacted) + serve events
  *   mock-script.json     the scripted turns
- *   hooks.jsonl / events.jsonl (OpenCode)   hook / plugin payloads with t_cast and after_recording
- *   transcript.jsonl (Claude) / rollout.jsonl (Codex) / storage.json (OpenCode)
+ *   hooks.jsonl / events.jsonl (OpenCode)   hook / plugin / extension (pi) payloads with t_cast and after_recording
+ *   transcript.jsonl (Claude) / rollout.jsonl (Codex) / storage.json (OpenCode) / gemini-session.jsonl / pi-session.jsonl
  *   term-replies.jsonl   what the emulated terminal answered to the CLI's queries
  *   final-screen.txt     the rendered screen at the end of the recording
  */
@@ -17,11 +17,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as pty from '@lydell/node-pty';
-import { createAnthropicMock } from './mock/anthropic';
-import type { MockServer } from './mock/common';
-import { createResponsesMock } from './mock/openai-responses';
-import { createChatMock } from './mock/openai-chat';
-import { createGeminiMock } from './mock/gemini';
+import { QUIT, createMock, keyBytes } from './agentControls';
+import { nonLoopbackConnects, sampleRemoteEndpoints } from './loopbackGuard';
+import { collectSessionLogs } from './sessionLogs';
 import {
   AGENT_VERSIONS,
   type AgentHome,
@@ -32,7 +30,7 @@ import {
   prepareHome,
 } from './homes';
 import { type ExpectedSegment, HARNESS_ID, type Mark, resolveSegments } from './anchors';
-import type { KeyName, Scenario, Step } from './scenario';
+import type { Scenario, Step } from './scenario';
 import { type CastEvent, type CastHeader, createTerm, screenTimeline } from './screen';
 
 export { type ExpectedSegment, HARNESS_ID, type Mark, resolveSegments };
@@ -74,115 +72,8 @@ export interface RunResult {
   expected: ExpectedSegment[];
 }
 
-const QUIT: Record<AgentName, Step[]> = {
-  'claude-code': [{ do: 'type', text: '/exit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
-  codex: [{ do: 'type', text: '/quit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
-  opencode: [{ do: 'key', key: 'ctrl-c' }],
-  gemini: [{ do: 'type', text: '/quit' }, { do: 'wait', ms: 500 }, { do: 'enter' }],
-};
-
-function keyBytes(k: KeyName, appCursor: boolean): string {
-  const csi = appCursor ? '\x1bO' : '\x1b[';
-  switch (k) {
-    case 'esc':
-      return '\x1b';
-    case 'ctrl-c':
-      return '\x03';
-    case 'ctrl-d':
-      return '\x04';
-    case 'up':
-      return `${csi}A`;
-    case 'down':
-      return `${csi}B`;
-    case 'right':
-      return `${csi}C`;
-    case 'left':
-      return `${csi}D`;
-    case 'enter':
-      return '\r';
-    case 'tab':
-      return '\t';
-    case 'shift-tab':
-      return '\x1b[Z';
-    case 'backspace':
-      return '\x7f';
-    case 'space':
-      return ' ';
-  }
-}
-
-function createMock(agent: AgentName, scenario: Scenario, logFile: string, verbose: boolean): MockServer {
-  const opts = { script: scenario.mock, logFile, verbose };
-  switch (agent) {
-    case 'claude-code':
-      return createAnthropicMock(opts);
-    case 'codex':
-      return createResponsesMock(opts);
-    case 'opencode':
-      return createChatMock(opts);
-    case 'gemini':
-      return createGeminiMock(opts);
-  }
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
-
-/** Sample the sockets of the run's processes; remote endpoints that are not loopback are reported. */
-function sampleRemoteEndpoints(runId: string, seen: Set<string>): void {
-  const inodes = new Set<string>();
-  for (const pid of findRunProcesses(runId)) {
-    try {
-      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-        try {
-          const l = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-          const m = /^socket:\[(\d+)\]$/.exec(l);
-          if (m) inodes.add(m[1]!);
-        } catch {
-          /* raced */
-        }
-      }
-    } catch {
-      /* gone */
-    }
-  }
-  if (!inodes.size) return;
-  for (const f of ['tcp', 'tcp6', 'udp', 'udp6']) {
-    let txt = '';
-    try {
-      txt = fs.readFileSync(`/proc/net/${f}`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of txt.split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || !inodes.has(cols[9]!)) continue;
-      const rem = cols[2]!;
-      const [hexIp, hexPort] = rem.split(':') as [string, string];
-      const port = parseInt(hexPort, 16);
-      if (port === 0) continue; // listening / unconnected
-      const ip = decodeIp(hexIp);
-      if (/^127\.|^::1$|^::ffff:127\./.test(ip)) continue;
-      seen.add(`${f} ${ip}:${port}`);
-    }
-  }
-}
-
-function decodeIp(hex: string): string {
-  if (hex.length === 8) {
-    const b = Buffer.from(hex, 'hex');
-    return [b[3], b[2], b[1], b[0]].join('.');
-  }
-  const words: string[] = [];
-  for (let i = 0; i < 32; i += 8) {
-    const b = Buffer.from(hex.slice(i, i + 8), 'hex');
-    words.push(Buffer.from([b[3]!, b[2]!, b[1]!, b[0]!]).toString('hex'));
-  }
-  const full = words.join('');
-  if (full.startsWith('00000000000000000000ffff')) return `::ffff:${decodeIp(Buffer.from(full.slice(24), 'hex').reverse().toString('hex'))}`;
-  if (full === '00000000000000000000000000000001') return '::1';
-  return full.replace(/(.{4})/g, '$1:').slice(0, -1);
-}
 
 export async function runScenario(opts: RunOptions): Promise<RunResult> {
   const sc = opts.scenario;
@@ -220,6 +111,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     untrusted: sc.untrusted,
     untrustedHooks: sc.untrustedHooks,
     firstStart: sc.firstStart,
+    piExtensions: sc.piExtensions,
   });
   mock.vars.CWD = home.cwd;
   opts.onHome?.(home);
@@ -569,96 +461,3 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
   }
   return { scenario: sc.id, agent, outDir: out, duration: endT, problems, exit: exitInfo ?? exitAfter, expected: segments };
 }
-
-/** Non-loopback destinations of connect() calls in an strace log (AF_INET / AF_INET6). */
-export function nonLoopbackConnects(file: string): string[] {
-  let txt = '';
-  try {
-    txt = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out = new Set<string>();
-  for (const line of txt.split('\n')) {
-    if (!line.includes('connect(')) continue;
-    const v4 = /sin_port=htons\((\d+)\), sin_addr=inet_addr\("([\d.]+)"\)/.exec(line);
-    const v6 = /sin6_port=htons\((\d+)\).*inet_pton\(AF_INET6, "([^"]+)"/.exec(line);
-    const m = v4 ?? v6;
-    if (!m) continue;
-    const ip = m[2]!;
-    if (/^127\.|^::1$|^::ffff:127\.|^0\.0\.0\.0$|^::$/.test(ip)) continue;
-    out.add(`${ip}:${m[1]}`);
-  }
-  return [...out];
-}
-
-// ---------------------------------------------------------------- session logs
-
-function walk(dir: string, pred: (p: string) => boolean, acc: string[] = []): string[] {
-  let ents: fs.Dirent[] = [];
-  try {
-    ents = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return acc;
-  }
-  for (const e of ents) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, pred, acc);
-    else if (e.isFile() && pred(p)) acc.push(p);
-  }
-  return acc;
-}
-
-function collectSessionLogs(home: AgentHome, out: string, problems: string[]): Array<{ path: string; size: number; saved_as?: string }> {
-  const rel = (s: string) => s.split(home.home).join('$HOME');
-  const res: Array<{ path: string; size: number; saved_as?: string }> = [];
-  const save = (files: string[], base: string) => {
-    files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
-    files.forEach((f, i) => {
-      const name = i === 0 ? `${base}.jsonl` : `${base}-${i + 1}.jsonl`;
-      fs.copyFileSync(f, path.join(out, name));
-      fs.chmodSync(path.join(out, name), 0o644);
-      res.push({ path: rel(f), size: fs.statSync(f).size, saved_as: name });
-    });
-    if (!files.length) fs.writeFileSync(path.join(out, `${base}.jsonl`), '');
-  };
-  if (home.agent === 'claude-code') {
-    save(walk(path.join(home.home, '.claude', 'projects'), (p) => p.endsWith('.jsonl')), 'transcript');
-  } else if (home.agent === 'codex') {
-    save(walk(path.join(home.env.CODEX_HOME ?? path.join(home.home, '.codex'), 'sessions'), (p) => /rollout-.*\.jsonl$/.test(p)), 'rollout');
-  } else if (home.agent === 'gemini') {
-    // Gemini deletes a session without resumable content at exit (FACTS §9): then there is nothing to save.
-    save(walk(path.join(home.home, '.gemini', 'tmp'), (p) => /\/chats\/session-.*\.jsonl$/.test(p)), 'gemini-session');
-  } else {
-    const dataDir = path.join(home.env.XDG_DATA_HOME ?? path.join(home.home, '.local/share'), 'opencode');
-    const db = path.join(dataDir, 'opencode.db');
-    const logf = walk(path.join(dataDir, 'log'), (p) => p.endsWith('.log'));
-    if (logf[0]) {
-      fs.writeFileSync(path.join(out, 'opencode.log'), fs.readFileSync(logf[0], 'utf8').split(home.home).join('$HOME').split(home.runDir).join('$RUN'));
-    }
-    if (fs.existsSync(db)) {
-      const storage: Record<string, unknown> = { db: rel(db) };
-      try {
-        for (const table of ['session', 'message', 'part']) {
-          const txt = execFileSync('sqlite3', ['-json', db, `SELECT * FROM ${table} ORDER BY rowid`], { encoding: 'utf8', maxBuffer: 64 << 20 });
-          const rows = (txt.trim() ? JSON.parse(txt) : []) as Array<Record<string, unknown>>;
-          for (const r of rows)
-            if (typeof r.data === 'string') {
-              try {
-                r.data = JSON.parse(r.data);
-              } catch {
-                /* keep */
-              }
-            }
-          storage[table] = rows;
-        }
-        fs.writeFileSync(path.join(out, 'storage.json'), JSON.stringify(storage, null, 1).split(home.home).join('$HOME') + '\n');
-        res.push({ path: rel(db), size: fs.statSync(db).size, saved_as: 'storage.json' });
-      } catch (e) {
-        problems.push(`opencode db not dumped (${String(e).slice(0, 120)}); install sqlite3 to get storage.json`);
-      }
-    }
-  }
-  return res;
-}
-

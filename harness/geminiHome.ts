@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type AgentHome, agentBin, baseEnv, type HomeOptions, makeRun } from './homeBase';
+import { type AgentHome, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
 import { shellQuote as q } from '../src/shellQuote';
 
 export const GEMINI_HOOK_EVENTS = [
@@ -55,16 +55,5 @@ export function prepareGeminiHome(o: HomeOptions): AgentHome {
     TMPDIR: tmp,
     ...(o.env ?? {}),
   };
-  return {
-    agent: 'gemini',
-    runDir: r.runDir,
-    home: r.home,
-    cwd: r.cwd,
-    env,
-    command: o.bin ?? agentBin('gemini', o.agentsDir),
-    args: o.args ?? [],
-    hooksLog: r.hooksLog,
-    runId: r.runId,
-    apiKey,
-  };
+  return homeResult('gemini', o, r, env, apiKey);
 }

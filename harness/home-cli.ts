@@ -17,7 +17,7 @@ function main(): void {
   const agent = (get('--agent') ?? 'claude-code') as AgentName;
   const baseUrl = get('--base-url');
   if (!baseUrl) {
-    process.stderr.write('usage: home-cli --agent claude-code|codex|opencode|gemini --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks]\n');
+    process.stderr.write('usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks]\n');
     process.exit(2);
   }
   const h = prepareHome(agent, { baseUrl, runDir: get('--run-dir'), permissionMode: get('--permission-mode'), hooks: !a.includes('--no-hooks') });

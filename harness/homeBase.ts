@@ -14,13 +14,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-export type AgentName = 'claude-code' | 'codex' | 'opencode' | 'gemini';
+export type AgentName = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'pi';
 
 export const AGENT_VERSIONS: Record<AgentName, string> = {
   'claude-code': '2.1.328',
   codex: '0.169.0',
   opencode: '1.18.33',
   gemini: '0.61.0',
+  pi: '0.73.1',
 };
 
 const BIN_REL: Record<AgentName, string> = {
@@ -28,6 +29,7 @@ const BIN_REL: Record<AgentName, string> = {
   codex: 'codex/node_modules/@openai/codex/bin/codex.js',
   opencode: 'opencode/node_modules/opencode-ai/bin/opencode.exe',
   gemini: 'gemini/node_modules/@google/gemini-cli/bundle/gemini.js',
+  pi: 'pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js',
 };
 
 export interface AgentHome {
@@ -71,6 +73,8 @@ export interface HomeOptions {
   untrustedHooks?: boolean;
   /** Gemini: leave the first-start nudges on (in VS Code: "connect IDE", then the terminal keybinding setup). */
   firstStart?: boolean;
+  /** pi: example extensions from the installed package to enable (e.g. `permission-gate`, which asks before `rm -rf`). */
+  piExtensions?: string[];
   /** TERM_PROGRAM to advertise (default 'vscode'). */
   termProgram?: string;
   /** Files to create in the project dir (relative path → content; a trailing '/' makes a directory). */
@@ -185,6 +189,18 @@ export function makeRun(agent: AgentName, o: HomeOptions, defaultGit: boolean) {
   fs.writeFileSync(hooksLog, '');
   const runId = `${agent}-${path.basename(runDir)}-${process.pid}`;
   return { runDir, home, cwd, logger, hooksLog, runId };
+}
+
+/** The home a builder made: its run folder, the CLI to spawn (`o.bin` overrides the installed one) and its fake key. */
+export function homeResult(
+  agent: AgentName,
+  o: HomeOptions,
+  r: ReturnType<typeof makeRun>,
+  env: Record<string, string>,
+  apiKey: string,
+  args: string[] = o.args ?? [],
+): AgentHome {
+  return { agent, runDir: r.runDir, home: r.home, cwd: r.cwd, env, command: o.bin ?? agentBin(agent, o.agentsDir), args, hooksLog: r.hooksLog, runId: r.runId, apiKey };
 }
 
 export const DEFAULT_FILES: Record<string, string> = {

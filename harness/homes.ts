@@ -1,17 +1,19 @@
 /**
- * Isolated per-run homes for the agent CLIs: Claude Code, Codex and OpenCode here, Gemini CLI in
- * geminiHome.ts, the shared pieces (run folder, environment, hook logger, process cleanup) in homeBase.ts.
+ * Isolated per-run homes for the agent CLIs: Claude Code, Codex and OpenCode here, Gemini CLI in geminiHome.ts, pi in
+ * piHome.ts, the shared pieces (run folder, environment, hook logger, process cleanup) in homeBase.ts.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { AGENT_VERSIONS, type AgentHome, type AgentName, agentBin, baseEnv, type HomeOptions, makeRun } from './homeBase';
+import { AGENT_VERSIONS, type AgentHome, type AgentName, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
 import { shellQuote as q } from '../src/shellQuote';
 import { prepareGeminiHome } from './geminiHome';
+import { preparePiHome } from './piHome';
 
 export * from './homeBase';
 export { prepareGeminiHome } from './geminiHome';
+export { preparePiHome } from './piHome';
 
 export interface ClaudeHomeOptions extends HomeOptions {
   /** permissions.defaultMode (default 'default' = manual mode, so dialogs appear). */
@@ -99,18 +101,7 @@ export function prepareClaudeHome(o: ClaudeHomeOptions): AgentHome {
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
     ...(o.env ?? {}),
   };
-  return {
-    agent: 'claude-code',
-    runDir: r.runDir,
-    home: r.home,
-    cwd: r.cwd,
-    env,
-    command: o.bin ?? agentBin('claude-code', o.agentsDir),
-    args: o.args ?? [],
-    hooksLog: r.hooksLog,
-    runId: r.runId,
-    apiKey,
-  };
+  return homeResult('claude-code', o, r, env, apiKey);
 }
 
 // ---------------------------------------------------------------- Codex
@@ -252,19 +243,7 @@ export function prepareCodexHome(o: CodexHomeOptions): AgentHome & { codexHome: 
     AGENTLENS_HOOK_LOG: r.hooksLog,
     ...(o.env ?? {}),
   };
-  return {
-    agent: 'codex',
-    runDir: r.runDir,
-    home: r.home,
-    cwd: r.cwd,
-    env,
-    command: o.bin ?? agentBin('codex', o.agentsDir),
-    args,
-    hooksLog: r.hooksLog,
-    runId: r.runId,
-    apiKey,
-    codexHome,
-  };
+  return { ...homeResult('codex', o, r, env, apiKey, args), codexHome };
 }
 
 // ---------------------------------------------------------------- OpenCode
@@ -323,18 +302,7 @@ export function prepareOpencodeHome(o: HomeOptions): AgentHome {
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
     ...(o.env ?? {}),
   };
-  return {
-    agent: 'opencode',
-    runDir: r.runDir,
-    home: r.home,
-    cwd: r.cwd,
-    env,
-    command: o.bin ?? agentBin('opencode', o.agentsDir),
-    args: o.args ?? [],
-    hooksLog: r.hooksLog,
-    runId: r.runId,
-    apiKey,
-  };
+  return homeResult('opencode', o, r, env, apiKey);
 }
 
 export function prepareHome(agent: AgentName, o: HomeOptions & ClaudeHomeOptions & CodexHomeOptions): AgentHome {
@@ -347,6 +315,8 @@ export function prepareHome(agent: AgentName, o: HomeOptions & ClaudeHomeOptions
       return prepareOpencodeHome(o);
     case 'gemini':
       return prepareGeminiHome(o);
+    case 'pi':
+      return preparePiHome(o);
   }
 }
 

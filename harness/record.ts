@@ -39,7 +39,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--force') o.force = true;
     else if (a === '--export-mock-scripts') o.exportScripts = val();
     else if (a === '--help' || a === '-h') {
-      console.log('usage: record [--agent claude-code,codex,opencode,gemini] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]');
+      console.log('usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }

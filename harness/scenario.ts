@@ -79,6 +79,8 @@ export interface Scenario {
   untrustedHooks?: boolean;
   /** Leave the CLI's first-start nudges on (see HomeOptions.firstStart). */
   firstStart?: boolean;
+  /** pi: its example extensions to enable (see HomeOptions.piExtensions). */
+  piExtensions?: string[];
   /** Notes copied into meta.json (e.g. substitutions). */
   notes?: string[];
 }

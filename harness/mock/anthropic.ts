@@ -40,6 +40,13 @@ function systemText(b: MsgBody): string {
   return '';
 }
 
+/** The conversation's first user message: a subagent's is its task. */
+function firstUserText(b: MsgBody): string {
+  const c = b.messages?.find((x) => x.role === 'user')?.content;
+  if (typeof c === 'string') return c;
+  return Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && (x as { type?: unknown }).type === 'text' ? String((x as { text: unknown }).text) : '')).join('\n') : '';
+}
+
 function lastUserText(b: MsgBody): string {
   const m = b.messages?.[b.messages.length - 1];
   if (!m) return '';
@@ -56,9 +63,6 @@ function lastUserText(b: MsgBody): string {
       .join(' ');
   return '';
 }
-
-let msgCounter = 0;
-let toolCounter = 0;
 
 const ERROR_TYPES: Record<number, [string, string]> = {
   400: ['invalid_request_error', 'Invalid request'],
@@ -78,6 +82,8 @@ export function anthropicErrorBody(status: number, errorType?: string, message?:
 
 class AnthropicHandler implements ProtocolHandler {
   name = 'anthropic';
+  private msgCounter = 0;
+  private toolCounter = 0;
 
   classify(method: string, path: string, body: unknown): ReturnType<ProtocolHandler['classify']> {
     const b = (body && typeof body === 'object' ? body : {}) as MsgBody;
@@ -95,7 +101,7 @@ class AnthropicHandler implements ProtocolHandler {
         system_head: sys.slice(0, 160),
         last_user: lastUserText(b).slice(0, 300),
       };
-      if ((b.tools?.length ?? 0) > 0) return { kind: 'agent', agent: true, extra };
+      if ((b.tools?.length ?? 0) > 0) return { kind: 'agent', agent: true, extra, firstUser: firstUserText(b) };
       const kind = /title/i.test(sys) ? 'title' : b.max_tokens === 1 ? 'quota' : 'side';
       return { kind, agent: false, extra };
     }
@@ -121,14 +127,13 @@ class AnthropicHandler implements ProtocolHandler {
     await this.serveText(ctx, { type: 'text', text, firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
-
   serveError(ctx: ServeContext, turn: ErrorTurn): void {
     const body = turn.body ?? anthropicErrorBody(turn.status, turn.errorType, turn.message);
     sendJson(ctx.res, turn.status, body, { 'request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
   }
 
   private start(ctx: ServeContext, b: MsgBody): string {
-    const id = `msg_mock_${String(++msgCounter).padStart(4, '0')}`;
+    const id = `msg_mock_${String(++this.msgCounter).padStart(4, '0')}`;
     startSse(ctx.res, { 'request-id': `req_mock_${ctx.entry.n}` });
     sse(
       ctx,
@@ -175,7 +180,7 @@ class AnthropicHandler implements ProtocolHandler {
     if (b.stream !== true) {
       await abortableSleep(ctx, turn.durationMs ?? turn.firstDelayMs ?? 0);
       sendJson(ctx.res, 200, {
-        id: `msg_mock_${String(++msgCounter).padStart(4, '0')}`,
+        id: `msg_mock_${String(++this.msgCounter).padStart(4, '0')}`,
         type: 'message',
         role: 'assistant',
         model: b.model ?? 'claude-mock',
@@ -193,14 +198,14 @@ class AnthropicHandler implements ProtocolHandler {
 
   async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
     const b = (ctx.body ?? {}) as MsgBody;
-    const toolId = `toolu_mock_${String(++toolCounter).padStart(4, '0')}`;
+    const toolId = `toolu_mock_${String(++this.toolCounter).padStart(4, '0')}`;
     const input = typeof turn.input === 'string' ? { input: turn.input } : turn.input;
     if (b.stream !== true) {
       const content: unknown[] = [];
       if (turn.text) content.push({ type: 'text', text: turn.text });
       content.push({ type: 'tool_use', id: toolId, name: turn.name, input });
       sendJson(ctx.res, 200, {
-        id: `msg_mock_${String(++msgCounter).padStart(4, '0')}`,
+        id: `msg_mock_${String(++this.msgCounter).padStart(4, '0')}`,
         type: 'message',
         role: 'assistant',
         model: b.model ?? 'claude-mock',

@@ -10,75 +10,9 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer. All delays are in milliseconds. */
-export type Turn = TextTurn | ToolTurn | ErrorTurn | HangTurn;
+import { type ErrorTurn, type HangTurn, type MockScript, type TextTurn, type ToolTurn, type Turn, TurnQueue, describeTurn, guessVars, substitute } from './turns';
 
-interface TurnBase {
-  /** Serve this turn for this many consecutive agent requests (default 1). Useful for retried errors. */
-  repeat?: number;
-  /** Keep serving this turn for every later agent request (e.g. an error that never clears). */
-  sticky?: boolean;
-  /** Wait before sending the HTTP response headers (default 0). */
-  headersDelayMs?: number;
-  /** Label for logs / marks. */
-  label?: string;
-}
-
-export interface TextTurn extends TurnBase {
-  type: 'text';
-  text: string;
-  /**
-   * How to split the text into stream chunks: a number = chunk size in characters,
-   * an explicit list of chunks, or 'lines' (one chunk per line, newline included).
-   * Default: 12 characters.
-   */
-  chunks?: number | string[] | 'lines';
-  /** Delay before the first text chunk (after the stream has started). Default 300. */
-  firstDelayMs?: number;
-  /** Delay between chunks. Default 40. Ignored when durationMs is set. */
-  delayMs?: number;
-  /** Spread the chunks evenly over this many milliseconds (slow streaming). */
-  durationMs?: number;
-}
-
-export interface ToolTurn extends TurnBase {
-  type: 'tool';
-  /** Tool name as the CLI knows it (Claude: Bash/Write/Edit/AskUserQuestion; OpenCode: bash/question; Codex: exec). */
-  name: string;
-  /** Tool input: an object (JSON tools) or a string (Codex freeform `exec` tool). */
-  input: Record<string, unknown> | string;
-  /** Optional text streamed before the tool call. */
-  text?: string;
-  firstDelayMs?: number;
-  delayMs?: number;
-}
-
-export interface ErrorTurn extends TurnBase {
-  type: 'error';
-  status: number;
-  /** JSON body (object) or raw text. A protocol-specific default is used when absent. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Provider error type for the default body, e.g. 'overloaded_error'. */
-  errorType?: string;
-  message?: string;
-}
-
-/** Start the stream, then send nothing until the client goes away (or maxMs passes, then finish with text). */
-export interface HangTurn extends TurnBase {
-  type: 'hang';
-  maxMs?: number;
-  /** Text streamed before hanging. */
-  text?: string;
-}
-
-export interface MockScript {
-  /** Title answered to title-generation side requests. */
-  title?: string;
-  turns: Turn[];
-  /** What to answer when the turns are used up (default: a short text). */
-  fallback?: Turn;
-}
+export * from './turns';
 
 export interface RequestLogEntry {
   n: number;
@@ -121,38 +55,13 @@ export function shrink(v: unknown, max = 1500): unknown {
   return v;
 }
 
-export function splitChunks(text: string, chunks: TextTurn['chunks']): string[] {
-  if (Array.isArray(chunks)) return chunks;
-  if (chunks === 'lines') return text.split(/(?<=\n)/);
-  const size = typeof chunks === 'number' && chunks > 0 ? chunks : 12;
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    // do not split a surrogate pair
-    let end = Math.min(text.length, i + size);
-    const c = text.charCodeAt(end - 1);
-    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end++;
-    out.push(text.slice(i, end));
-    i = end;
-  }
-  return out.length ? out : [''];
-}
-
-/** Delay schedule for a text turn: [delay before chunk i]. */
-export function chunkDelays(turn: { firstDelayMs?: number; delayMs?: number; durationMs?: number }, n: number): number[] {
-  const first = turn.firstDelayMs ?? 300;
-  if (turn.durationMs && n > 0) {
-    const step = Math.max(0, turn.durationMs - first) / Math.max(1, n - 1);
-    return Array.from({ length: n }, (_, i) => (i === 0 ? first : step));
-  }
-  const d = turn.delayMs ?? 40;
-  return Array.from({ length: n }, (_, i) => (i === 0 ? first : d));
-}
-
 export interface Classified {
   kind: string;
   /** true when the request consumes a scripted turn. */
   agent: boolean;
   extra?: Record<string, unknown>;
+  /** The text of the conversation's first user message: it tells which thread a request belongs to (`script.threads`). */
+  firstUser?: string;
 }
 
 export interface ServeContext {
@@ -195,8 +104,7 @@ export class MockServer {
   readonly server: http.Server;
   port = 0;
   private n = 0;
-  private turnPos = 0; // index into script.turns
-  private turnUses = 0; // how often the current turn was served
+  private queues = new Map<string, TurnQueue>();
   private readonly t0 = Date.now();
   readonly entries: RequestLogEntry[] = [];
   agentRequests = 0;
@@ -224,8 +132,7 @@ export class MockServer {
   /** Replace the script (e.g. between scenarios) and reset the turn pointer. */
   setScript(script: MockScript): void {
     this.opts.script = script;
-    this.turnPos = 0;
-    this.turnUses = 0;
+    this.queues.clear();
   }
 
   private async serveTurn(ctx: ServeContext, turn: Turn): Promise<void> {
@@ -288,22 +195,21 @@ export class MockServer {
     });
   }
 
-  private nextTurn(): { turn: Turn; index: number } {
-    const turns = this.script.turns;
-    while (this.turnPos < turns.length) {
-      const turn = turns[this.turnPos]!;
-      const reps = turn.repeat ?? 1;
-      if (turn.sticky || this.turnUses < reps) {
-        this.turnUses++;
-        return { turn, index: this.turnPos };
-      }
-      this.turnPos++;
-      this.turnUses = 0;
+  /** The thread whose key the conversation's first user message contains; 'main' for every other request. */
+  private threadOf(firstUser: string | undefined): string {
+    if (!firstUser) return 'main';
+    return Object.keys(this.script.threads ?? {}).find((k) => firstUser.includes(k)) ?? 'main';
+  }
+
+  /** The next turn of a thread ('main': the script's turns; others: `script.threads`). */
+  private nextTurn(thread = 'main'): { turn: Turn; index: number } {
+    let q = this.queues.get(thread);
+    if (!q) {
+      const turns = thread === 'main' ? this.script.turns : (this.script.threads?.[thread] ?? []);
+      q = new TurnQueue(turns, this.script.fallback);
+      this.queues.set(thread, q);
     }
-    return {
-      turn: this.script.fallback ?? { type: 'text', text: 'OK.' },
-      index: -1,
-    };
+    return q.next();
   }
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -376,8 +282,10 @@ export class MockServer {
       }
       if (cls.agent) {
         this.agentRequests++;
-        const next = this.nextTurn();
+        const thread = this.threadOf(cls.firstUser);
+        const next = this.nextTurn(thread);
         const index = next.index;
+        if (thread !== 'main') entry.thread = thread;
         const turn = substitute(next.turn, { ...guessVars(rawBody), ...this.vars });
         entry.turnIndex = index;
         entry.served = describeTurn(turn);
@@ -405,40 +313,6 @@ export class MockServer {
     if (this.opts.verbose)
       process.stderr.write(`[mock ${this.handler.name}] #${entry.n} ${entry.method} ${entry.path} kind=${entry.kind} turn=${entry.turnIndex ?? ''}\n`);
     for (const l of this.listeners) l(entry);
-  }
-}
-
-/** Working directory the CLI mentions in its request (Claude system prompt, Codex environment_context, OpenCode env). */
-export function guessVars(rawBody: string): Record<string, string> {
-  const m =
-    /Primary working directory: ([^\s"\\]+)/.exec(rawBody) ??
-    /<cwd>([^<]+)<\/cwd>/.exec(rawBody) ??
-    /Working directory: ([^\s"\\]+)/.exec(rawBody);
-  return m ? { CWD: m[1]! } : {};
-}
-
-/** Replace {{NAME}} in every string of a turn. */
-export function substitute<T>(v: T, vars: Record<string, string>): T {
-  if (typeof v === 'string') return v.replace(/\{\{(\w+)\}\}/g, (all, k: string) => vars[k] ?? all) as unknown as T;
-  if (Array.isArray(v)) return v.map((x) => substitute(x, vars)) as unknown as T;
-  if (v && typeof v === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = substitute(x, vars);
-    return o as T;
-  }
-  return v;
-}
-
-export function describeTurn(turn: Turn): unknown {
-  switch (turn.type) {
-    case 'text':
-      return { type: 'text', text: turn.text.slice(0, 80), durationMs: turn.durationMs, label: turn.label };
-    case 'tool':
-      return { type: 'tool', name: turn.name, text: turn.text?.slice(0, 80), label: turn.label };
-    case 'error':
-      return { type: 'error', status: turn.status, label: turn.label };
-    case 'hang':
-      return { type: 'hang', maxMs: turn.maxMs, label: turn.label };
   }
 }
 
@@ -478,17 +352,4 @@ export async function abortableSleep(ctx: ServeContext, ms: number): Promise<boo
     await sleep(Math.min(100, end - Date.now()));
   }
   return !ctx.aborted();
-}
-
-/** Rough token estimate for usage fields. */
-export function approxTokens(s: string): number {
-  return Math.max(1, Math.ceil(s.length / 4));
-}
-
-/** Read a MockScript from a JSON file; the file may also be a whole scenario with a `mock` field. */
-export function loadScript(file: string): MockScript {
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  if (Array.isArray(j.turns)) return j as unknown as MockScript;
-  if (j.mock && typeof j.mock === 'object') return j.mock as MockScript;
-  throw new Error(`${file}: no "turns" (or "mock.turns") in script`);
 }

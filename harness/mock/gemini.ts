@@ -33,7 +33,6 @@ interface GeminiBody {
   contents?: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>;
   systemInstruction?: { parts?: Array<{ text?: string }> };
   tools?: Array<{ functionDeclarations?: Array<{ name?: string }> }>;
-  generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown };
 }
 
 /** The router's answer: score 25 routes to the flash model (FACTS §6). */
@@ -61,10 +60,9 @@ function systemText(b: GeminiBody): string {
   return (b.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('\n');
 }
 
-let responseCounter = 0;
-
 class GeminiHandler implements ProtocolHandler {
   name = 'gemini';
+  private responseCounter = 0;
 
   classify(method: string, path: string, body: unknown): ReturnType<ProtocolHandler['classify']> {
     if (method !== 'POST') return null;
@@ -96,7 +94,7 @@ class GeminiHandler implements ProtocolHandler {
       candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: 'STOP' } : {}) }],
       usageMetadata: { promptTokenCount: inTok, candidatesTokenCount: outTokens, totalTokenCount: inTok + outTokens },
       modelVersion: modelOf(ctx.entry.path),
-      responseId: `mock-resp-${String(responseCounter).padStart(4, '0')}`,
+      responseId: `mock-resp-${String(this.responseCounter).padStart(4, '0')}`,
     };
   }
 
@@ -126,13 +124,13 @@ class GeminiHandler implements ProtocolHandler {
   }
 
   async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
-    responseCounter++;
+    this.responseCounter++;
     startSse(ctx.res);
     if (await this.streamText(ctx, turn, true)) ctx.res.end();
   }
 
   async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
-    responseCounter++;
+    this.responseCounter++;
     startSse(ctx.res);
     if (turn.text) {
       if (!(await this.streamText(ctx, { text: turn.text, firstDelayMs: turn.firstDelayMs, delayMs: turn.delayMs }, false))) return;
@@ -146,7 +144,7 @@ class GeminiHandler implements ProtocolHandler {
 
   /** Headers, then silence: the CLI shows Thinking... until it gives up or the user cancels (FACTS §6). */
   async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
-    responseCounter++;
+    this.responseCounter++;
     startSse(ctx.res);
     if (turn.text && !(await this.streamText(ctx, { text: turn.text }, false))) return;
     if (!(await abortableSleep(ctx, turn.maxMs ?? 600_000))) return;

@@ -39,11 +39,10 @@ function contentText(c: unknown): string {
   return '';
 }
 
-let chatCounter = 0;
-let callCounter = 0;
-
 class ChatHandler implements ProtocolHandler {
   name = 'openai-chat';
+  private chatCounter = 0;
+  private callCounter = 0;
 
   classify(method: string, path: string, body: unknown): ReturnType<ProtocolHandler['classify']> {
     if (method === 'POST' && /\/chat\/completions$/.test(path)) {
@@ -72,7 +71,6 @@ class ChatHandler implements ProtocolHandler {
   async serveSide(ctx: ServeContext): Promise<void> {
     await this.serveText(ctx, { type: 'text', text: ctx.script.title ?? 'Mock session', firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
-
 
   serveError(ctx: ServeContext, turn: ErrorTurn): void {
     sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
@@ -104,7 +102,7 @@ class ChatHandler implements ProtocolHandler {
 
   async serveText(ctx: ServeContext, turn: TextTurn): Promise<void> {
     const b = (ctx.body ?? {}) as ChatBody;
-    const id = `chatcmpl-mock-${++chatCounter}`;
+    const id = `chatcmpl-mock-${++this.chatCounter}`;
     if (b.stream !== true) {
       await abortableSleep(ctx, turn.firstDelayMs ?? 0);
       const inTok = approxTokens(ctx.rawBody);
@@ -126,8 +124,8 @@ class ChatHandler implements ProtocolHandler {
   }
 
   async serveTool(ctx: ServeContext, turn: ToolTurn): Promise<void> {
-    const id = `chatcmpl-mock-${++chatCounter}`;
-    const callId = `call_mock_${++callCounter}`;
+    const id = `chatcmpl-mock-${++this.chatCounter}`;
+    const callId = `call_mock_${++this.callCounter}`;
     startSse(ctx.res);
     this.chunk(ctx, id, { role: 'assistant', content: '' });
     if (turn.text) {
@@ -145,7 +143,7 @@ class ChatHandler implements ProtocolHandler {
   }
 
   async serveHang(ctx: ServeContext, turn: HangTurn): Promise<void> {
-    const id = `chatcmpl-mock-${++chatCounter}`;
+    const id = `chatcmpl-mock-${++this.chatCounter}`;
     startSse(ctx.res);
     this.chunk(ctx, id, { role: 'assistant', content: '' });
     if (turn.text && !(await this.streamText(ctx, id, { text: turn.text }))) return;

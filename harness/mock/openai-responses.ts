@@ -50,8 +50,6 @@ function lastItemType(b: RespBody): string {
   return String(it?.type ?? '');
 }
 
-let respCounter = 0;
-
 export function openaiErrorBody(status: number, message?: string): unknown {
   const type = status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
   return { error: { message: message ?? (status === 429 ? 'Rate limit reached (mock)' : status === 401 ? 'Incorrect API key provided (mock)' : 'Internal server error (mock upstream failure)'), type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
@@ -59,6 +57,7 @@ export function openaiErrorBody(status: number, message?: string): unknown {
 
 class ResponsesHandler implements ProtocolHandler {
   name = 'openai-responses';
+  private respCounter = 0;
 
   classify(method: string, path: string, body: unknown): ReturnType<ProtocolHandler['classify']> {
     if (method === 'POST' && /\/responses$/.test(path)) {
@@ -79,7 +78,6 @@ class ResponsesHandler implements ProtocolHandler {
     await this.serveText(ctx, { type: 'text', text: ctx.script.title ?? 'Mock task', firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
-
   serveError(ctx: ServeContext, turn: ErrorTurn): void {
     sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
   }
@@ -91,7 +89,7 @@ class ResponsesHandler implements ProtocolHandler {
 
   private start(ctx: ServeContext): { id: string; base: Record<string, unknown> } {
     this.seq = 0;
-    const id = `resp_mock_${++respCounter}`;
+    const id = `resp_mock_${++this.respCounter}`;
     const b = (ctx.body ?? {}) as RespBody;
     const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: b.model ?? 'mock-model', output: [] as unknown[] };
     startSse(ctx.res, { 'x-request-id': `req_mock_${ctx.entry.n}` });

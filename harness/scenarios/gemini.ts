@@ -2,7 +2,8 @@
  * Gemini CLI 0.61.0 scenarios (recordings/gemini/FACTS.md): inline Ink TUI, no completion line, so a turn's end
  * is anchored on the last words of the scripted reply; the approval dialog is the bottom of the screen.
  */
-import { type Scenario, type Segment, type Step, atMark, atStart, enter, key, quit, screen, wait, waitExit, waitText } from '../scenario';
+import { type Scenario, type Segment, type Step, atMark, atStart, enter, quit, screen, wait, waitExit, waitText } from '../scenario';
+import { type BasicsOf, basicScenarios, dialogScenario, escInterruptScenario } from './basics';
 
 const A = 'gemini' as const;
 
@@ -31,72 +32,36 @@ const RM = { command: 'rm -rf build', description: 'Remove the build directory.'
 const WRITE = { file_path: 'hello.js', content: "console.log('Hello from demo-app');\n" };
 const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text' as const, text: t, firstDelayMs: 400, delayMs: 60, chunks: 14, ...extra });
 
+const BASICS: BasicsOf = { agent: A, name: 'Gemini CLI', ready, ask, startup, working: () => working(), completedAt };
+
 export const geminiScenarios: Scenario[] = [
-  {
-    id: '01-idle-start',
-    agent: A,
-    description: 'Start Gemini CLI and leave it untouched at the prompt for ~15 s.',
-    mock: { turns: [] },
-    steps: [...ready, wait(13_000)],
-    tailMs: 0,
-    expect: startup(),
-  },
-  {
-    id: '02-plain-answer',
-    agent: A,
-    description: 'One prompt answered with plain text, then ~8 s at rest.',
-    mock: { turns: [text('The capital of France is Paris. It is also the largest city in the country.')] },
-    steps: [...ready, ...ask('What is the capital of France?'), waitText(/largest city in the country\./, 30_000, 'turn finished'), wait(8000)],
-    tailMs: 0,
-    expect: [...startup(), working(), completedAt(/largest city in the country\./)],
-  },
-  {
-    id: '03-question-reply',
-    agent: A,
-    description: 'The answer ends with a question to the user; the turn ends normally.',
-    mock: { turns: [text('I can set up tests with either Vitest or Jest. Which one would you like me to use?')] },
-    steps: [...ready, ...ask('Set up unit tests for this project.'), waitText(/would you like me to use\?/, 30_000, 'turn finished'), wait(8000)],
-    tailMs: 0,
-    expect: [...startup(), working(), { state: 'waiting', from: screen(/would you like me to use\?/), cue: 'reply ends with a question', accept: ['completed', 'idle'] }],
-  },
-  {
+  ...basicScenarios(BASICS),
+  dialogScenario(BASICS, {
     id: '04-shell-approve',
-    agent: A,
     description: 'run_shell_command `rm -rf build`: the approval dialog is held ~20 s, then "Allow once" (Enter); the model answers.',
-    mock: { turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }, text('Done: the `build/` directory has been removed.')] },
-    steps: [...ready, ...ask('clean the build output'), waitText(GEMINI.shellDialog, 30_000, 'dialog visible'), wait(20_000), enter('approve'), waitText(/directory has been removed\./, 30_000, 'turn finished'), wait(6000)],
-    tailMs: 0,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: 'dialog "? Shell rm -rf build" / "Allow execution of [Shell]?" / "● 1. Allow once"' },
-      { state: 'working', from: atMark('approve'), cue: 'allowed once, the command runs' },
-      completedAt(/directory has been removed\./),
-    ],
-  },
-  {
+    turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }, text('Done: the `build/` directory has been removed.')],
+    dialog: GEMINI.shellDialog,
+    holdMs: 20_000,
+    answer: 'approve',
+    done: /directory has been removed\./,
+    end: completedAt(/directory has been removed\./),
+    dialogCue: 'dialog "? Shell rm -rf build" / "Allow execution of [Shell]?" / "● 1. Allow once"',
+    answeredCue: 'allowed once, the command runs',
+  }),
+  dialogScenario(BASICS, {
     id: '05-shell-deny',
-    agent: A,
     description: 'Like 04, but after ~20 s the dialog is answered with Esc ("No, suggest changes (esc)"): the request is cancelled.',
-    mock: { turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }] },
-    steps: [...ready, ...ask('clean the build output'), waitText(GEMINI.shellDialog, 30_000, 'dialog visible'), wait(20_000), key('esc', 'deny'), waitText(GEMINI.cancelled, 10_000, 'cancelled'), wait(8000)],
-    tailMs: 0,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: 'approval dialog' },
-      { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled.", tool box "│ -  Shell rm -rf build │"', accept: ['idle'] },
-    ],
-  },
-  {
-    id: '07-esc-interrupt',
-    agent: A,
-    description: 'A reply streams slowly; Esc after ~6 s cancels it.',
-    mock: { turns: [{ type: 'hang', text: 'Here is a step-by-step plan for adding tests to demo-app. First, ', maxMs: 120_000 }] },
-    steps: [...ready, ...ask('Plan how to add tests to this project.'), waitText(/step-by-step plan/, 30_000, 'streaming'), wait(6000), key('esc', 'interrupt'), waitText(GEMINI.cancelled, 10_000, 'cancelled'), wait(8000)],
-    tailMs: 0,
-    expect: [...startup(), working(), { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled." under the partial reply', accept: ['idle'] }],
-  },
+    turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }],
+    dialog: GEMINI.shellDialog,
+    holdMs: 20_000,
+    answer: 'deny',
+    done: GEMINI.cancelled,
+    end: { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled.", tool box "│ -  Shell rm -rf build │"', accept: ['idle'] },
+    dialogCue: 'approval dialog',
+    answeredCue: 'cancelled',
+    restMs: 8000,
+  }),
+  escInterruptScenario(BASICS, 'cancels', GEMINI.cancelled, '"ℹ Request cancelled." under the partial reply'),
   {
     id: '08-server-error-500',
     agent: A,

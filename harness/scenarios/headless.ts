@@ -14,6 +14,7 @@ const HEADLESS_ARGS: Partial<Record<AgentName, string[]>> = {
   codex: ['exec', '--skip-git-repo-check', PROMPT],
   opencode: ['run', PROMPT],
   gemini: ['-p', PROMPT],
+  pi: ['-p', PROMPT],
 };
 
 function pair(agent: AgentName, first: number): Scenario[] {
@@ -50,4 +51,4 @@ function pair(agent: AgentName, first: number): Scenario[] {
   ];
 }
 
-export const headlessScenarios: Scenario[] = [...pair('claude-code', 20), ...pair('codex', 20), ...pair('opencode', 20), ...pair('gemini', 20)];
+export const headlessScenarios: Scenario[] = [...pair('claude-code', 20), ...pair('codex', 20), ...pair('opencode', 20), ...pair('gemini', 20), ...pair('pi', 20)];

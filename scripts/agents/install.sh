@@ -2,12 +2,12 @@
 # Installs the pinned agent CLIs used by the recording harness into <repo>/.agents
 # (git-ignored; NOT package.json dependencies).
 #
-#   scripts/agents/install.sh            # all four
+#   scripts/agents/install.sh            # all five
 #   scripts/agents/install.sh claude-code codex
 #
 # Layout: .agents/<agent>/node_modules/... plus .agents/<agent>/.stamp-<pkg>@<version>.
 # Idempotent: an agent whose stamp exists and whose binary runs is skipped.
-# Quiet: prints one line per agent. Needs only the npm registry.
+# Quiet: prints one line per agent (pi prints its version on stderr, hence 2>&1). Needs only the npm registry.
 # Prints the bin paths at the end; `.agents/bin/<name>` symlinks are created too.
 set -euo pipefail
 
@@ -21,12 +21,14 @@ declare -A SPEC=(
   [codex]="@openai/codex@0.169.0"
   [opencode]="opencode-ai@1.18.33"
   [gemini]="@google/gemini-cli@0.61.0"
+  [pi]="@mariozechner/pi-coding-agent@0.73.1"
 )
 declare -A BIN=(
   [claude-code]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
   [codex]="node_modules/@openai/codex/bin/codex.js"
   [opencode]="node_modules/opencode-ai/bin/opencode.exe"
   [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
+  [pi]="node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
 )
 declare -A POST=(
   # npm 11 may skip lifecycle scripts; both packages ship a placeholder stub in bin/
@@ -36,9 +38,11 @@ declare -A POST=(
   [opencode]="cd node_modules/opencode-ai && node postinstall.mjs"
   # Gemini CLI is one bundled JS file; its optional node-pty is not needed (the harness owns the PTY).
   [gemini]="true"
+  # pi is plain JS (Node >= 20.6); its optional native image/clipboard helpers are not needed.
+  [pi]="true"
 )
-declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode [gemini]=gemini )
-declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" [gemini]="0\.61\.0" )
+declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode [gemini]=gemini [pi]=pi )
+declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" [gemini]="0\.61\.0" [pi]="0\.73\.1" )
 
 # Optional system tools the harness uses: bubblewrap (Codex warns "could not find bubblewrap on PATH"
 # on screen without it) and sqlite3 (to dump OpenCode's session DB). Root + apt only; never fatal.
@@ -59,7 +63,7 @@ if [ -z "${AGENTLENS_NO_APT:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/
 fi
 
 agents=("$@")
-[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode gemini)
+[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode gemini pi)
 
 rc=0
 for a in "${agents[@]}"; do
@@ -68,7 +72,7 @@ for a in "${agents[@]}"; do
   dir="$DEST/$a"
   stamp="$dir/.stamp-${spec//\//_}"
   bin="$dir/${BIN[$a]}"
-  if [ -f "$stamp" ] && [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "${VERSION_RE[$a]}"; then
+  if [ -f "$stamp" ] && [ -x "$bin" ] && "$bin" --version 2>&1 | grep -q "${VERSION_RE[$a]}"; then
     echo "agents: $a $spec already installed"
     ln -sfn "$bin" "$DEST/bin/${LINK[$a]}"
     continue
@@ -84,7 +88,7 @@ for a in "${agents[@]}"; do
   if ! (cd "$dir" && eval "${POST[$a]}" >>"$log" 2>&1); then
     echo "agents: $a postinstall FAILED (see $log)" >&2; tail -20 "$log" >&2; rc=1; continue
   fi
-  if ! v="$("$bin" --version 2>>"$log")" || ! grep -q "${VERSION_RE[$a]}" <<<"$v"; then
+  if ! v="$("$bin" --version 2>&1)" || ! grep -q "${VERSION_RE[$a]}" <<<"$v"; then
     echo "agents: $a binary does not run or wrong version: '$v' (see $log)" >&2; rc=1; continue
   fi
   date -u +%FT%TZ > "$stamp"

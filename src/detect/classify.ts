@@ -27,6 +27,8 @@ export interface Frame {
   osc: ReadonlyMap<number, string>;
   /** Indexes of the non-empty rows, bottom first: most TUI rows are blank, and recent text is lowest. */
   filled: number[];
+  /** The row above the agent's input editor (-1: the agent frames none, or it is not on screen). See `withInputEdge`. */
+  transcriptEnd?: number;
 }
 
 export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): Frame {
@@ -36,6 +38,21 @@ export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): F
   }
   const bottom = filled.slice(0, BOTTOM_ROWS).reverse();
   return { view, bottom, osc, filled };
+}
+
+/** The last non-empty row above the input editor: above the upper of the lowest two rows that match `edge`. */
+export function transcriptEndRow(frame: Frame, edge: RegExp): number {
+  let edges = 0;
+  for (const r of frame.filled) {
+    if (edges === 2) return r;
+    if (edge.test(frame.view.rows[r])) edges++;
+  }
+  return -1;
+}
+
+/** The frame as an agent with an input editor sees it: its transcript end located once for every marker. */
+export function withInputEdge(frame: Frame, sig: AgentSignature): Frame {
+  return sig.inputEdge ? { ...frame, transcriptEnd: transcriptEndRow(frame, sig.inputEdge) } : frame;
 }
 
 /** First matching text of a marker on the frame, or undefined. */
@@ -69,6 +86,11 @@ export function findMarker(frame: Frame, m: Marker): { text: string; row: number
         if (r) return { text: r[0], row };
       }
       return undefined;
+    }
+    case 'transcriptEnd': {
+      const row = frame.transcriptEnd ?? -1;
+      const r = row >= 0 ? m.pattern.exec(view.rows[row]) : null;
+      return r ? { text: r[0], row } : undefined;
     }
   }
 }
@@ -204,7 +226,8 @@ function replyQuestionBelow(rows: readonly string[], start: number, sig: AgentSi
  * What the screen says about an identified agent, in priority order: exit hints, the agent's own
  * program status, dialogs, working cues, the latest turn outcome, else idle.
  */
-export function classify(frame: Frame, sig: AgentSignature): Candidate {
+export function classify(screen: Frame, sig: AgentSignature): Candidate {
+  const frame = withInputEdge(screen, sig);
   for (const m of sig.exit) {
     const hit = findMarker(frame, m);
     if (hit) return { state: 'exited', ruleId: m.id, text: hit.text };
@@ -256,7 +279,8 @@ export function classify(frame: Frame, sig: AgentSignature): Candidate {
 }
 
 /** Ids of every marker of a signature that matches this frame (coverage reports; not on the hot path). */
-export function matchingIds(frame: Frame, sig: AgentSignature): string[] {
+export function matchingIds(screen: Frame, sig: AgentSignature): string[] {
+  const frame = withInputEdge(screen, sig);
   const ids: string[] = [];
   for (const m of [...sig.identify, ...sig.waiting, ...sig.working, ...sig.outcomes, ...sig.exit]) if (findMarker(frame, m)) ids.push(m.id);
   return ids;

@@ -48,6 +48,10 @@ export class TerminalDetector {
   private readonly tail = new OutputTail();
   private readonly osc = new Map<number, string>();
   private oscVersion = 0;
+  /** When the program's own status (OSC) last changed: a state it reports held no longer than this. */
+  private oscAt = 0;
+  /** The time of the chunk being written, for OSC callbacks fired inside the write. */
+  private writingAt = 0;
   /** Screen and OSC versions of the last classified frame: an unchanged frame needs no new look. */
   private lastLooked = '';
   private readonly listeners: Listener[] = [];
@@ -126,6 +130,7 @@ export class TerminalDetector {
       }
       this.promote(t);
     }
+    this.writingAt = t;
     this.screen!.write(data);
     this.markDirty(t);
     if (t - this.lastClassify >= CLASSIFY_INTERVAL) this.look(t);
@@ -167,7 +172,8 @@ export class TerminalDetector {
     for (let guard = 0; guard < 8; guard++) {
       const dl = this.deadline();
       if (dl === undefined || dl > t + 1e-9) return;
-      if (this.dirty && this.lookDeadline() <= dl + 1e-9) this.look(this.lookDeadline());
+      // A changed screen may no longer show the pending state: look before committing it.
+      if (this.dirty) this.look(Math.min(this.lookDeadline(), dl));
       else this.commit(this.debouncer.advance(dl));
     }
   }
@@ -207,6 +213,7 @@ export class TerminalDetector {
     this.screen = new Screen(this.cols, this.rows, OSC_IDENTS, (ident, body) => {
       this.osc.set(ident, body);
       this.oscVersion++;
+      this.oscAt = this.writingAt;
     });
     this.promotedAt = { t, bytes: this.bytesSeen };
     const context = this.tail.take();
@@ -266,7 +273,9 @@ export class TerminalDetector {
       this.commit({ value: cand, t: seen });
       return;
     }
-    this.commit(this.debouncer.offer(cand.state, cand, seen, same));
+    // The program's own status has an exact time: a 25 ms startup flash must not be backdated into a state.
+    const since = this.sig!.programStatus && cand.ruleId.startsWith(this.sig!.programStatus.id) ? Math.max(seen, this.oscAt) : seen;
+    this.commit(this.debouncer.offer(cand.state, cand, since, same));
   }
 
   private commit(c: { value: Candidate; t: number } | undefined): void {

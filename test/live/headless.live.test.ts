@@ -21,6 +21,8 @@ const CASES: [string, string, 'completed' | 'failed'][] = [
   ['opencode', '20-headless-ok', 'completed'],
   ['gemini', '20-headless-ok', 'completed'],
   ['gemini', '21-headless-server-error', 'failed'],
+  ['pi', '20-headless-ok', 'completed'],
+  ['pi', '21-headless-server-error', 'failed'],
 ];
 
 describe('live: headless runs of the real CLIs', function () {

@@ -21,18 +21,20 @@ function scenario(agent: string, id: string): Scenario {
   return s;
 }
 
-/** Codex's multi-step scenario has no approval: take the approval scenario, hold the dialog 2 s, then quit. */
-function codexApproveThenQuit(): Scenario {
-  const s = scenario('codex', '04-approval-approve');
-  const steps = s.steps.map((st) => (st.do === 'wait' && st.ms === 20_000 ? wait(2000) : st));
+/** Codex's and pi's multi-step scenarios have no approval: take the approval scenario, hold the dialog 2 s, then quit. */
+function approveThenQuit(agent: string, id: string): Scenario {
+  const s = scenario(agent, id);
+  const steps = s.steps.map((st) => (st.do === 'wait' && st.ms >= 15_000 ? wait(2000) : st));
   return { ...s, id: 'live-approve-quit', steps: [...steps, quit()] };
 }
 
 const CASES: [string, () => Scenario][] = [
   ['claude-code', () => scenario('claude-code', '10-multiturn-quit')],
-  ['codex', codexApproveThenQuit],
+  ['codex', () => approveThenQuit('codex', '04-approval-approve')],
   ['opencode', () => scenario('opencode', '10-multistep-quit')],
   ['gemini', () => scenario('gemini', '09-multistep-quit')],
+  // pi asks only through an extension: its own example permission-gate.
+  ['pi', () => approveThenQuit('pi', '04-gate-approve')],
 ];
 
 describe('live: real agent CLIs, detector on the live stream', function () {

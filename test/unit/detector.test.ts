@@ -82,6 +82,22 @@ describe('detector rules', () => {
     assert.deepStrictEqual(states(ds), ['codex/idle']);
   });
 
+  it('does not show a short program-status blip that a throttled look sees after an earlier change', () => {
+    // Seen live (codex 0.169 compat): a redraw, then a 25 ms working blip caught by the next look.
+    const ps = (s: string) => `${ESC}]7501;state=${s}:app=codex${ESC}\\`;
+    const ds = run([
+      [0, ALT_ON + ps('idle')],
+      [2.0, at(5, 'a')],
+      [2.01, at(6, 'b')],
+      [2.092, ps('working')],
+      [2.1, at(7, 'c')],
+      [2.117, ps('idle')],
+      [2.2, at(8, 'd')],
+      [3, at(5, 'x')],
+    ], { commandLine: 'codex' });
+    assert.deepStrictEqual(states(ds), ['codex/idle']);
+  });
+
   it('reads Codex program status (OSC 7501) as completed, failed and waiting', () => {
     const ps = (s: string) => `${ESC}]7501;state=${s}:app=codex${ESC}\\`;
     const ds = run([[0, ALT_ON + ps('idle')], [1, ps('working')], [2, ps('blocked') + '']], { commandLine: 'codex' });

@@ -62,6 +62,7 @@ const EXPECTED: Record<string, Expect> = {
   'live/claude-code/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/claude-code/22-folder-trust': IDLE,
   'live/claude-code/24-compact-after-question': DONE, // /compact writes no second turn
+  'live/claude-code/25-background-subagent': DONE, // turn 1 ends with pendingBackgroundAgentCount 1 (working); the follow-up turn completes
   'live/codex/01-idle-start': IDLE, // a rollout with only session_meta
   'live/codex/02-plain-answer': DONE,
   'live/codex/03-question-reply': DONE,

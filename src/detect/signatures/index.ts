@@ -3,7 +3,8 @@ import { claudeCode } from './claudeCode';
 import { codex } from './codex';
 import { opencode } from './opencode';
 import { gemini } from './gemini';
-import { aider, amp, copilot, crush, cursor, hermes, kilocode, pi, qwen } from './unverified';
+import { pi } from './pi';
+import { aider, amp, copilot, crush, cursor, hermes, kilocode, qwen } from './unverified';
 import type { AgentSignature } from './types';
 
 export type { AgentSignature } from './types';

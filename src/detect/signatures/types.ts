@@ -5,9 +5,11 @@ import type { AgentKind, AgentState, WaitKind } from '../types';
  * - `title`: the window title set with OSC 0/2;
  * - `screen`: any visible row of the active buffer;
  * - `bottom`: the last `BOTTOM_ROWS` non-empty rows, where TUIs draw their dialogs and footers;
- * - `osc`: the body of a private OSC sequence the agent emits (e.g. `7501;state=working:app=codex`), as `<ident>;<body>`.
+ * - `osc`: the body of a private OSC sequence the agent emits (e.g. `7501;state=working:app=codex`), as `<ident>;<body>`;
+ * - `transcriptEnd`: the last non-empty row above the agent's input editor (`AgentSignature.inputEdge`), where an
+ *   inline TUI without a turn footer leaves the newest turn's last words (pi).
  */
-export type Where = 'title' | 'screen' | 'bottom' | 'osc';
+export type Where = 'title' | 'screen' | 'bottom' | 'osc' | 'transcriptEnd';
 
 export interface Marker {
   /** Stable id, printed as evidence and counted by `npm run compat`. */
@@ -101,6 +103,11 @@ export interface AgentSignature {
   headless?: HeadlessRun;
   /** Where a new turn begins in the transcript: every rule above the newest one is history (stale lines). */
   turnStart?: TurnStart;
+  /**
+   * The rows that frame the input editor at the bottom of an inline TUI (pi: a full-width rule above and below).
+   * The editor is the span between the lowest two; the row above it is the `transcriptEnd`.
+   */
+  inputEdge?: RegExp;
 }
 
 /** A transcript row that starts a turn (a submitted prompt or command), not the input box that looks like it. */

@@ -52,4 +52,3 @@ export const crush = byNameOnly('crush', 'Crush', ['crush'], ['@charmland/crush'
 export const qwen = byNameOnly('qwen', 'Qwen Code', ['qwen'], ['@qwen-code/qwen-code'], { flags: ['-p', '--prompt'] });
 export const kilocode = byNameOnly('kilocode', 'Kilo Code', ['kilocode'], ['@kilocode/cli'], { subcommands: ['run'] });
 export const aider = byNameOnly('aider', 'Aider', ['aider'], ['aider-chat'], { flags: ['-m', '--message', '--message-file'] });
-export const pi = byNameOnly('pi', 'pi', ['pi'], ['@mariozechner/pi-coding-agent'], { flags: ['-p', '--print'] });
