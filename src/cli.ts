@@ -6,6 +6,7 @@ import { HookFileError, hookReports, parseHookFile } from './replay/hookFile';
 import { decodeLogFile, LogFileError } from './replay/logFiles';
 import { replayCast } from './replay/replay';
 import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
+import { printable } from './printable';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
                           [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
@@ -138,10 +139,10 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof CastError || e instanceof LogFileError || e instanceof HookFileError) {
-      err(`agent-lens: ${e.message}`);
+      err(`agent-lens: ${printable(e.message)}`);
       return 2;
     }
-    err(`agent-lens: internal error: ${(e as Error).message} (please report it with the recording)`);
+    err(`agent-lens: internal error: ${printable((e as Error).message)} (please report it with the recording)`);
     return 1;
   }
 }

@@ -3,6 +3,7 @@ import * as path from 'path';
 import type { Board } from './handoff/board';
 import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from './handoff/doorbell';
 import { ClientError, hubFromEnv, request } from './handoff/hubClient';
+import { printable } from './printable';
 import { serve } from './serve';
 
 /** A usage or input problem: one line on stderr, exit 2. */
@@ -56,10 +57,10 @@ export async function handoffCommand(cmd: string, argv: string[], out: (s: strin
     throw new HandoffUsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof HandoffUsageError || e instanceof ClientError) {
-      err(`agent-lens: ${e.message}`);
+      err(`agent-lens: ${printable(e.message)}`);
       return 2;
     }
-    err(`agent-lens: ${(e as Error).message}`);
+    err(`agent-lens: ${printable((e as Error).message)}`);
     return 1;
   }
 }
@@ -83,12 +84,12 @@ async function runServe(argv: string[], err: (s: string) => void): Promise<numbe
 function answer(a: { status: number; body: unknown }, out: (s: string) => void, err: (s: string) => void): number {
   if (a.status >= 200 && a.status < 300) {
     const w = (a.body as { warning?: string } | undefined)?.warning;
-    if (w) err(`agent-lens: warning: ${w}`);
+    if (w) err(`agent-lens: warning: ${printable(w)}`);
     out(JSON.stringify(a.body));
     return 0;
   }
   const why = (a.body as { error?: string } | undefined)?.error;
-  err(`agent-lens: the hub answered ${a.status}${why ? `: ${why}` : a.status === 403 ? ': wrong or missing token (the hub restarted? re-open the terminal or re-export AGENT_LENS_HUB)' : ''}`);
+  err(`agent-lens: the hub answered ${a.status}${why ? `: ${printable(String(why))}` : a.status === 403 ? ': wrong or missing token (the hub restarted? re-open the terminal or re-export AGENT_LENS_HUB)' : ''}`);
   return 1;
 }
 

@@ -12,9 +12,13 @@ import { readDiscovery } from '../hub/discovery';
 import { ancestry, post } from './client';
 import { markerDir } from './commands';
 import { markerAction } from './mapping/mapReport';
-import { REPORTING_AGENTS, type ReportingAgent, TEXT_KEPT, type WireReport } from './wire';
+import { REPORT_BODY_LIMIT, REPORTING_AGENTS, type ReportingAgent, TEXT_KEPT, type WireReport } from './wire';
 
 const STDIN_LIMIT = 1024 * 1024;
+/** Text kept per string field, tried in turn until the report fits the hub's limit (a report over it would be refused). */
+const KEEP_STEPS = [TEXT_KEPT, 2000, 300, 40];
+/** Fields kept per object: a payload of thousands of keys is not a hook's. */
+const KEYS_KEPT = 200;
 const REQUEST_MS = 3000;
 /** Agents that show a slow hook on screen: the request goes to a detached copy. */
 const DETACH: ReadonlySet<ReportingAgent> = new Set(['codex']);
@@ -28,9 +32,9 @@ async function main(argv: string[]): Promise<void> {
   if (!hub || !hubFile || !(REPORTING_AGENTS as readonly string[]).includes(agent)) return;
   const payload = parse(input);
   if (!payload) return;
-  const report: WireReport = { v: 1, agent, at: performance.timeOrigin + performance.now(), pid: process.ppid, ancestry: ancestry(process.pid), payload: trim(payload) };
+  const report: WireReport = { v: 1, agent, at: performance.timeOrigin + performance.now(), pid: process.ppid, ancestry: ancestry(process.pid), payload };
   setMarker(hubFile, process.ppid, markerAction(report));
-  const body = JSON.stringify(report);
+  const body = fitted(report, payload);
   if (DETACH.has(agent)) return detach(body);
   await post(hub, body, REQUEST_MS);
 }
@@ -59,12 +63,27 @@ function parse(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Long texts keep their end (a reply's question is at its end); nested objects keep their small fields. */
-function trim(o: Record<string, unknown>, depth = 0): Record<string, unknown> {
+/** The report as JSON within the hub's limit: texts cut harder until it fits, at worst only the top-level scalars. */
+function fitted(report: WireReport, payload: Record<string, unknown>): string {
+  for (const keep of KEEP_STEPS) {
+    const body = JSON.stringify({ ...report, payload: trim(payload, keep) });
+    if (Buffer.byteLength(body) <= REPORT_BODY_LIMIT) return body;
+  }
+  const scalars = Object.fromEntries(Object.entries(payload).slice(0, KEYS_KEPT).filter(([, v]) => typeof v !== 'object').map(([k, v]) => [k, typeof v === 'string' ? cut(v, 40) : v]));
+  return JSON.stringify({ ...report, payload: scalars });
+}
+
+/** A long text keeps its end: a reply's question is at its end. */
+function cut(v: string, keep: number): string {
+  return v.length > keep ? `…${v.slice(-keep)}` : v;
+}
+
+/** Long texts keep their end; nested objects keep their small fields. */
+function trim(o: Record<string, unknown>, keep: number, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (typeof v === 'string') out[k] = v.length > TEXT_KEPT ? `…${v.slice(-TEXT_KEPT)}` : v;
-    else if (v && typeof v === 'object' && depth < 4) out[k] = Array.isArray(v) ? v.slice(0, 50).map((x) => (x && typeof x === 'object' ? trim(x as Record<string, unknown>, depth + 1) : x)) : trim(v as Record<string, unknown>, depth + 1);
+  for (const [k, v] of Object.entries(o).slice(0, KEYS_KEPT)) {
+    if (typeof v === 'string') out[k] = cut(v, keep);
+    else if (v && typeof v === 'object' && depth < 4) out[k] = Array.isArray(v) ? v.slice(0, 50).map((x) => (x && typeof x === 'object' ? trim(x as Record<string, unknown>, keep, depth + 1) : typeof x === 'string' ? cut(x, keep) : x)) : trim(v as Record<string, unknown>, keep, depth + 1);
     else if (typeof v !== 'object') out[k] = v;
   }
   return out;

@@ -53,7 +53,7 @@ export function parseCast(text: string, file = '<cast>'): Cast {
   }
   if (!header || typeof header !== 'object' || Array.isArray(header)) throw new CastError(file, headerLine || 1, 'no asciinema header object');
   const version = header.version;
-  if (version !== 2 && version !== 3) throw new CastError(file, headerLine, `unsupported asciinema version ${JSON.stringify(version)} (2 and 3 are supported)`);
+  if (version !== 2 && version !== 3) throw new CastError(file, headerLine, version === undefined ? 'the header has no "version": an asciinema v2 or v3 header starts {"version": 2, …}' : `unsupported asciinema version ${JSON.stringify(version)} (2 and 3 are supported)`);
   let cols: unknown, rows: unknown;
   if (version === 2) {
     cols = header.width;

@@ -51,12 +51,22 @@ function looksLikeRowsDump(text: string): boolean {
  * decoder sees a turn start when its user message appears and its end when the reply's row does.
  */
 function decodeRows(file: string, text: string): DecodedLog {
-  const o = JSON.parse(text) as Partial<OpenCodeRows>;
+  const o = JSON.parse(text) as Record<string, unknown>;
+  if (o.part !== undefined && !Array.isArray(o.part)) throw new LogFileError(`${file}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}`);
   const dec = createOpenCodeDecoder();
-  const events: LogEvent[] = [...dec.rows({ session: o.session ?? [], message: [], part: [] })];
+  // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
+  let skipped = 0;
+  const objects = (list: unknown) =>
+    ((list as unknown[] | undefined) ?? []).filter((r): r is { time_created: number } => {
+      const ok = typeof r === 'object' && r !== null && !Array.isArray(r);
+      if (!ok) skipped++;
+      return ok;
+    });
+  const events: LogEvent[] = [...dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] })];
   type Row = { table: 'message' | 'part'; row: { time_created: number } };
-  const rows: Row[] = [...(o.message ?? []).map((row) => ({ table: 'message' as const, row })), ...(o.part ?? []).map((row) => ({ table: 'part' as const, row }))];
-  rows.sort((a, b) => a.row.time_created - b.row.time_created);
+  const rows: Row[] = [...objects(o.message).map((row) => ({ table: 'message' as const, row })), ...objects(o.part).map((row) => ({ table: 'part' as const, row }))];
+  const created = (r: Row) => (typeof r.row.time_created === 'number' ? r.row.time_created : 0);
+  rows.sort((a, b) => created(a) - created(b));
   for (const r of rows) events.push(...dec.rows(r.table === 'message' ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] } : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] }));
-  return { file, kind: 'opencode rows', events, problems: dec.problems.total };
+  return { file, kind: 'opencode rows', events, problems: dec.problems.total + skipped };
 }
