@@ -31,6 +31,8 @@ function listTests(dir, out) {
 
 const builds = [
   { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' }, outdir: 'dist' },
+  // vscode:uninstall (package.json): removes the hooks Agent Lens installed once the extension is gone; no vscode import.
+  { ...common, sourcemap: false, entryPoints: { uninstall: 'src/uninstall.ts' }, outdir: 'dist' },
   // What runs inside agents: copied out of the extension on activation or install, so no source maps.
   { ...common, sourcemap: false, entryPoints: { 'agent-lens-report': 'src/hooks/reporter.ts' }, outdir: 'dist' },
   {
@@ -46,7 +48,7 @@ const builds = [
 if (!production) {
   builds.push({ ...common, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' });
   // npm run soak: crash safety, load and linear time (soak/soak.ts); the writer is the process it kills.
-  builds.push({ ...common, entryPoints: { soak: 'soak/soak.ts', 'crash-writer': 'soak/crashWriter.ts' }, outdir: 'dist/soak' });
+  builds.push({ ...common, entryPoints: { soak: 'soak/soak.ts', 'crash-writer': 'soak/crashWriter.ts', 'load-client': 'soak/loadClient.ts' }, outdir: 'dist/soak' });
   const tests = listTests('test/unit', []);
   if (tests.length) builds.push({ ...common, entryPoints: tests, outdir: 'out/test/unit', outbase: 'test/unit' });
   // The real-agent harness: recorder, compat matrix, mocks (test tooling, never in the .vsix).

@@ -15,6 +15,7 @@ import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
 import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
+import { benchLinear } from './linear';
 import { benchLogs } from './logs';
 import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
@@ -191,4 +192,6 @@ void benchLogs(
 )
   .then(() => benchHooks((s) => console.log(s)))
   .then(() => benchHandoff((s) => console.log(s)))
+  // Linear time on adversarial input up to 1 MB here; npm run soak goes to 4 MB.
+  .then(() => benchLinear((s) => console.log(s), { maxBytes: 1024 * 1024 }))
   .then(() => process.exit(0));

@@ -80,12 +80,20 @@ async function runServe(argv: string[], err: (s: string) => void): Promise<numbe
   return 0;
 }
 
+/**
+ * The hub's JSON as one line for stdout. JSON.stringify escapes C0 but leaves DEL, C1 and U+2028/2029 raw; they
+ * are escaped too (still the same JSON), so what an agent sent cannot act on the terminal this is printed in.
+ */
+export function jsonLine(v: unknown): string {
+  return (JSON.stringify(v) ?? 'null').replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Prints the hub's answer: the JSON body on success (one line), its error on stderr otherwise. */
 function answer(a: { status: number; body: unknown }, out: (s: string) => void, err: (s: string) => void): number {
   if (a.status >= 200 && a.status < 300) {
     const w = (a.body as { warning?: string } | undefined)?.warning;
     if (w) err(`agent-lens: warning: ${printable(w)}`);
-    out(JSON.stringify(a.body));
+    out(jsonLine(a.body));
     return 0;
   }
   const why = (a.body as { error?: string } | undefined)?.error;
@@ -127,10 +135,13 @@ async function status(argv: string[], out: (s: string) => void): Promise<number>
   if (a.status !== 200) throw new Error(`the hub answered ${a.status}`);
   const body = a.body as { boards: Board[]; ungrouped: unknown[] };
   if (f.json) {
-    out(JSON.stringify(body));
+    out(jsonLine(body));
     return 0;
   }
   if (!body.boards.length) out('no boards yet');
-  for (const b of body.boards) out(`${b.agent}\t${b.state}\t${b.task_id ?? '-'}\t${b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : '-'}${b.error_reason ? `\t${b.error_reason}` : ''}`);
+  // Every field is the hub's (and, through it, what agents and dispatch requests sent): escaped, so a control
+  // character in a task id or an error_reason cannot move the cursor or recolour this terminal.
+  const p = (v: unknown) => printable(String(v));
+  for (const b of body.boards) out(`${p(b.agent)}\t${p(b.state)}\t${p(b.task_id ?? '-')}\t${b.last_event ? `${p(b.last_event.status)}: ${p(b.last_event.summary)}` : '-'}${b.error_reason ? `\t${p(b.error_reason)}` : ''}`);
   return 0;
 }

@@ -69,7 +69,12 @@ export function tokenize(line: string): string[] {
 }
 
 function basename(p: string): string {
-  const b = p.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? p;
+  // Trailing slashes cut by a loop: /\/+$/ retries from every slash of a long run that does not end the name.
+  let s = p.replace(/\\/g, '/');
+  let end = s.length;
+  while (end > 0 && s[end - 1] === '/') end--;
+  s = s.slice(0, end);
+  const b = s.slice(s.lastIndexOf('/') + 1);
   return b.replace(/\.(exe|cmd|bat|ps1|js|mjs|cjs|sh)$/i, '').toLowerCase();
 }
 

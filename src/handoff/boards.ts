@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import { writeFileAtomic } from '../fsutil';
 import { applyEvent, Board, BoardEvent, EventOutcome, idleBoard } from './board';
 import { HandoffPaths, isSafeSegment, splitEventId } from './paths';
+import { quoted as quote } from '../printable';
 
 /** An event's fields once the doorbell validated them. */
 export interface IncomingEvent {
@@ -83,9 +84,10 @@ export class Boards {
     if (!split || !isSafeSegment(split.agent)) {
       this.ungrouped.push(event);
       if (this.ungrouped.length > UNGROUPED_KEPT) this.ungrouped.shift();
+      // Ids are the sender's: quoted and escaped, since warnings go to the log, the answer and the tree.
       const warning = split
-        ? `event id ${JSON.stringify(ev.id)}: ${JSON.stringify(split.agent)} is not an agent key, so the event updates no board`
-        : `event id ${JSON.stringify(ev.id)} has no "{agent}::" prefix, so it updates no board: send "{agent}::{task_id}", e.g. "claude::${ev.id}"`;
+        ? `event id ${quote(ev.id)}: ${quote(split.agent)} is not an agent key, so the event updates no board`
+        : `event id ${quote(ev.id)} has no "{agent}::" prefix, so it updates no board: send "{agent}::{task_id}", e.g. ${quote(`claude::${ev.id}`)}`;
       this.warn(warning);
       this.notify();
       return { outcome: 'ungrouped', warning };
@@ -94,8 +96,8 @@ export class Boards {
     const before = this.get(split.agent);
     const { board, outcome } = applyEvent(before, split.taskId, event);
     let warning: string | undefined;
-    if (outcome === 'other-task') warning = `task ${JSON.stringify(split.taskId)} is not ${split.agent}'s current task (${before.task_id ?? 'none'}): recorded as its last event, the board's state is unchanged`;
-    if (outcome === 'after-end') warning = `task ${split.taskId} already ended (${before.state}): recorded as its last event, the board's state is unchanged`;
+    if (outcome === 'other-task') warning = `task ${quote(split.taskId)} is not ${split.agent}'s current task (${before.task_id ?? 'none'}): recorded as its last event, the board's state is unchanged`;
+    if (outcome === 'after-end') warning = `task ${quote(split.taskId)} already ended (${before.state}): recorded as its last event, the board's state is unchanged`;
     if (warning) this.warn(warning);
     if (outcome !== 'duplicate') this.put(board, true);
     return { outcome, agent: split.agent, warning, board: this.get(split.agent) };

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../fsutil';
 import { Board, ERROR_POINTS, ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
 import type { Boards } from './boards';
 import { ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
+import { printable, quoted } from '../printable';
 import { checkSegment, HandoffPaths, isSafeSegment, PathError } from './paths';
 import { DeliveryTarget, planSteps, render, runActions, StepError, StepVars } from './steps';
 import { DRIVABLE_MODES, stepsOf, TeamAgent } from './team/schema';
@@ -34,6 +35,12 @@ export interface DispatchDeps {
   finder: TargetFinder;
   sleep(ms: number): Promise<void>;
   workspace?: string;
+  /**
+   * Whether team.toml's `launch` may be run. The extension answers with VS Code's workspace trust: a workspace
+   * (and the team.toml in it) comes from whoever wrote the repository. Unset: trusted (`agent-lens serve`, whose
+   * registry the user names on its command line).
+   */
+  trusted?(): boolean;
   log?(level: 'info' | 'warn', msg: string): void;
 }
 
@@ -156,12 +163,7 @@ export class Dispatcher {
   private async deliver(agent: TeamAgent, vars: StepVars): Promise<{ ok: boolean; error?: string; board?: Board }> {
     try {
       if (!DRIVABLE_MODES.includes(agent.mode)) throw new DispatchFailure('no_terminal', `${agent.key} is mode "${agent.mode}", which is not drivable from VS Code: deliver it yourself ("${vars.message}")`);
-      let target: DeliveryTarget;
-      try {
-        target = await this.d.finder.find(agent);
-      } catch (e) {
-        throw e instanceof DispatchFailure ? e : new DispatchFailure('capture_failed', (e as Error).message);
-      }
+      const target = await this.find(agent);
       const all: StepVars = { ...vars, pid: target.pid !== undefined ? String(target.pid) : undefined, title: target.title, hwnd: target.id };
       let actions;
       try {
@@ -176,7 +178,7 @@ export class Dispatcher {
       }
       const cur = this.d.boards.get(agent.key);
       const board = cur.task_id === vars.task_id && cur.delivery === 'pending' ? this.d.boards.set({ ...cur, delivery: 'delivered', delivered_to: target.title }) : cur;
-      this.d.log?.('info', `dispatch ${agent.key}::${vars.task_id}: delivered to ${target.title}`);
+      this.d.log?.('info', `dispatch ${agent.key}::${vars.task_id}: delivered to ${printable(target.title)}`);
       return { ok: true, board };
     } catch (e) {
       const f = e instanceof DispatchFailure ? e : new DispatchFailure('delivery_failed', (e as Error).message);
@@ -185,10 +187,28 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * The agent's terminal, found fresh. In an untrusted workspace the finder gets the agent without `launch`, so
+   * it can use a terminal that already runs the agent but never starts team.toml's command.
+   */
+  private async find(agent: TeamAgent): Promise<DeliveryTarget> {
+    const mayLaunch = this.d.trusted?.() ?? true;
+    try {
+      return await this.d.finder.find(mayLaunch || !agent.launch ? agent : { ...agent, launch: undefined, args: undefined });
+    } catch (e) {
+      if (!mayLaunch && agent.launch && e instanceof DispatchFailure && e.point === 'no_terminal') {
+        throw new DispatchFailure('no_terminal', `no terminal runs ${agent.key}, and this workspace is not trusted, so Agent Lens does not run team.toml's launch command (${quoted(agent.launch)}): start the agent in a terminal yourself, or trust the workspace`);
+      }
+      throw e instanceof DispatchFailure ? e : new DispatchFailure('capture_failed', (e as Error).message);
+    }
+  }
+
   /** Writes the failure on the board (state error, `error_reason` naming the point) and returns it. */
   private fail(key: string, taskId: string, f: DispatchFailure, persist = true): DispatchResult {
-    const error = `${ERROR_POINTS[f.point]}: ${f.message}`;
-    this.d.log?.('warn', `dispatch ${key}::${taskId} failed: ${error}`);
+    // The key, the task id and the finder's message may carry what a request sent: escaped before they reach
+    // the log, the board's error_reason and the answer.
+    const error = printable(`${ERROR_POINTS[f.point]}: ${f.message}`);
+    this.d.log?.('warn', `dispatch ${printable(key)}::${printable(taskId)} failed: ${error}`);
     const cur = this.d.boards.get(key);
     const board = this.d.boards.set({ ...cur, state: 'error', task_id: isSafeSegment(taskId) ? taskId : cur.task_id, error_point: f.point, error_reason: error, delivery: cur.delivery === 'pending' ? 'failed' : cur.delivery }, persist);
     return { submitted: board.brief_path !== null && cur.task_id === taskId && cur.delivery === 'pending', delivered: false, error, board };

@@ -4,6 +4,7 @@ import type { Hub } from '../hub/hub';
 import { EVENT_STATUSES, EventStatus, flattenSummary } from './board';
 import type { Boards, IncomingEvent } from './boards';
 import { isSafeSegment, splitEventId } from './paths';
+import { printable } from '../printable';
 
 /** Seed 002 §7.2's paths, on the same hub as the hooks. */
 export const DOORBELL_PATH = '/handoff';
@@ -49,15 +50,21 @@ export function mountHandoff(hub: Hub, r: HandoffRoutes): void {
 /** One doorbell event: validated, folded into its board, answered 200 with what the board did and any warning. */
 export function ring(r: HandoffRoutes, body: unknown, via: 'doorbell' | 'terminal' = 'doorbell'): Reply {
   const ev = parseEvent(body);
-  if (ev.report_path && r.checkReportPath) {
-    const agent = splitEventId(ev.id)?.agent ?? '';
-    if (isSafeSegment(agent)) try {
-      ev.report_path = r.checkReportPath(agent, ev.report_path);
-    } catch (e) {
-      throw new HubError(400, (e as Error).message);
+  if (ev.report_path) {
+    const agent = splitEventId(ev.id)?.agent;
+    // An event that groups nowhere has no agent folder to hold its report, so there is nothing to check the path
+    // against: it is dropped rather than kept unchecked in the ungrouped list (and the boards read-out).
+    if (agent === undefined || !isSafeSegment(agent)) ev.report_path = null;
+    else if (r.checkReportPath) {
+      try {
+        ev.report_path = r.checkReportPath(agent, ev.report_path);
+      } catch (e) {
+        throw new HubError(400, printable((e as Error).message));
+      }
     }
   }
   const receipt = r.boards.receive(ev, via);
-  r.log?.(receipt.warning ? 'warn' : 'info', `doorbell (${via}): ${ev.id} ${ev.status} “${ev.summary}” → ${receipt.outcome}${receipt.warning ? `: ${receipt.warning}` : ''}`);
+  // The id and the warning quote what the sender wrote: escaped, so no control character reaches the log.
+  r.log?.(receipt.warning ? 'warn' : 'info', printable(`doorbell (${via}): ${ev.id} ${ev.status} “${ev.summary}” → ${receipt.outcome}${receipt.warning ? `: ${receipt.warning}` : ''}`));
   return new Reply(200, { ok: true, outcome: receipt.outcome, ...(receipt.warning ? { warning: receipt.warning } : {}), ...(receipt.board ? { state: receipt.board.state, task_id: receipt.board.task_id } : {}) });
 }

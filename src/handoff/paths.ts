@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
+import { quoted as quote } from '../printable';
 
 /** A name that became a folder or file name would escape its root (`..`, slashes, an absolute path). */
 export class PathError extends Error {}
@@ -11,7 +13,7 @@ export function isSafeSegment(s: string): boolean {
 }
 
 export function checkSegment(what: 'agent key' | 'task id', s: string): string {
-  if (!isSafeSegment(s)) throw new PathError(`${what} ${JSON.stringify(s)} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)`);
+  if (!isSafeSegment(s)) throw new PathError(`${what} ${quote(s)} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)`);
   return s;
 }
 
@@ -53,14 +55,59 @@ export class HandoffPaths {
   }
 
   /**
-   * A report path an agent names in a doorbell event, if it stays inside the handoff root (relative paths are
-   * read from the agent's folder); anything else is refused, so a link in the board never opens a file elsewhere.
+   * A report path an agent names in a doorbell event, if it is inside that agent's reports/ folder (relative
+   * paths are read from the agent's folder); anything else is refused, so a link in the board never opens a file
+   * elsewhere. The check is made twice: on the path as written, and on its real path, so a symlink the agent
+   * planted (a link inside reports/, or reports/ itself replaced by a link) cannot lead outside.
    */
   reportPathFor(agent: string, given: string): string {
+    const reports = this.reportsDir(agent);
     const p = path.resolve(this.agentDir(agent), given);
-    const rel = path.relative(this.root, p);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new PathError(`report_path ${JSON.stringify(given)} is outside the handoff folder ${this.root}: write the report to the path the brief names`);
+    const refuse = (why: string) => new PathError(`report_path ${quote(given)} ${why}: write the report to the path the brief names (under ${reports})`);
+    if (!isStrictlyInside(reports, p)) throw refuse('is outside the agent\'s reports folder');
+    // The root may itself sit behind a link the user chose (e.g. /tmp on macOS); below it, nothing may be a link out.
+    let realReports: string;
+    let real: string;
+    try {
+      realReports = path.join(realPrefix(this.root), agent, 'reports');
+      real = realPrefix(p);
+    } catch (e) {
+      throw refuse(`cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    if (!isStrictlyInside(realReports, real)) throw refuse(`leads outside the agent's reports folder through a symbolic link (to ${quote(real)})`);
     return p;
+  }
+}
+
+function isStrictlyInside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/**
+ * The real path of `p`: its longest existing prefix resolved with realpath, the rest (not created yet) appended.
+ * A link whose target is missing is no "not created yet": its target is unknown here, so it throws.
+ */
+export function realPrefix(p: string): string {
+  const tail: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(cur), ...tail.reverse());
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      let dangling = false;
+      try {
+        dangling = fs.lstatSync(cur).isSymbolicLink();
+      } catch {
+        /* really missing: go up */
+      }
+      if (dangling) throw Object.assign(new Error(`${cur} is a link to a missing target`), { code: 'EDANGLING' });
+      const up = path.dirname(cur);
+      if (up === cur) throw e;
+      tail.push(path.basename(cur));
+      cur = up;
+    }
   }
 }
 

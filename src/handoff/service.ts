@@ -20,6 +20,8 @@ export interface HandoffOptions {
   cli: string;
   finder: TargetFinder;
   workspace?: string;
+  /** Whether team.toml's `launch` may run (VS Code's workspace trust); unset means trusted (see DispatchDeps). */
+  trusted?: () => boolean;
   log(level: 'info' | 'warn', msg: string): void;
   sleep?: (ms: number) => Promise<void>;
   /** Called when a board, the registry or the ungrouped list changed. */
@@ -53,6 +55,7 @@ export class HandoffService {
       finder: o.finder,
       sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
       workspace: o.workspace,
+      trusted: o.trusted,
       log: o.log,
     };
     this.dispatcher = new Dispatcher(deps);

@@ -35,6 +35,11 @@ export const KEYS: Record<string, string> = {
 
 /** Enter is pressed at least this long after typing: a TUI takes text and Enter in one burst as a paste (seed 001, rule 2 of §1.1). */
 export const ENTER_AFTER_TYPE_MS = 1000;
+/**
+ * What follows a key press ending in ESC waits this long, so it is not read as an Alt sequence. Above tmux's
+ * default escape-time before 3.5 (500 ms), the longest of the usual escape timeouts (vim's ttimeoutlen is 100).
+ */
+export const ESC_SETTLE_MS = 600;
 export const SLEEP_MAX_MS = 60_000;
 /** The message is a short one-line pointer (rule 4); the brief file holds the rest. */
 export const MESSAGE_MAX = 500;
@@ -87,7 +92,7 @@ export function planSteps(steps: readonly DispatchStep[], vars: StepVars): Actio
     else throw new StepError(i, `unknown tool "${s.tool}" (use terminal_activate, __sleep or terminal_input)`);
   });
   if (!out.some((a) => a.kind === 'type' || a.kind === 'keys')) throw new StepError(-1, 'the steps type nothing: add a terminal_input step with text "{message}"');
-  return withEnterPause(out);
+  return withPauses(out);
 }
 
 function sleepMs(v: unknown, i: number): number {
@@ -117,16 +122,27 @@ function inputActions(w: Record<string, unknown>, i: number): Action[] {
   return typed;
 }
 
-/** Makes sure a key press that follows typing waits ENTER_AFTER_TYPE_MS, counting the sleeps already there. */
-function withEnterPause(actions: Action[]): Action[] {
+/**
+ * Makes sure a key press that follows typing waits ENTER_AFTER_TYPE_MS, and that anything written after a key
+ * press ending in ESC waits ESC_SETTLE_MS, counting the sleeps already there. Without that pause a terminal (or
+ * tmux) that reads ESC and the next bytes in one go takes them as one Alt/Meta sequence: "escape" then "y" would
+ * arrive as Alt+y, and the TUI would see neither the escape nor the text.
+ */
+function withPauses(actions: Action[]): Action[] {
   const out: Action[] = [];
   let sinceType: number | undefined;
+  let sinceEsc: number | undefined;
   for (const a of actions) {
-    if (a.kind === 'keys' && sinceType !== undefined && sinceType < ENTER_AFTER_TYPE_MS) out.push({ kind: 'sleep', ms: ENTER_AFTER_TYPE_MS - sinceType });
+    let wait = 0;
+    if (a.kind === 'keys' && sinceType !== undefined) wait = Math.max(wait, ENTER_AFTER_TYPE_MS - sinceType);
+    if ((a.kind === 'keys' || a.kind === 'type') && sinceEsc !== undefined) wait = Math.max(wait, ESC_SETTLE_MS - sinceEsc);
+    if (wait > 0) out.push({ kind: 'sleep', ms: wait });
     out.push(a);
-    if (a.kind === 'type') sinceType = 0;
-    else if (a.kind === 'sleep' && sinceType !== undefined) sinceType += a.ms;
-    else if (a.kind === 'keys') sinceType = undefined;
+    if (a.kind === 'type') [sinceType, sinceEsc] = [0, undefined];
+    else if (a.kind === 'sleep') {
+      if (sinceType !== undefined) sinceType += a.ms;
+      if (sinceEsc !== undefined) sinceEsc += a.ms;
+    } else if (a.kind === 'keys') [sinceType, sinceEsc] = [undefined, a.data.endsWith('\x1b') ? 0 : undefined];
   }
   return out;
 }

@@ -8,6 +8,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { unsafeDirReason } from '../fsutil';
 import { readDiscovery } from '../hub/discovery';
 import { ancestry, post } from './client';
 import { markerDir } from './commands';
@@ -89,13 +90,28 @@ function trim(o: Record<string, unknown>, keep: number, depth = 0): Record<strin
   return out;
 }
 
+/**
+ * Opens or clears `waiting/<agent pid>` beside the discovery file. The folders are checked first (ours alone:
+ * real folders, our uid, not group/other-writable), and the marker is created with O_EXCL|O_NOFOLLOW, so a
+ * symlink planted at its path is never followed: nothing is ever written or truncated anywhere else.
+ */
 function setMarker(hubFile: string, agentPid: number, action: 'open' | 'close'): void {
-  const file = path.join(markerDir(hubFile), String(agentPid));
+  const dir = markerDir(hubFile);
+  const file = path.join(dir, String(agentPid));
   try {
+    if (unsafeDirReason(path.dirname(hubFile))) return;
     if (action === 'open') {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(file, '');
-    } else fs.rmSync(file, { force: true });
+      try {
+        fs.mkdirSync(dir, { mode: 0o700 });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return;
+      }
+    }
+    if (unsafeDirReason(dir)) return;
+    if (action === 'close') return fs.rmSync(file, { force: true }); // unlinks a planted link itself, not its target
+    const c = fs.constants;
+    // EEXIST: the marker is already there (or something planted is, which we leave alone).
+    fs.closeSync(fs.openSync(file, c.O_WRONLY | c.O_CREAT | c.O_EXCL | (c.O_NOFOLLOW ?? 0), 0o600));
   } catch {
     /* a marker we cannot write costs a missed gated close; the screen still closes the wait */
   }

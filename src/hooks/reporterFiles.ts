@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeFileAtomic } from '../fsutil';
+import { unsafeDirReason, writeFileAtomic } from '../fsutil';
 import { reporterCommandPath } from './commands';
 import { shellQuote } from '../shellQuote';
 
@@ -10,8 +10,7 @@ import { shellQuote } from '../shellQuote';
  * Rewritten only when its content changes.
  */
 export function installReporter(home: string, bundledScript: string, node: { path: string; electron: boolean }): string {
-  const bin = path.join(home, 'bin');
-  fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
+  const bin = privateBin(home);
   const script = path.join(bin, 'report.cjs');
   writeIfChanged(script, fs.readFileSync(bundledScript, 'utf8'), 0o644);
   const cmd = reporterCommandPath(home);
@@ -24,8 +23,7 @@ export function installReporter(home: string, bundledScript: string, node: { pat
  * sh wrapper `<home>/bin/agent-lens` (agents run `… task report` through it; it prints what the CLI prints).
  */
 export function installCli(home: string, bundledCli: string, node: { path: string; electron: boolean }): string {
-  const bin = path.join(home, 'bin');
-  fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
+  const bin = privateBin(home);
   const script = path.join(bin, 'agent-lens.cjs');
   writeIfChanged(script, fs.readFileSync(bundledCli, 'utf8').replace(/^#!.*\n/, ''), 0o644);
   const cmd = path.join(bin, 'agent-lens');
@@ -45,9 +43,22 @@ export function wrapper(node: { path: string; electron: boolean }, script: strin
   ].join('\n');
 }
 
+/**
+ * `<home>/bin`, created 0700, refused when someone else could change it: every agent's hooks run what is in
+ * it, so a folder writable by others would let them run code as this user.
+ */
+function privateBin(home: string): string {
+  const bin = path.join(home, 'bin');
+  fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
+  const unsafe = unsafeDirReason(bin);
+  if (unsafe) throw new Error(`refusing to install the reporter or CLI: ${unsafe}`);
+  return bin;
+}
+
+/** Skips only a regular file with the same content: a symlink there (even to identical bytes) is replaced by a file of ours. */
 function writeIfChanged(file: string, content: string, mode: number): void {
   try {
-    if (fs.readFileSync(file, 'utf8') === content) return;
+    if (fs.lstatSync(file).isFile() && fs.readFileSync(file, 'utf8') === content) return;
   } catch {
     /* missing: write it */
   }

@@ -20,19 +20,43 @@ export function writeDiscovery(file: string, d: Discovery): void {
   writeFileAtomic(file, `${JSON.stringify(d)}\n`, 0o600);
 }
 
-/** The discovery file's content, or undefined when it is missing or not ours. Never throws. */
+/**
+ * The discovery file's content, or undefined when it is missing, not ours, or stale: its `pid` no longer runs.
+ * Every client sends the token to the file's port, so a file a crashed hub left behind must not count: another
+ * program may have taken that port since and would be handed the token. Never throws.
+ */
 export function readDiscovery(file: string | undefined): Discovery | undefined {
+  const d = parseDiscovery(file);
+  return d && pidAlive(d.pid) ? d : undefined;
+}
+
+/** The file's content without the liveness check (removing our own file must work even when it is stale). */
+function parseDiscovery(file: string | undefined): Discovery | undefined {
   if (!file) return undefined;
   try {
     const d = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Discovery>;
-    if (d.v === 1 && Number.isInteger(d.port) && typeof d.token === 'string' && d.token.length > 0) return d as Discovery;
+    if (d.v === 1 && Number.isInteger(d.port) && typeof d.token === 'string' && d.token.length > 0 && Number.isInteger(d.pid) && d.pid! > 0) return d as Discovery;
   } catch {
     /* missing or garbled: no hub */
   }
   return undefined;
 }
 
+/**
+ * Whether process `pid` exists: signal 0 checks without signalling. ESRCH: gone, the file is stale. EPERM: it
+ * runs as another user; counted as alive, as before this check (a pid reused by a process of our own user
+ * still passes; the token check on the hub's side is what remains then).
+ */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Removes the discovery file if it still names this hub (another window may have taken the path since). */
 export function removeDiscovery(file: string, token: string): void {
-  if (readDiscovery(file)?.token === token) fs.rmSync(file, { force: true });
+  if (parseDiscovery(file)?.token === token) fs.rmSync(file, { force: true });
 }

@@ -27,7 +27,24 @@ export interface HubOptions {
   /** A fixed port (`agent-lens serve --port`); default: any free one. */
   port?: number;
   log?: (level: 'info' | 'warn', msg: string) => void;
+  /** Tests: shorter limits than HUB_LIMITS, to see a slow client cut off quickly. */
+  limits?: Partial<HubLimits>;
 }
+
+export interface HubLimits {
+  /** Open connections at once; more are closed on accept (a runaway or hostile local client cannot exhaust our sockets). */
+  maxConnections: number;
+  /** Time for a request's headers / whole request; a client that trickles them (slowloris) is cut off. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept. */
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above (its default, 30 s, would let a slow client hold a socket that long). */
+  checkIntervalMs: number;
+}
+
+/** Reports are small and local: a hook sends one request and closes, so these are generous. */
+export const HUB_LIMITS: HubLimits = { maxConnections: 256, headersTimeoutMs: 5000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1000, checkIntervalMs: 1000 };
 
 /**
  * The local hub: HTTP on 127.0.0.1 only, a random port and a random token per run. Every request must name
@@ -39,6 +56,10 @@ export class Hub {
   readonly token = randomBytes(32).toString('hex');
   private readonly routes = new Map<string, { handler: Handler; method: 'GET' | 'POST'; auth: 'token' | 'none' }>();
   private server: http.Server | undefined;
+  /** The listening server (tests read its limits). */
+  get httpServer(): http.Server | undefined {
+    return this.server;
+  }
   private portNo = 0;
   /** Requests refused, by status: for diagnostics and tests. */
   readonly refused = new Map<number, number>();
@@ -55,10 +76,9 @@ export class Hub {
   }
 
   async listen(): Promise<number> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    server.headersTimeout = 5000;
-    server.requestTimeout = 10_000;
-    server.keepAliveTimeout = 1000;
+    const l = { ...HUB_LIMITS, ...this.opts.limits };
+    const server = http.createServer({ connectionsCheckingInterval: l.checkIntervalMs, headersTimeout: l.headersTimeoutMs, requestTimeout: l.requestTimeoutMs, keepAliveTimeout: l.keepAliveTimeoutMs }, (req, res) => void this.handle(req, res));
+    server.maxConnections = l.maxConnections;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host: '127.0.0.1', port: this.opts.port ?? 0, exclusive: true }, () => resolve());

@@ -47,10 +47,13 @@ export function findAgent(procs: readonly ProcInfo[]): { agent: AgentKind; evide
 export function parsePs(text: string): ProcInfo[] {
   const out: ProcInfo[] = [];
   for (const line of text.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s*(.*)$/.exec(line);
+    // The rest of the line is sliced off, not matched: `(\S+)\s*(.*)$` backtracks through a long comm when a
+    // \r (which `.` does not match) follows it.
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)/.exec(line);
     if (!m) continue;
     const comm = m[3];
-    out.push({ pid: Number(m[1]), ppid: Number(m[2]), name: comm.split('/').pop() ?? comm, args: m[4] ? m[4].split(/\s+/) : [comm] });
+    const rest = line.slice(m[0].length).trim();
+    out.push({ pid: Number(m[1]), ppid: Number(m[2]), name: comm.split('/').pop() ?? comm, args: rest ? rest.split(/\s+/) : [comm] });
   }
   return out;
 }

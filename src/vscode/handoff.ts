@@ -88,6 +88,8 @@ export class HandoffHost implements vscode.Disposable {
       hubEnv: HUB_ENV,
       cli: this.cli,
       finder: new TerminalFinder(this.terminals, this.store),
+      // Asked at each dispatch, so granting trust takes effect without a restart.
+      trusted: () => vscode.workspace.isTrusted,
       log: (level, m) => this.log[level](m),
       onChange: () => this.boardsChanged(),
     });

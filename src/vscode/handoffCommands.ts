@@ -111,7 +111,8 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       const agent = await pickAgent(a, 'Open the report of which agent?', (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null);
       if (!agent) return undefined;
       const b = s.boards.get(agent);
-      const file = b.report_path && fs.existsSync(b.report_path) ? b.report_path : b.brief_path;
+      // Checked again now: the agent could have swapped the report for a link out of reports/ since it rang.
+      const file = b.report_path && fs.existsSync(b.report_path) ? s.paths.reportPathFor(agent, b.report_path) : b.brief_path;
       if (!file || !fs.existsSync(file)) throw new Error(`${agent}${b.task_id ? `::${b.task_id}` : ''} has no report yet${b.report_path ? ` (expected at ${b.report_path})` : ''}`);
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
       return file;

@@ -7,6 +7,7 @@ import { installReporter } from '../hooks/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
 import { removeDiscovery, writeDiscovery } from '../hub/discovery';
 import { Hub } from '../hub/hub';
+import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
 import { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
@@ -31,13 +32,18 @@ export async function startHub(context: vscode.ExtensionContext, store: AgentSto
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
   const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids) });
+  // First: it refuses a bin folder others can write, and then no hub should be left listening.
+  const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log: (level, m) => log[level](m) });
   hub.mount(REPORT_PATH, hooks.handle);
   const port = await hub.listen();
+  // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
+  const noForward = vscode.env.remoteName
+    ? ignorePortForwarding(vscode.workspace as unknown as PortAttributesApi, port, (vscode as unknown as { PortAutoForwardAction?: { Ignore?: number } }).PortAutoForwardAction?.Ignore, (m) => log.info(m))
+    : undefined;
   writeDiscovery(discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });
   setEnvironment(context.environmentVariableCollection, discoveryFile);
   pruneMarkers(markerDir(discoveryFile));
-  const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
   log.info(`hub listening on 127.0.0.1:${port}; terminals find it through ${HUB_ENV}=${discoveryFile}; reporter at ${reporter}`);
   return {
     hub,
@@ -45,6 +51,7 @@ export async function startHub(context: vscode.ExtensionContext, store: AgentSto
     discoveryFile,
     reporter,
     dispose: () => {
+      noForward?.dispose();
       removeDiscovery(discoveryFile, hub.token);
       void hub.close();
     },

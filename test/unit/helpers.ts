@@ -54,3 +54,16 @@ export function negatives(): { name: string; cast: Cast }[] {
     .sort()
     .map((f) => ({ name: f.replace(/\.cast$/, ''), cast: parseCast(fs.readFileSync(path.join(dir, f), 'utf8'), f) }));
 }
+
+/** Feeds a spawned process `stdin` and collects what it writes until it closes. */
+export function collect(p: import('child_process').ChildProcessWithoutNullStreams, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c) => (stdout += c));
+    p.stderr.on('data', (c) => (stderr += c));
+    p.stdin.on('error', () => undefined);
+    p.stdin.end(stdin);
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

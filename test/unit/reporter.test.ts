@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { collect } from './helpers';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
@@ -35,17 +36,8 @@ interface Run {
 
 /** Runs a hook command the way the agents do: `sh -c <command>` with the payload on stdin. */
 function runHook(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const p = spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.stdin.on('error', () => undefined);
-    p.stdin.end(stdin);
-    p.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 }));
-  });
+  const t0 = performance.now();
+  return collect(spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] }), stdin).then((r) => ({ ...r, ms: performance.now() - t0 }));
 }
 
 describe('reporter: silent, always exit 0, bounded, in order; gated closes cost one test -e', function () {

@@ -247,7 +247,9 @@ const withValue = fc.dictionary(
   fc.oneof(text, fc.integer(), fc.boolean(), fc.array(text, { maxLength: 3 }), fc.dictionary(bareKey, fc.integer(), { maxKeys: 2 })),
   { maxKeys: 3 },
 );
-const fields = { display_name: text, icon: text, launch: text, args: fc.array(text, { maxLength: 3 }), note: text, tmux: text };
+// launch is one command line: the schema refuses control characters in it (handoffHardening.test.ts).
+const launchText = text.filter((t) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(t));
+const fields = { display_name: text, icon: text, launch: launchText, args: fc.array(text, { maxLength: 3 }), note: text, tmux: text };
 const steps = fc.array(fc.record({ tool: text.filter((t) => t !== ''), with: withValue }), { maxLength: 3 });
 const agentArb = (key: fc.Arbitrary<string>): fc.Arbitrary<TeamAgent> =>
   fc.record({ key, mode: fc.constantFrom(...MODES), ...fields, dispatch_steps: steps }, { requiredKeys: ['key', 'mode', 'dispatch_steps'] }).map((a) => a as TeamAgent);

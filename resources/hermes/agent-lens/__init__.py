@@ -17,6 +17,9 @@ HOOKS = ("pre_tool_call", "post_tool_call", "pre_approval_request", "post_approv
 TEXT_KEPT = 8000
 QUEUE_LIMIT = 256
 REQUEST_S = 3.0
+# No proxies, whatever http_proxy / HTTPS_PROXY / no_proxy say: the report carries the hub's token and must
+# go straight to 127.0.0.1, never through a proxy that would see (and could keep) it.
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 _queue = queue.Queue(maxsize=QUEUE_LIMIT)
 _started = False
@@ -54,9 +57,26 @@ def _discovery():
     try:
         with open(os.environ["AGENT_LENS_HUB"], "r", encoding="utf-8") as f:
             d = json.load(f)
-        return d if d.get("v") == 1 and isinstance(d.get("port"), int) and d.get("token") else None
+        ok = d.get("v") == 1 and isinstance(d.get("port"), int) and d.get("token") and isinstance(d.get("pid"), int) and d["pid"] > 0
+        return d if ok and _alive(d["pid"]) else None
     except Exception:
         return None
+
+
+def _alive(pid):
+    """Whether the hub that wrote the file still runs: a stale file's port may belong to another program by now,
+    which would be handed the token. POSIX only: on Windows os.kill(pid, 0) would terminate the process."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it runs, as another user
+    except Exception:
+        return False
 
 
 def _send(body):
@@ -65,7 +85,7 @@ def _send(body):
         return
     req = urllib.request.Request("http://127.0.0.1:%d/v1/hooks" % d["port"], data=body, method="POST", headers={"Authorization": "Bearer " + d["token"], "Content-Type": "application/json"})
     try:
-        urllib.request.urlopen(req, timeout=REQUEST_S).close()
+        _opener.open(req, timeout=REQUEST_S).close()
     except Exception:
         pass  # the hub is down or refused: the screen still shows the state
 

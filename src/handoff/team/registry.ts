@@ -47,8 +47,14 @@ export interface ParsedTeam {
 type Path = (string | number)[];
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const TEAM_FILE_MAX = 256 * 1024;
+/** Warnings listed one by one per file; the rest are counted in one line. */
+export const WARNINGS_MAX = 20;
 
 export function parseTeam(text: string, file: string): ParsedTeam {
+  // A registry is a few KB; the TOML parser is superlinear on some hostile shapes (long dotted keys), so a file
+  // far past any real one is refused before it is parsed.
+  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, `is ${(text.length / 1024).toFixed(0)} KB; a team.toml is read up to ${TEAM_FILE_MAX / 1024} KB: remove what is not an agent's section`);
   let doc: Record<string, unknown>;
   try {
     doc = parse(text) as Record<string, unknown>;
@@ -61,6 +67,7 @@ export function parseTeam(text: string, file: string): ParsedTeam {
   const lineOf = (key: string, p: Path): number | undefined => locate(lines, key, p);
   const agents: TeamAgent[] = [];
   const warnings: string[] = [];
+  let hidden = 0;
   for (const [key, raw] of Object.entries(doc)) {
     if (!isValidKey(key)) {
       throw new TeamError(file, `invalid agent key ${JSON.stringify(key)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`, {
@@ -75,6 +82,8 @@ export function parseTeam(text: string, file: string): ParsedTeam {
       });
     }
     const warn = (p: Path, what: string): void => {
+      // Each warning looks its line up; past the cap a hostile file of endless unknown fields would make that quadratic.
+      if (warnings.length >= WARNINGS_MAX) return void hidden++;
       const line = lineOf(key, p);
       warnings.push(`${file}${line !== undefined ? `:${line}` : ''}: ${fieldName(key, p)} ${what}`);
     };
@@ -100,9 +109,15 @@ export function parseTeam(text: string, file: string): ParsedTeam {
     }
     agents.push(toAgent(key, r.data));
   }
-  // JS objects put integer-like keys first; the file's own order is what a reader expects back.
-  const order = (a: TeamAgent): number => lineOf(a.key, []) ?? Number.MAX_SAFE_INTEGER;
-  agents.sort((a, b) => order(a) - order(b));
+  if (hidden) warnings.push(`${file}: ${hidden} more unknown or deprecated field${hidden === 1 ? '' : 's'} ignored`);
+  // JS objects put integer-like keys first; the file's own order is what a reader expects back (looked up once per
+  // agent, not per comparison).
+  const headers = new Map<string, number>();
+  lines.forEach((l, i) => {
+    if (l.kind === 'header' && !l.array && l.keys?.length === 1 && !headers.has(l.keys[0])) headers.set(l.keys[0], i + 1);
+  });
+  const order = new Map(agents.map((a) => [a.key, headers.get(a.key) ?? lineOf(a.key, []) ?? Number.MAX_SAFE_INTEGER]));
+  agents.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
   return { agents, warnings };
 }
 

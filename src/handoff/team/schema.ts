@@ -47,13 +47,21 @@ export const stepSchema = z.object({
   with: z.record(z.unknown()).default({}),
 });
 
+/** C0 (tab and line breaks included), DEL and C1, and the Unicode line separators. */
+const LAUNCH_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 // Non-strict object: unknown fields are stripped here and reported as warnings by the caller, so a typo or a
 // field from a newer version never makes the whole registry unusable.
 export const sectionSchema = z.object({
   mode: z.enum(MODES),
   display_name: z.string().optional(),
   icon: z.string().optional(),
-  launch: z.string().optional(),
+  // Typed into a shell as it is: a line break would run a second command, an escape sequence would act on the
+  // terminal. Refused here so the file names the line, rather than at launch time.
+  launch: z
+    .string()
+    .refine((s) => !LAUNCH_CONTROLS.test(s), { message: 'must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that' })
+    .optional(),
   args: z.array(z.string()).optional(),
   window_hint: z.string().optional(),
   process: z.string().optional(),

@@ -58,10 +58,19 @@ const offsets = (lines: TomlLine[], r: { from: number; to: number }): Range => (
   end: r.to > r.from ? lines[r.to - 1].end : lines[r.from].start,
 });
 
-/** Replaces ranges (non-overlapping) from the end backwards, so earlier offsets stay valid. */
-function splice(text: string, edits: (Range & { with: string })[]): string {
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) text = text.slice(0, e.start) + e.with + text.slice(e.end);
-  return text;
+/**
+ * Replaces ranges (non-overlapping) in one pass: the kept pieces and the replacements joined once, because
+ * splicing one edit at a time copies the whole file per edit (quadratic in a file of many stray blocks).
+ */
+export function splice(text: string, edits: (Range & { with: string })[]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of [...edits].sort((a, b) => a.start - b.start)) {
+    parts.push(text.slice(at, e.start), e.with);
+    at = e.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 function checked(text: string, key: string, file: string): Layout {

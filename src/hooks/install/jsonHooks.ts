@@ -68,7 +68,14 @@ const FIX = 'fix or move it, then install again';
 /** Comments are kept (Gemini CLI allows them); a trailing comma is an error, as the agents' parsers say. */
 function load(text: string, file: string): Doc {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: false });
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: false });
+  } catch (e) {
+    // The parser recurses per level: a hostile depth overflows the stack, which would surface as a bare RangeError.
+    if (e instanceof RangeError) throw new InstallError(`${file} is nested too deeply to edit safely: ${FIX}.`, file);
+    throw e;
+  }
   if (errors.length || !root) {
     const e = errors[0];
     const where = e ? ` (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)})` : '';
@@ -147,7 +154,8 @@ function styleOf(doc: Doc): Style {
   const pretty = body.includes('\n') || !root.children?.length;
   // The smallest indentation is one level (JSON strings hold no raw newlines, so every line is structure).
   const indents = text.split('\n').map((l) => /^([ \t]+)\S/.exec(l)?.[1]).filter((x): x is string => !!x);
-  const unit = indents[0]?.startsWith('\t') ? '\t' : indents.length ? ' '.repeat(Math.min(...indents.map((x) => x.length))) : '  ';
+  // A fold, not Math.min(...list): spreading a file's worth of lines overflows the stack past ~100,000 of them.
+  const unit = indents[0]?.startsWith('\t') ? '\t' : indents.length ? ' '.repeat(indents.reduce((m, x) => Math.min(m, x.length), Infinity)) : '  ';
   return { eol, unit, pretty };
 }
 

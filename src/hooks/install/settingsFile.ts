@@ -25,6 +25,12 @@ export interface InstallOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Merges tried when the agent keeps rewriting its settings under us; then we give up with a clear error. */
+const MERGE_TRIES = 3;
+
+/** The settings file changed between our read and our rename: merge again on what is there now. */
+class ChangedMeanwhile extends Error {}
+
 const recordSchema = z.object({
   v: z.literal(1),
   file: z.string(),
@@ -133,7 +139,36 @@ function guarded<T>(file: string, run: () => T): T {
 
 /** Adds `entries` to `file` (created with its folder when missing). Returns whether the file changed. */
 export function installInto(file: string, entries: readonly HookEntry[], opts: InstallOptions = {}): boolean {
-  return guarded(file, () => install(file, entries, opts.env ?? process.env));
+  return guarded(file, () => retried(file, () => install(file, entries, opts.env ?? process.env)));
+}
+
+/**
+ * Runs a read-merge-write again when the file changed under it (an agent saving its settings while we merge):
+ * the agent's change is kept and ours applied on top, instead of one of them silently lost.
+ */
+function retried(file: string, run: () => boolean): boolean {
+  for (let i = 1; ; i++) {
+    try {
+      return run();
+    } catch (e) {
+      if (!(e instanceof ChangedMeanwhile)) throw e;
+      if (i >= MERGE_TRIES) throw new InstallError(`${file} kept changing while Agent Lens merged its hooks into it (${MERGE_TRIES} tries), so it was left as it is: close the program writing it (the agent?), then try again.`, file);
+    }
+  }
+}
+
+/**
+ * Writes `next` over `target` unless the file no longer holds `expected` (undefined: did not exist) right
+ * before the rename. Content, not mtime: a write within the same timestamp tick would slip past an mtime test.
+ * What remains is the microseconds between this check and the rename.
+ */
+function writeChecked(target: string, next: string | Buffer, mode: number, expected: Buffer | undefined): void {
+  writeFileAtomic(target, next, mode, {
+    beforeRename: () => {
+      const now = readBytes(target);
+      if (now === undefined ? expected !== undefined : expected === undefined || !now.equals(expected)) throw new ChangedMeanwhile(target);
+    },
+  });
 }
 
 function install(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv): boolean {
@@ -144,26 +179,28 @@ function install(file: string, entries: readonly HookEntry[], env: NodeJS.Proces
   if (next === before) return false;
   const kept = takeBackup(file, before, env);
   if (bytes === undefined) fs.mkdirSync(path.dirname(target), { recursive: true });
-  writeFileAtomic(target, next, bytes === undefined ? 0o644 : modeOf(target));
+  // A new settings file may come to hold API keys: this user's only (0600). An existing one keeps its mode.
+  writeChecked(target, next, bytes === undefined ? 0o600 : modeOf(target), bytes);
   writeRecord(file, env, { ...kept, wrote: sha(next) });
   return true;
 }
 
 /** The file is still ours as written: put the original back. False when the backup cannot be trusted. */
-function restore(file: string, target: string, r: InstallRecord): boolean {
+function restore(file: string, target: string, r: InstallRecord, current: Buffer): boolean {
   if (!r.existed) {
+    if (!readBytes(target)?.equals(current)) throw new ChangedMeanwhile(target);
     fs.rmSync(target, { force: true });
     return true;
   }
   const b = readBytes(backupPath(file));
   if (!b || sha(b) !== r.original) return false;
-  writeFileAtomic(target, b, modeOf(target));
+  writeChecked(target, b, modeOf(target), current);
   return true;
 }
 
 /** Takes our hooks out of `file`. Returns whether the file changed. */
 export function uninstallFrom(file: string, opts: InstallOptions = {}): boolean {
-  return guarded(file, () => uninstall(file, opts.env ?? process.env));
+  return guarded(file, () => retried(file, () => uninstall(file, opts.env ?? process.env)));
 }
 
 function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
@@ -171,11 +208,11 @@ function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
   const bytes = readBytes(target);
   const r = readRecord(file, env);
   let changed = false;
-  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r)) changed = true;
+  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r, bytes)) changed = true;
   else if (bytes !== undefined) {
     const text = decode(file, bytes);
     const next = removeHooks(text, file);
-    if (next !== text) writeFileAtomic(target, next, modeOf(target));
+    if (next !== text) writeChecked(target, next, modeOf(target), bytes);
     changed = next !== text;
   }
   forget(file, env);

@@ -87,6 +87,16 @@ function bodyLines(text: string): { agent: AgentKind } | undefined {
  * Aliases and functions from bash/zsh/fish start-up files. Line-based and bounded: a function body is
  * read until a line that starts with `}` or 200 lines, whichever comes first.
  */
+/**
+ * A one-line body's closing `}` (then an optional `;`): found by trimming, because /\}\s*;?\s*$/ backtracks
+ * quadratically over a long run of spaces that does not end the line.
+ */
+function closingBrace(s: string): { closed: boolean; body: string } {
+  let t = s.trimEnd();
+  if (t.endsWith(';')) t = t.slice(0, -1).trimEnd();
+  return t.endsWith('}') ? { closed: true, body: t.slice(0, -1) } : { closed: false, body: s };
+}
+
 export function parseAliases(text: string): Map<string, string> {
   const out = new Map<string, string>();
   const lines = text.slice(0, 512 * 1024).split(/\r?\n/);
@@ -105,8 +115,9 @@ export function parseAliases(text: string): Map<string, string> {
     m = /^(?:function\s+([\w.:-]+)(?:\s*\(\))?|([\w.:-]+)\s*\(\))\s*\{?(.*)$/.exec(line);
     if (m) {
       const name = m[1] ?? m[2];
-      const body: string[] = [m[3].replace(/\}\s*;?\s*$/, '')];
-      if (!/\}\s*;?\s*$/.test(m[3])) {
+      const first = closingBrace(m[3]);
+      const body: string[] = [first.body];
+      if (!first.closed) {
         for (let k = i + 1; k < lines.length && k < i + 200; k++) {
           if (/^\s*\}/.test(lines[k]) || /^\s*end\s*$/.test(lines[k])) break;
           body.push(lines[k]);
