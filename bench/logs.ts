@@ -189,7 +189,6 @@ async function stream(print: Print, tmp: string, plan: Plan, run: StreamRun): Pr
 /** Counts calls to `fs/promises`'s `name` until `stop` (chokidar's readdirp looks its functions up per listing). */
 function countCalls(name: string): { stop(): number } {
   // The module object itself: an `import * as` namespace is read-only.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const o = require('fs/promises') as Record<string, unknown>;
   const orig = o[name] as (...a: unknown[]) => unknown;
   let n = 0;

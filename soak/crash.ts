@@ -27,7 +27,8 @@ function killWriter(kind: CrashKind, dir: string, ms: number): Promise<{ early?:
       }, ms);
     });
     child.on('error', reject);
-    child.on('exit', () => resolve(killed ? {} : { early: `the writer exited before it was killed: ${err.trim() || 'no message'}` }));
+    // 'close', not 'exit': only then has all of its stderr been read.
+    child.on('close', (code, signal) => resolve(killed ? {} : { early: `the writer exited (${signal ?? `code ${code}`}) before it was killed: ${err.trim() || 'no message'}` }));
   });
 }
 

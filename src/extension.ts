@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { AgentCensus } from './process/agentCensus';
 import { realScheduler } from './scheduler';
@@ -8,18 +9,18 @@ import type { Board } from './handoff/board';
 import type { Route, Router } from './handoff/routes';
 import type { Wait } from './store/waits';
 import { agentName, waitLabel } from './views/labels';
-import { badge, ViewInput } from './views/model';
+import { badge, type ViewInput } from './views/model';
 import { registerCommands } from './vscode/commands';
 import { readConfig } from './vscode/config';
 import { startLogSources } from './vscode/logs';
 import { HandoffHost, type HandoffNotice } from './vscode/handoff';
 import { registerHandoffCommands } from './vscode/handoffCommands';
 import { HookCommands } from './vscode/hookCommands';
-import { RunningHub, startHub } from './vscode/hub';
+import { type RunningHub, startHub } from './vscode/hub';
 import { registerWaitCommands } from './vscode/waitCommands';
 import { StatusBar } from './vscode/statusBar';
 import { TerminalAdapter } from './vscode/terminals';
-import { AgentTreeProvider, TreeSnapshotItem } from './vscode/tree';
+import { AgentTreeProvider, type TreeSnapshotItem } from './vscode/tree';
 
 /** What other extensions (and our integration tests) get from `activate()`. */
 export interface AgentLensApi {
@@ -51,6 +52,8 @@ export interface AgentLensApi {
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const started = performance.now();
   const cpuStart = process.cpuUsage();
+  // The pure modules (src/views) translate through @vscode/l10n: hand it this window's bundle (none in English).
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Agent Lens', { log: true });
   let config = readConfig();
   const census = new AgentCensus();
@@ -69,13 +72,14 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     delaySeconds: () => config.notificationDelaySeconds,
     isFocused: (id) => vscode.window.state.focused && activeId() === id,
     notify: (w) => {
-      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId;
-      const message = `${agentName(w.agent)} in “${name}” is ${waitLabel(w)}${w.question ? `: ${w.question}` : '.'}`;
+      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId ?? '';
+      const message = w.question ? vscode.l10n.t('{0} in “{1}” is {2}: {3}', agentName(w.agent), name, waitLabel(w), w.question) : vscode.l10n.t('{0} in “{1}” is {2}.', agentName(w.agent), name, waitLabel(w));
       raised.push({ terminalId: w.terminalId!, waitId: w.id, message, at: Date.now() });
       if (raised.length > 20) raised.shift();
       log.info(`notified: ${message}`);
-      void vscode.window.showWarningMessage(message, 'Show Terminal').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('agentLens.showTerminal', w.terminalId);
+      const showTerminal = vscode.l10n.t('Show Terminal');
+      void vscode.window.showWarningMessage(message, showTerminal).then((choice) => {
+        if (choice === showTerminal) void vscode.commands.executeCommand('agentLens.showTerminal', w.terminalId);
       });
     },
   });

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { type ErrorTurn, type HangTurn, type MockScript, type TextTurn, type ToolTurn, type Turn, TurnQueue, describeTurn, guessVars, substitute } from './turns';
 
@@ -111,7 +111,7 @@ export class MockServer {
   /** Template variables substituted as {{NAME}} in scripted turns (e.g. CWD = the CLI's project dir). */
   vars: Record<string, string> = {};
   private listeners: Array<(e: RequestLogEntry) => void> = [];
-  private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly sockets = new Set<Socket>();
 
   constructor(
     readonly handler: ProtocolHandler,

@@ -15,7 +15,6 @@ import {
   type ServeContext,
   type TextTurn,
   type ToolTurn,
-  type Turn,
   abortableSleep,
   approxTokens,
   chunkDelays,

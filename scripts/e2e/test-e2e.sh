@@ -24,4 +24,5 @@ test -f "$installed/dist/extension.js" || { echo "the .vsix installed without di
 
 # The suite itself is bundled in development mode (out/test/e2e); the extension under test is the installed .vsix.
 node esbuild.mjs
-node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifacts artifacts/e2e "$@"
+# The whole suite takes about 10 minutes on 2 cores; a later --timeout in "$@" wins.
+node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifacts artifacts/e2e --timeout 1500 "$@"

@@ -1,4 +1,4 @@
-import { Candidate, classify, identify, makeFrame, matchingIds } from './classify';
+import { type Candidate, classify, identify, makeFrame, matchingIds } from './classify';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
 import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
 import { Screen } from './screen';

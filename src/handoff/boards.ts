@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { writeFileAtomic } from '../fsutil';
-import { applyEvent, Board, BoardEvent, EventOutcome, idleBoard } from './board';
-import { HandoffPaths, isSafeSegment, splitEventId } from './paths';
+import { applyEvent, type Board, type BoardEvent, type EventOutcome, idleBoard } from './board';
+import { type HandoffPaths, isSafeSegment, splitEventId } from './paths';
 import { quoted as quote } from '../printable';
 
 /** An event's fields once the doorbell validated them. */
@@ -106,8 +106,13 @@ export class Boards {
   private put(board: Board, persist: boolean): Board {
     this.boards.set(board.agent, board);
     if (persist) {
-      fs.mkdirSync(this.paths.agentDir(board.agent), { recursive: true });
-      writeFileAtomic(this.paths.statusJson(board.agent), `${JSON.stringify(board, null, 2)}\n`);
+      // The board still changes in memory when its file cannot be written (a link planted as the folder, a full disk).
+      try {
+        this.paths.ensure(this.paths.agentDir(board.agent));
+        writeFileAtomic(this.paths.statusJson(board.agent), `${JSON.stringify(board, null, 2)}\n`);
+      } catch (e) {
+        this.warn(`could not save ${board.agent}'s board: ${(e as Error).message}`);
+      }
     }
     for (const l of this.listeners) l(board);
     return board;
@@ -120,13 +125,20 @@ export class Boards {
   private appendEvent(agent: string, event: BoardEvent): void {
     try {
       const file = this.paths.eventsLog(agent);
-      fs.mkdirSync(this.paths.agentDir(agent), { recursive: true });
+      this.paths.ensure(this.paths.agentDir(agent));
       try {
-        if (fs.statSync(file).size > EVENTS_LOG_MAX) fs.renameSync(file, `${file}.1`);
+        if (fs.lstatSync(file).size > EVENTS_LOG_MAX) fs.renameSync(file, `${file}.1`);
       } catch {
         /* first event */
       }
-      fs.appendFileSync(file, `${JSON.stringify(event)}\n`);
+      // O_NOFOLLOW: a link planted as events.jsonl (say, to a shell rc file) is refused, never appended to.
+      const c = fs.constants;
+      const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0), 0o644);
+      try {
+        fs.writeSync(fd, `${JSON.stringify(event)}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch (e) {
       this.warn(`could not append to ${agent}'s events log: ${(e as Error).message}`);
     }

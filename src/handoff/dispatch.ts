@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import { writeFileAtomic } from '../fsutil';
-import { Board, ERROR_POINTS, ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
+import { type Board, ERROR_POINTS, type ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
 import type { Boards } from './boards';
-import { ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
+import { type ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
 import { printable, quoted } from '../printable';
-import { checkSegment, HandoffPaths, isSafeSegment, PathError } from './paths';
-import { DeliveryTarget, planSteps, render, runActions, StepError, StepVars } from './steps';
-import { DRIVABLE_MODES, stepsOf, TeamAgent } from './team/schema';
+import { checkSegment, type HandoffPaths, isSafeSegment, type PathError } from './paths';
+import { type DeliveryTarget, planSteps, render, runActions, type StepError, type StepVars } from './steps';
+import { DRIVABLE_MODES, stepsOf, type TeamAgent } from './team/schema';
 
 /** A dispatch that broke at one of the seed's eight points; the board says which (`error_reason`). */
 export class DispatchFailure extends Error {
@@ -36,9 +36,9 @@ export interface DispatchDeps {
   sleep(ms: number): Promise<void>;
   workspace?: string;
   /**
-   * Whether team.toml's `launch` may be run. The extension answers with VS Code's workspace trust: a workspace
-   * (and the team.toml in it) comes from whoever wrote the repository. Unset: trusted (`agent-lens serve`, whose
-   * registry the user names on its command line).
+   * Whether a dispatch may reach a terminal (find one, launch team.toml's command, type its steps). The extension
+   * answers with VS Code's workspace trust: a workspace (and the team.toml in it) comes from whoever wrote the
+   * repository. Unset: trusted (`agent-lens serve`, whose registry the user names on its command line).
    */
   trusted?(): boolean;
   log?(level: 'info' | 'warn', msg: string): void;
@@ -117,8 +117,8 @@ export class Dispatcher {
     const root = p.root;
     if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', `the handoff root ${root} is not a folder: remove that file or set agentLens.handoff.root`);
     try {
-      fs.mkdirSync(p.briefsDir(agent.key), { recursive: true });
-      fs.mkdirSync(p.reportsDir(agent.key), { recursive: true });
+      p.ensure(p.briefsDir(agent.key));
+      p.ensure(p.reportsDir(agent.key));
     } catch (e) {
       throw new DispatchFailure('artifact_folder_failed', `cannot create ${p.agentDir(agent.key)}: ${(e as Error).message}`);
     }
@@ -188,17 +188,18 @@ export class Dispatcher {
   }
 
   /**
-   * The agent's terminal, found fresh. In an untrusted workspace the finder gets the agent without `launch`, so
-   * it can use a terminal that already runs the agent but never starts team.toml's command.
+   * The agent's terminal, found fresh. In an untrusted workspace none is looked for: the registry is the
+   * workspace's, so its `launch`, `process`, `window_hint` and steps would let whoever wrote the repository
+   * choose a terminal and what is typed into it. The brief stays on the board; delivery fails and says why.
    */
   private async find(agent: TeamAgent): Promise<DeliveryTarget> {
-    const mayLaunch = this.d.trusted?.() ?? true;
+    if (!(this.d.trusted?.() ?? true)) {
+      const launch = agent.launch ? ` or run its launch command (${quoted(agent.launch)})` : '';
+      throw new DispatchFailure('no_terminal', `this workspace is not trusted, so Agent Lens does not type a dispatch from its team.toml into a terminal${launch}: trust the workspace, or give ${agent.key} the brief yourself`);
+    }
     try {
-      return await this.d.finder.find(mayLaunch || !agent.launch ? agent : { ...agent, launch: undefined, args: undefined });
+      return await this.d.finder.find(agent);
     } catch (e) {
-      if (!mayLaunch && agent.launch && e instanceof DispatchFailure && e.point === 'no_terminal') {
-        throw new DispatchFailure('no_terminal', `no terminal runs ${agent.key}, and this workspace is not trusted, so Agent Lens does not run team.toml's launch command (${quoted(agent.launch)}): start the agent in a terminal yourself, or trust the workspace`);
-      }
       throw e instanceof DispatchFailure ? e : new DispatchFailure('capture_failed', (e as Error).message);
     }
   }

@@ -1,7 +1,7 @@
 import { Reply } from '../hub/hub';
 import { HubError } from '../hub/security';
 import type { Hub } from '../hub/hub';
-import { EVENT_STATUSES, EventStatus, flattenSummary } from './board';
+import { EVENT_STATUSES, type EventStatus, flattenSummary } from './board';
 import type { Boards, IncomingEvent } from './boards';
 import { isSafeSegment, splitEventId } from './paths';
 import { printable } from '../printable';
@@ -24,7 +24,7 @@ export function parseEvent(body: unknown): IncomingEvent {
   if (o.report_path !== undefined && o.report_path !== null && typeof o.report_path !== 'string') throw new HubError(422, 'report_path must be a string or null');
   const id = (o.id as string).trim();
   const summary = flattenSummary(o.summary as string);
-  if (!EVENT_STATUSES.includes(o.status as EventStatus)) throw new HubError(400, `status ${JSON.stringify(o.status)} is not one of ${EVENT_STATUSES.join(', ')}`);
+  if (!EVENT_STATUSES.includes(o.status as EventStatus)) throw new HubError(400, `status ${printable(JSON.stringify(o.status) ?? String(o.status))} is not one of ${EVENT_STATUSES.join(', ')}`);
   if (!id) throw new HubError(400, 'id is empty: send "{agent}::{task_id}"');
   if (!summary) throw new HubError(400, 'summary is empty: say in one line what happened');
   return { id, status: o.status as EventStatus, summary, report_path: typeof o.report_path === 'string' && o.report_path.trim() ? o.report_path.trim() : null };

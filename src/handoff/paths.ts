@@ -28,6 +28,10 @@ export class HandoffPaths {
   agentDir(agent: string): string {
     return path.join(this.root, checkSegment('agent key', agent));
   }
+  /** `dir` (one of the folders above), created as needed, refused when a part of it is a link (realDirUnder). */
+  ensure(dir: string): string {
+    return realDirUnder(this.root, dir);
+  }
   readMd(agent: string): string {
     return path.join(this.agentDir(agent), 'read.md');
   }
@@ -77,6 +81,31 @@ export class HandoffPaths {
     if (!isStrictlyInside(realReports, real)) throw refuse(`leads outside the agent's reports folder through a symbolic link (to ${quote(real)})`);
     return p;
   }
+}
+
+/**
+ * Creates `dir` (inside `root`) as needed and returns it, refusing any part of it below the root that is a
+ * symbolic link or not a folder. The default root is inside the workspace, so a cloned repository could plant
+ * `agent/ -> ~` or `briefs/ -> ~/.ssh`; writing through such a link would put our files anywhere.
+ */
+export function realDirUnder(root: string, dir: string): string {
+  const rel = path.relative(root, dir);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new PathError(`${dir} is not inside the handoff root ${root}`);
+  fs.mkdirSync(root, { recursive: true });
+  let cur = root;
+  for (const part of rel.split(path.sep).filter(Boolean)) {
+    cur = path.join(cur, part);
+    try {
+      fs.mkdirSync(cur);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const st = fs.lstatSync(cur);
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new PathError(`${cur} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: Agent Lens writes handoff files only into real folders under ${root}; remove it`);
+    }
+  }
+  return dir;
 }
 
 function isStrictlyInside(dir: string, p: string): boolean {

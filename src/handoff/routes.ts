@@ -3,6 +3,7 @@ import type { StateChange, TerminalState } from '../store/types';
 import { isInFlight } from './board';
 import type { Boards } from './boards';
 import type { DispatchRequest, DispatchResult } from './dispatch';
+import { printable } from '../printable';
 
 /**
  * Routing triggers (seed 000): when terminal A's agent comes to rest as Stopped or Completed, registered agent
@@ -103,7 +104,7 @@ export class Router {
       const req: DispatchRequest = { agent: r.to, taskId: this.d.taskId(r.to), brief };
       if (isInFlight(this.d.boards.get(r.to))) {
         this.pending.set(r.id, req);
-        this.d.log('info', `route ${a.name} → ${r.to}: ${r.to} is busy; the brief waits for its task to end`);
+        this.d.log('info', `route ${printable(a.name)} → ${r.to}: ${r.to} is busy; the brief waits for its task to end`);
         continue;
       }
       void this.fire(r.id, req);

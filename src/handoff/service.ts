@@ -3,8 +3,9 @@ import { HubError } from '../hub/security';
 import type { Hub } from '../hub/hub';
 import type { Board } from './board';
 import { Boards } from './boards';
-import { DispatchDeps, Dispatcher, DispatchRequest, DispatchResult, type HubFacts, TargetFinder } from './dispatch';
+import { type DispatchDeps, Dispatcher, type DispatchRequest, type DispatchResult, type HubFacts, type TargetFinder } from './dispatch';
 import { type HandoffRoutes, mountHandoff, ring } from './doorbell';
+import { quoted } from '../printable';
 import { HandoffPaths, splitEventId } from './paths';
 import { TeamRegistry } from './team/registry';
 import type { TeamAgent } from './team/schema';
@@ -100,6 +101,12 @@ export class HandoffService {
 
   /** A doorbell event from inside (a ```handoff block in a terminal): the same validation and folding as a POST. */
   ringLocal(body: unknown, via: 'doorbell' | 'terminal'): { ok: boolean; error?: string; board?: Board; warning?: string } {
+    // A block printed in a terminal carries no token: anything shown there could print one, so it may only move
+    // the board of an agent the user registered, never make a new agent folder.
+    if (via === 'terminal') {
+      const split = splitEventId(String((body as { id?: unknown } | null)?.id ?? ''));
+      if (split && !this.registry.get(split.agent)) return { ok: false, error: `${quoted(split.agent)} is not a registered agent: a handoff block printed in a terminal can only ring for agents in ${this.registry.file}` };
+    }
     try {
       const r = ring(this.routes, body, via).body as { warning?: string };
       const split = splitEventId(String((body as { id?: unknown }).id ?? ''));

@@ -1,6 +1,6 @@
 import { execFile } from 'child_process';
 import { processesUnder, processInfo } from '../process/processTree';
-import { DispatchFailure, TargetFinder } from './dispatch';
+import { DispatchFailure, type TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
 import { findProcess, isProcess, matchesHint } from './targets';
 import type { TeamAgent } from './team/schema';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
-import { LineDecoder, LogEvent, ProblemCounter } from './types';
+import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
  * Claude Code 2.1.328 transcripts (`~/.claude/projects/<cwd>/<session>.jsonl`), see

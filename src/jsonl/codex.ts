@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { epochMs, evidence, mustParse, parseObject, words, zodDetail } from './common';
-import { LineDecoder, LogEvent, ProblemCounter } from './types';
+import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
  * Codex 0.169.0 rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`), see

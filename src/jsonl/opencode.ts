@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { evidence, zodDetail } from './common';
-import { LogEvent, ProblemCounter } from './types';
+import { type LogEvent, ProblemCounter } from './types';
 
 /**
  * OpenCode 1.18.33 keeps sessions in SQLite (recordings/opencode/FACTS.md §6); the DB reader hands rows here.

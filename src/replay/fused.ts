@@ -9,7 +9,7 @@ import { AgentStore } from '../store/store';
 import type { TerminalState } from '../store/types';
 import type { Cast } from './cast';
 import type { DecodedLog } from './logFiles';
-import { playEvents, ReplayOptions } from './replay';
+import { playEvents, type ReplayOptions } from './replay';
 
 /** The replayed terminal's id in the store. */
 const TERMINAL = 'replay';

@@ -1,4 +1,4 @@
-import { createOpenCodeDecoder, decoderFor, LineLogAgent, LogEvent, OpenCodeRows } from '../jsonl';
+import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, type OpenCodeRows } from '../jsonl';
 
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {

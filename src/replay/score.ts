@@ -1,4 +1,4 @@
-import { AT_REST, AgentState, Detection, isAgentId, isAgentState } from '../detect/types';
+import { AT_REST, type AgentState, type Detection, isAgentId, isAgentState } from '../detect/types';
 
 /** One labelled interval of a recording's expected.json. */
 export interface ExpectedInterval {

@@ -2,7 +2,7 @@ import type { AgentKind } from '../detect/types';
 import { arbitrate } from './arbitrate';
 import { isPresenceOnly, startsOrContinuesTurn } from './arbitrationRules';
 import type { Observation, Source } from './observation';
-import { HISTORY_LIMIT, Transition } from './types';
+import { HISTORY_LIMIT, type Transition } from './types';
 import { SessionWaits } from './waits';
 
 /** Turn starts kept per session for linking logs to terminals. */

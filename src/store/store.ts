@@ -1,8 +1,8 @@
 import { randomBytes } from 'crypto';
 import type { AgentKind } from '../detect/types';
-import { chooseTerminal, TerminalCandidate } from './binder';
-import { Emitter, Event } from './emitter';
-import { isAgentKind, Observation } from './observation';
+import { chooseTerminal, type TerminalCandidate } from './binder';
+import { Emitter, type Event } from './emitter';
+import { isAgentKind, type Observation } from './observation';
 import { AgentSession } from './session';
 import type { SessionSummary, StateChange, TerminalState } from './types';
 import type { Wait } from './waits';

@@ -1,17 +1,18 @@
+import * as l10n from '@vscode/l10n';
 import { SIGNATURES } from '../detect/signatures';
 import type { AgentId, AgentState } from '../detect/types';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 
 /** How each state looks (seed 000's colours: working green, waiting orange, stopped/failed red, completed green, exited grey). */
-export const LOOK: Record<AgentState, { icon: string; color?: string; label: string }> = {
-  working: { icon: 'sync~spin', color: 'charts.green', label: 'working' },
-  waiting: { icon: 'bell-dot', color: 'charts.orange', label: 'waiting' },
-  stopped: { icon: 'debug-stop', color: 'charts.red', label: 'stopped' },
-  failed: { icon: 'error', color: 'charts.red', label: 'failed' },
-  completed: { icon: 'pass-filled', color: 'charts.green', label: 'completed' },
-  exited: { icon: 'circle-slash', color: 'disabledForeground', label: 'exited' },
-  idle: { icon: 'circle-large-outline', label: 'idle' },
+export const LOOK: Record<AgentState, { icon: string; color?: string; label: () => string }> = {
+  working: { icon: 'sync~spin', color: 'charts.green', label: () => l10n.t('working') },
+  waiting: { icon: 'bell-dot', color: 'charts.orange', label: () => l10n.t('waiting') },
+  stopped: { icon: 'debug-stop', color: 'charts.red', label: () => l10n.t('stopped') },
+  failed: { icon: 'error', color: 'charts.red', label: () => l10n.t('failed') },
+  completed: { icon: 'pass-filled', color: 'charts.green', label: () => l10n.t('completed') },
+  exited: { icon: 'circle-slash', color: 'disabledForeground', label: () => l10n.t('exited') },
+  idle: { icon: 'circle-large-outline', label: () => l10n.t('idle') },
 };
 
 /** A theme icon as data: the adapter turns it into a vscode.ThemeIcon. */
@@ -21,17 +22,17 @@ export interface IconSpec {
 }
 
 export function agentName(agent: AgentId): string {
-  if (agent === 'shell') return 'shell';
+  if (agent === 'shell') return l10n.t('shell');
   return SIGNATURES.find((s) => s.agent === agent)?.displayName ?? agent;
 }
 
 /** "waiting for approval", "failed · interrupted", "completed". */
 export function stateLabel(s: Pick<TerminalState, 'state' | 'waitKind' | 'reason'>): string {
-  if (s.state === 'waiting' && s.waitKind === 'reply-question') return 'asked a question';
-  if (s.state === 'waiting' && s.waitKind === 'question') return 'waiting for an answer';
-  if (s.state === 'waiting' && s.waitKind === 'permission') return 'waiting for approval';
-  if (s.reason && (s.state === 'failed' || s.state === 'working')) return `${LOOK[s.state].label} · ${s.reason}`;
-  return LOOK[s.state].label;
+  if (s.state === 'waiting' && s.waitKind === 'reply-question') return l10n.t('asked a question');
+  if (s.state === 'waiting' && s.waitKind === 'question') return l10n.t('waiting for an answer');
+  if (s.state === 'waiting' && s.waitKind === 'permission') return l10n.t('waiting for approval');
+  if (s.reason && (s.state === 'failed' || s.state === 'working')) return `${LOOK[s.state].label()} · ${s.reason}`;
+  return LOOK[s.state].label();
 }
 
 export function waitLabel(w: Pick<Wait, 'kind'>): string {
@@ -52,16 +53,16 @@ export function stateCodicon(s: Pick<TerminalState, 'state'>): string {
 /** "12s", "3m", "2h 5m". */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 60) return l10n.t('{0}s', s);
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return l10n.t('{0}m', m);
   const h = Math.floor(m / 60);
-  return `${h}h ${m % 60}m`;
+  return l10n.t('{0}h {1}m', h, m % 60);
 }
 
 /** "Claude Code · waiting for approval · 12s", or "shell". */
 export function describe(s: TerminalState, now: number): string {
-  if (s.agent === 'shell') return s.state === 'exited' ? 'exited' : 'shell';
+  if (s.agent === 'shell') return s.state === 'exited' ? LOOK.exited.label() : agentName('shell');
   return `${agentName(s.agent)} · ${stateLabel(s)} · ${duration(now - s.since)}`;
 }
 
@@ -77,9 +78,9 @@ export function clock(ms: number): string {
  * newest first, so a user can see who said what.
  */
 export function tooltipMarkdown(s: TerminalState, now: number): string {
-  const lines = [`**${escapeMd(s.name)}** — ${escapeMd(agentName(s.agent))}, ${escapeMd(stateLabel(s))} for ${duration(now - s.since)}`, '', `Shown from \`${s.source}\`: ${escapeMd(s.evidence)}`];
+  const lines = [l10n.t('**{0}** — {1}, {2} for {3}', escapeMd(s.name), escapeMd(agentName(s.agent)), escapeMd(stateLabel(s)), duration(now - s.since)), '', l10n.t('Shown from `{0}`: {1}', s.source, escapeMd(s.evidence))];
   if (s.agent !== 'shell' && s.words.length) {
-    lines.push('', 'Latest word of each source:', '');
+    lines.push('', l10n.t('Latest word of each source:'), '');
     for (const w of s.words) lines.push(`- ${clock(w.at)} \`${w.source}\`: ${escapeMd(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${escapeMd(w.evidence)}`);
   }
   return lines.join('\n');

@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import type { AgentKind } from '../detect/types';
 import { answerableInline, byUrgency, isAgent, needsYou } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import { handoffRows, type HandoffView, inFlight } from './handoffRows';
 import { type HookStatus, hookRows } from './hookRows';
-import { agentName, describe, duration, IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+import { agentName, describe, duration, type IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
 
 /**
  * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
@@ -52,7 +53,10 @@ export interface TreeRow {
   route?: string;
 }
 
-export const NEEDS_YOU = 'Needs you';
+/** The "Needs you" group's name (translated when called, so after the adapter has loaded the bundle). */
+export function needsYouGroup(): string {
+  return l10n.t('Needs you');
+}
 
 /** A "Needs you" group on top while anything waits (oldest wait first), then every other terminal, most urgent first. */
 export function treeRows(v: ViewInput): TreeRow[] {
@@ -62,7 +66,7 @@ export function treeRows(v: ViewInput): TreeRow[] {
   const rows: TreeRow[] = [];
   if (waits.length) {
     const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now));
-    rows.push({ key: 'group:needs-you', label: `${NEEDS_YOU} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
+    rows.push({ key: 'group:needs-you', label: `${needsYouGroup()} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
   }
   for (const t of [...v.terminals].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
   if (v.handoff) rows.push(...handoffRows(v.handoff, v.now));
@@ -73,18 +77,18 @@ export function treeRows(v: ViewInput): TreeRow[] {
 function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
   const question = w.question ? ` · ${oneLine(w.question, 80)}` : '';
   const inline = answerableInline(w);
-  const how = inline ? 'Click to answer from here; the answer is typed into the terminal.' : 'Answer in the terminal: Agent Lens never guesses a dialog’s keys.';
-  const options = w.options?.length ? `\n\nOptions: ${w.options.join(' · ')}` : '';
+  const how = inline ? l10n.t('Click to answer from here; the answer is typed into the terminal.') : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
+  const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.join(' · '))}` : '';
   return {
     key: `wait:${w.id}`,
     label: t.name,
     description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}${question}`,
     icon: { id: 'bell-dot', color: 'charts.orange' },
-    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\nQuestion: ${w.question}` : ''}${options}\n\nSeen by: ${w.seenBy.join(', ')}\n\n${how}`,
+    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\n${l10n.t('Question: {0}', w.question)}` : ''}${options}\n\n${l10n.t('Seen by: {0}', w.seenBy.join(', '))}\n\n${how}`,
     contextValue: `wait.${w.kind}`,
     terminalId: t.id,
     waitId: w.id,
-    group: NEEDS_YOU,
+    group: needsYouGroup(),
     command: inline ? { id: COMMANDS.answer, args: [w.id] } : { id: COMMANDS.showTerminal, args: [t.id] },
     ...(w.options?.length ? { children: w.options.map((o, i) => optionRow(w, t, o, i)) } : {}),
   };
@@ -92,7 +96,7 @@ function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
 
 /** A dialog's choice, listed so the user can decide before switching to the terminal. */
 function optionRow(w: Wait, t: TerminalState, option: string, i: number): TreeRow {
-  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: NEEDS_YOU, command: { id: COMMANDS.showTerminal, args: [t.id] } };
+  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: needsYouGroup(), command: { id: COMMANDS.showTerminal, args: [t.id] } };
 }
 
 function terminalRow(t: TerminalState, now: number): TreeRow {
@@ -120,7 +124,7 @@ export interface Badge {
 
 export function badge(v: ViewInput): Badge | undefined {
   const n = v.waits.filter(needsYou).length;
-  return n ? { value: n, tooltip: `${n} agent${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` } : undefined;
+  return n ? { value: n, tooltip: n === 1 ? l10n.t('1 agent needs you') : l10n.t('{0} agents need you', n) } : undefined;
 }
 
 export interface StatusItem {
@@ -136,19 +140,20 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
   const out: { summary?: StatusItem; active?: StatusItem; handoff?: StatusItem } = {};
   const flying = inFlight(v.handoff);
   if (flying.length) {
-    const label = `Agent Lens: ${flying.length} task${flying.length === 1 ? '' : 's'} in flight`;
-    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: `${label}: ${flying.map((b) => `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${b.last_event.summary.slice(0, 60)})` : ''}`).join(', ')}. Click for the handoff status.`, ariaLabel: label, warning: false };
+    const label = flying.length === 1 ? l10n.t('Agent Lens: 1 task in flight') : l10n.t('Agent Lens: {0} tasks in flight', flying.length);
+    const tasks = flying.map((b) => `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${b.last_event.summary.slice(0, 60)})` : ''}`).join(', ');
+    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: l10n.t('{0}: {1}. Click for the handoff status.', label, tasks), ariaLabel: label, warning: false };
   }
   if (agents.length) {
     const working = agents.filter((s) => s.state === 'working').length;
     const waiting = v.waits.filter(needsYou).length;
-    const label = `Agent Lens: ${working} working, ${waiting} waiting, ${agents.length} agent terminal${agents.length === 1 ? '' : 's'}`;
-    out.summary = { text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`, tooltip: `${label}. Click to pick a terminal, most urgent first.`, ariaLabel: label, warning: waiting > 0 };
+    const label = agents.length === 1 ? l10n.t('Agent Lens: {0} working, {1} waiting, 1 agent terminal', working, waiting) : l10n.t('Agent Lens: {0} working, {1} waiting, {2} agent terminals', working, waiting, agents.length);
+    out.summary = { text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`, tooltip: l10n.t('{0}. Click to pick a terminal, most urgent first.', label), ariaLabel: label, warning: waiting > 0 };
   }
   const s = v.terminals.find((t) => t.id === v.activeTerminalId);
   if (s && isAgent(s)) {
-    const label = `Active terminal ${s.name}: ${agentName(s.agent)} is ${stateLabel(s)}`;
-    out.active = { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${stateLabel(s)}`, tooltip: `${label}\nSource: ${s.source}\nEvidence: ${s.evidence}`, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
+    const label = l10n.t('Active terminal {0}: {1} is {2}', s.name, agentName(s.agent), stateLabel(s));
+    out.active = { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${stateLabel(s)}`, tooltip: `${label}\n${l10n.t('Source: {0}', s.source)}\n${l10n.t('Evidence: {0}', s.evidence)}`, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
   }
   return out;
 }

@@ -6,17 +6,18 @@ import type { Board } from '../handoff/board';
 import { HandoffBlockScanner } from '../handoff/fenced';
 import { HUB_ENV } from '../handoff/hubClient';
 import { nextTaskId } from '../handoff/paths';
-import { Route, Router } from '../handoff/routes';
+import { type Route, Router } from '../handoff/routes';
 import { HandoffService } from '../handoff/service';
 import { isDrivable } from '../handoff/team/schema';
 import { agentLensHome } from '../hooks/commands';
 import { installCli } from '../hooks/reporterFiles';
 import type { AgentStore } from '../store/store';
-import type { HandoffView } from '../views/handoffRows';
+import { boardLabel, type HandoffView } from '../views/handoffRows';
 import type { RunningHub } from './hub';
 import { nodeForHooks } from './hub';
 import { TerminalFinder } from './terminalFinder';
 import type { TerminalAdapter } from './terminals';
+import { printable } from '../printable';
 
 const ROUTES_KEY = 'agentLens.routes';
 
@@ -140,7 +141,7 @@ export class HandoffHost implements vscode.Disposable {
     if (!s) this.scanners.set(terminalId, (s = new HandoffBlockScanner()));
     for (const block of s.feed(chunk)) {
       const r = this.service.ringLocal(block, 'terminal');
-      if (!r.ok) this.log.warn(`a handoff block in “${this.store.terminal(terminalId)?.name ?? terminalId}” was not accepted: ${r.error}`);
+      if (!r.ok) this.log.warn(`a handoff block in “${printable(this.store.terminal(terminalId)?.name ?? terminalId)}” was not accepted: ${printable(r.error ?? '')}`);
     }
   }
 
@@ -159,7 +160,7 @@ export class HandoffHost implements vscode.Disposable {
     const agents: HandoffView['agents'] = s.agents().map((a) => ({ key: a.key, name: a.display_name ?? a.key, mode: a.mode, drivable: isDrivable(a.mode), note: a.note, icon: a.icon, board: s.boards.get(a.key) }));
     const registered = new Set(agents.map((a) => a.key));
     // Boards of agents no longer (or never) registered still show, so an event is never invisible.
-    for (const b of s.boards.all()) if (!registered.has(b.agent) && b.state !== 'idle') agents.push({ key: b.agent, name: `${b.agent} (not registered)`, mode: '?', drivable: true, note: undefined, board: b });
+    for (const b of s.boards.all()) if (!registered.has(b.agent) && b.state !== 'idle') agents.push({ key: b.agent, name: vscode.l10n.t('{0} (not registered)', b.agent), mode: '?', drivable: true, note: undefined, board: b });
     const routes = (this.routerImpl?.routes() ?? []).map((r) => ({ ...r, pending: this.routerImpl!.pendingFor(r.id) !== undefined }));
     return { agents, teamFile: s.registry.file, registryError: s.registry.error()?.message, ungrouped: s.boards.ungrouped, routes };
   }
@@ -174,14 +175,16 @@ export class HandoffHost implements vscode.Disposable {
   }
 
   private notify(b: Board): void {
-    const message = `${b.agent}::${b.task_id} is ${b.state}${b.last_event ? `: ${b.last_event.summary}` : ''}`;
+    const task = `${b.agent}::${String(b.task_id)}`;
+    const message = b.last_event ? vscode.l10n.t('{0} is {1}: {2}', task, boardLabel(b), b.last_event.summary) : vscode.l10n.t('{0} is {1}', task, boardLabel(b));
     this.notices.push({ agent: b.agent, taskId: b.task_id, state: b.state, message, at: Date.now() });
     if (this.notices.length > 20) this.notices.shift();
     this.log.info(`notified: ${message}`);
     const show = b.state === 'blocked' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    const actions = b.report_path ? ['Open Report'] : [];
+    const openReport = vscode.l10n.t('Open Report');
+    const actions = b.report_path ? [openReport] : [];
     void show(message, ...actions).then((choice) => {
-      if (choice) void vscode.commands.executeCommand('agentLens.openReport', { agent: b.agent });
+      if (choice === openReport) void vscode.commands.executeCommand('agentLens.openReport', { agent: b.agent });
     });
   }
 

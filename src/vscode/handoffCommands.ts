@@ -21,12 +21,13 @@ export interface DispatchArgs {
   message?: string;
 }
 
-const DEFAULT_ROUTE_TEMPLATE = '“{from_name}” ({from_agent}) has finished. Its last reply:\n\n{last_reply}\n\nIts report: {report_path}\n\nReview its work and carry on from there.';
+/** The brief a new route sends; its braces are the route's own placeholders (t() substitutes nothing without arguments). */
+const defaultRouteTemplate = () => vscode.l10n.t('“{from_name}” ({from_agent}) has finished. Its last reply:\n\n{last_reply}\n\nIts report: {report_path}\n\nReview its work and carry on from there.');
 
 /** Dispatch, status, cancel, register, init, report, handshake and routes: the palette's side of seed 002. */
 export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutputChannel): vscode.Disposable[] {
   const service = () => {
-    if (!host.service) throw new Error('the handoff service is not running yet (the hub is starting): try again in a moment');
+    if (!host.service) throw new Error(vscode.l10n.t('the handoff service is not running yet (the hub is starting): try again in a moment'));
     return host.service;
   };
   const reg = (id: string, fn: (...args: any[]) => unknown) =>
@@ -35,7 +36,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
         return await fn(...args);
       } catch (e) {
         log.error(`${id}: ${(e as Error).message}`);
-        void vscode.window.showErrorMessage(`Agent Lens: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Lens: {0}', (e as Error).message));
         return undefined;
       }
     });
@@ -46,97 +47,103 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
     const s = service();
     const items = s.agents().filter((a) => filter(a.key)).map((a) => ({ label: a.display_name ?? a.key, description: `${a.key} · ${boardLabel(s.boards.get(a.key))}${s.boards.get(a.key).task_id ? ` · ${s.boards.get(a.key).task_id}` : ''}`, key: a.key }));
     if (!items.length) {
-      const r = await vscode.window.showInformationMessage(`No agent to choose: register one in ${s.registry.file}.`, 'Register External Agent…');
-      if (r) void vscode.commands.executeCommand('agentLens.registerAgent');
+      const register = vscode.l10n.t('Register External Agent…');
+      const r = await vscode.window.showInformationMessage(vscode.l10n.t('No agent to choose: register one in {0}.', s.registry.file), register);
+      if (r === register) void vscode.commands.executeCommand('agentLens.registerAgent');
       return undefined;
     }
     return (await vscode.window.showQuickPick(items, { placeHolder }))?.key;
   };
 
   const report = (r: DispatchResult, what: string) => {
-    if (r.refused) void vscode.window.showWarningMessage(`Agent Lens: ${r.refused}`);
-    else if (r.error) void vscode.window.showErrorMessage(`Agent Lens: ${what} ${r.submitted ? 'is on the board but was not delivered' : 'failed'}: ${r.error}`);
-    else void vscode.window.showInformationMessage(`Agent Lens: ${what} delivered to “${r.board?.delivered_to}”.${r.note ? ` Note: ${r.note}` : ''}`);
+    const to = String(r.board?.delivered_to);
+    if (r.refused) void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: {0}', r.refused));
+    else if (r.error) void vscode.window.showErrorMessage(r.submitted ? vscode.l10n.t('Agent Lens: {0} is on the board but was not delivered: {1}', what, r.error) : vscode.l10n.t('Agent Lens: {0} failed: {1}', what, r.error));
+    else void vscode.window.showInformationMessage(r.note ? vscode.l10n.t('Agent Lens: {0} delivered to “{1}”. Note: {2}', what, to, r.note) : vscode.l10n.t('Agent Lens: {0} delivered to “{1}”.', what, to));
     return r;
   };
 
   return [
     reg('agentLens.dispatchBrief', async (a?: DispatchArgs) => {
-      const agent = await pickAgent(a?.agent, 'Dispatch a brief to which agent?');
+      const agent = await pickAgent(a?.agent, vscode.l10n.t('Dispatch a brief to which agent?'));
       if (!agent) return undefined;
-      const taskId = a?.taskId ?? (await vscode.window.showInputBox({ prompt: `Task id for ${agent}`, value: host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : 'letters, digits, "-", "_" and inner dots; no slashes or ".."') }));
+      const taskId = a?.taskId ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Task id for {0}', agent), value: host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')) }));
       if (!taskId) return undefined;
       const brief = a?.brief ?? (a?.briefFile ? fs.readFileSync(a.briefFile, 'utf8') : await askBrief());
       if (!brief?.trim()) return undefined;
-      return report(await service().dispatch({ agent, taskId, brief, message: a?.message }), `Brief ${agent}::${taskId}`);
+      return report(await service().dispatch({ agent, taskId, brief, message: a?.message }), vscode.l10n.t('Brief {0}', `${agent}::${taskId}`));
     }),
     reg('agentLens.firstHandshake', async (a?: AgentArg) => {
-      const agent = await pickAgent(a, 'Handshake with which agent?');
+      const agent = await pickAgent(a, vscode.l10n.t('Handshake with which agent?'));
       if (!agent) return undefined;
-      const r = report(await service().dispatcher.handshake(agent), `The handshake with ${agent}`);
+      const r = report(await service().dispatcher.handshake(agent), vscode.l10n.t('The handshake with {0}', agent));
       if (!r.delivered) return r;
-      const ready = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Waiting for ${agent} to ring the doorbell…`, cancellable: true }, (_p, token) => waitReady(host, agent, token));
-      if (ready) void vscode.window.showInformationMessage(`Agent Lens: ${agent} is ready: ${service().boards.get(agent).last_event?.summary ?? ''}`);
+      const ready = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Waiting for {0} to ring the doorbell…', agent), cancellable: true }, (_p, token) => waitReady(host, agent, token));
+      if (ready) void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is ready: {1}', agent, service().boards.get(agent).last_event?.summary ?? ''));
       return r;
     }),
     reg('agentLens.showHandoffStatus', async () => {
       const s = service();
       const items = s.boards.all().map((b) => ({ label: `${b.agent}: ${boardLabel(b)}`, description: b.task_id ?? '', detail: b.error_reason ?? (b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : undefined), agent: b.agent }));
-      if (!items.length) return void vscode.window.showInformationMessage('Agent Lens: no handoff boards yet. Dispatch a brief first.');
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Handoff boards: pick one to open its report or brief' });
+      if (!items.length) return void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: no handoff boards yet. Dispatch a brief first.'));
+      const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Handoff boards: pick one to open its report or brief') });
       if (pick) await vscode.commands.executeCommand('agentLens.openReport', { agent: pick.agent });
       return undefined;
     }),
     reg('agentLens.cancelTask', async (a?: AgentArg & { reason?: string }) => {
       const s = service();
-      const agent = await pickAgent(a, 'Cancel the task of which agent?', (k) => isInFlight(s.boards.get(k)));
+      const agent = await pickAgent(a, vscode.l10n.t('Cancel the task of which agent?'), (k) => isInFlight(s.boards.get(k)));
       if (!agent) return undefined;
       const b = s.boards.get(agent);
-      if (!b.task_id) throw new Error(`${agent} has no task to cancel`);
-      const reason = (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ?? (await vscode.window.showInputBox({ prompt: `Why cancel ${agent}::${b.task_id}?`, value: 'cancelled from VS Code' }));
+      if (!b.task_id) throw new Error(vscode.l10n.t('{0} has no task to cancel', agent));
+      const reason = (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Why cancel {0}?', `${agent}::${b.task_id}`), value: vscode.l10n.t('cancelled from VS Code') }));
       if (reason === undefined) return undefined;
       return s.cancel(agent, b.task_id, reason);
     }),
     reg('agentLens.registerAgent', async (a?: Partial<TeamAgent>) => registerAgent(host, a)),
     reg('agentLens.initHandoff', async (a?: AgentArg) => {
-      const agent = await pickAgent(a, 'Initialize the handoff folder of which agent?');
+      const agent = await pickAgent(a, vscode.l10n.t('Initialize the handoff folder of which agent?'));
       if (!agent) return undefined;
       const dir = service().initFolder(agent);
       host.refresh();
-      void vscode.window.showInformationMessage(`Agent Lens: ${dir} is ready (read.md, memory.md, briefs/, reports/).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is ready (read.md, memory.md, briefs/, reports/).', dir));
       return dir;
     }),
     reg('agentLens.openReport', async (a?: AgentArg) => {
       const s = service();
-      const agent = await pickAgent(a, 'Open the report of which agent?', (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null);
+      const agent = await pickAgent(a, vscode.l10n.t('Open the report of which agent?'), (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null);
       if (!agent) return undefined;
       const b = s.boards.get(agent);
       // Checked again now: the agent could have swapped the report for a link out of reports/ since it rang.
       const file = b.report_path && fs.existsSync(b.report_path) ? s.paths.reportPathFor(agent, b.report_path) : b.brief_path;
-      if (!file || !fs.existsSync(file)) throw new Error(`${agent}${b.task_id ? `::${b.task_id}` : ''} has no report yet${b.report_path ? ` (expected at ${b.report_path})` : ''}`);
+      if (!file || !fs.existsSync(file)) {
+        const task = `${agent}${b.task_id ? `::${b.task_id}` : ''}`;
+        throw new Error(b.report_path ? vscode.l10n.t('{0} has no report yet (expected at {1})', task, b.report_path) : vscode.l10n.t('{0} has no report yet', task));
+      }
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
       return file;
     }),
     reg('agentLens.openTeamFile', async () => {
       const file = service().registry.file;
-      if (!fs.existsSync(file)) throw new Error(`${file} does not exist yet: run "Register External Agent…" to create it`);
+      if (!fs.existsSync(file)) throw new Error(vscode.l10n.t('{0} does not exist yet: run "Register External Agent…" to create it', file));
       await vscode.window.showTextDocument(vscode.Uri.file(file));
     }),
     reg('agentLens.addRoute', async (a?: { from?: string; to?: string; template?: string }) => {
       const router = host.routes;
-      if (!router) throw new Error('the handoff service is not running yet');
-      const from = a?.from ?? (await vscode.window.showQuickPick(vscode.window.terminals.map((t) => t.name), { placeHolder: 'When the agent in which terminal stops or completes…' }));
+      if (!router) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
+      const from = a?.from ?? (await vscode.window.showQuickPick(vscode.window.terminals.map((t) => t.name), { placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…') }));
       if (!from) return undefined;
-      const to = await pickAgent(a?.to, `…send a brief to which agent?`);
+      const to = await pickAgent(a?.to, vscode.l10n.t('…send a brief to which agent?'));
       if (!to) return undefined;
-      const template = a?.template ?? (await vscode.window.showInputBox({ prompt: 'The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)', value: DEFAULT_ROUTE_TEMPLATE.replace(/\n/g, ' ') }));
+      // The braces are the route's placeholders, kept as they are (no arguments, so t() substitutes nothing).
+      const template = a?.template ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)'), value: defaultRouteTemplate().replace(/\n/g, ' ') }));
       if (!template) return undefined;
       return router.add(from, to, template);
     }),
     reg('agentLens.removeRoute', async (a?: Pick<TreeRow, 'route'> | string) => {
       const router = host.routes;
       if (!router) return false;
-      const id = typeof a === 'string' ? a : a?.route ?? (await vscode.window.showQuickPick(router.routes().map((r) => ({ label: `${r.from} → ${r.to}`, id: r.id })), { placeHolder: 'Remove which route?' }))?.id;
+      const id = typeof a === 'string' ? a : a?.route ?? (await vscode.window.showQuickPick(router.routes().map((r) => ({ label: `${r.from} → ${r.to}`, id: r.id })), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id;
       return id ? router.remove(id) : false;
     }),
   ];
@@ -146,13 +153,13 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
 async function askBrief(): Promise<string | undefined> {
   const ed = vscode.window.activeTextEditor;
   const choices: { label: string; get: () => Promise<string | undefined> }[] = [];
-  if (ed && !ed.selection.isEmpty) choices.push({ label: '$(selection) The selection', get: async () => ed.document.getText(ed.selection) });
-  if (ed) choices.push({ label: `$(file) The active editor (${vscode.workspace.asRelativePath(ed.document.uri)})`, get: async () => ed.document.getText() });
-  choices.push({ label: '$(folder-opened) A file…', get: async () => {
-    const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Use as brief', filters: { Markdown: ['md', 'markdown', 'txt'] } }))?.[0];
+  if (ed && !ed.selection.isEmpty) choices.push({ label: `$(selection) ${vscode.l10n.t('The selection')}`, get: async () => ed.document.getText(ed.selection) });
+  if (ed) choices.push({ label: `$(file) ${vscode.l10n.t('The active editor ({0})', vscode.workspace.asRelativePath(ed.document.uri))}`, get: async () => ed.document.getText() });
+  choices.push({ label: `$(folder-opened) ${vscode.l10n.t('A file…')}`, get: async () => {
+    const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Use as brief'), filters: { [vscode.l10n.t('Markdown')]: ['md', 'markdown', 'txt'] } }))?.[0];
     return uri ? Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') : undefined;
   } });
-  const pick = choices.length === 1 ? choices[0] : await vscode.window.showQuickPick(choices, { placeHolder: 'Where is the brief?' });
+  const pick = choices.length === 1 ? choices[0] : await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t('Where is the brief?') });
   return pick?.get();
 }
 
@@ -170,22 +177,22 @@ async function waitReady(host: HandoffHost, agent: string, token: vscode.Cancell
 /** "Register External Agent…": a guided form that writes only this agent's section of team.toml. */
 async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Promise<TeamAgent | undefined> {
   const s = host.service;
-  if (!s) throw new Error('the handoff service is not running yet');
-  const key = given?.key ?? (await vscode.window.showInputBox({ prompt: 'Agent key (unique; it cannot be changed later)', placeHolder: 'claude', validateInput: (v) => (!isValidKey(v) ? 'letters, digits, "-" and "_" (up to 64), starting with a letter or digit' : s.registry.get(v) ? `${v} is already registered` : undefined) }));
+  if (!s) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
+  const key = given?.key ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Agent key (unique; it cannot be changed later)'), placeHolder: 'claude', validateInput: (v) => (!isValidKey(v) ? vscode.l10n.t('letters, digits, "-" and "_" (up to 64), starting with a letter or digit') : s.registry.get(v) ? vscode.l10n.t('{0} is already registered', v) : undefined) }));
   if (!key) return undefined;
-  if (!isValidKey(key)) throw new Error(`agent key ${JSON.stringify(key)} is not allowed: use letters, digits, "-" and "_"`);
-  if (!given?.key && s.registry.get(key)) throw new Error(`${key} is already registered`);
-  const mode = given?.mode ?? ((await vscode.window.showQuickPick(MODES.map((m) => ({ label: m, description: m === 'embedded' || m === 'background' ? 'a terminal agent (drivable from VS Code)' : 'not drivable from VS Code' })), { placeHolder: 'How does it run?' }))?.label as Mode | undefined);
+  if (!isValidKey(key)) throw new Error(vscode.l10n.t('agent key {0} is not allowed: use letters, digits, "-" and "_"', JSON.stringify(key)));
+  if (!given?.key && s.registry.get(key)) throw new Error(vscode.l10n.t('{0} is already registered', key));
+  const mode = given?.mode ?? ((await vscode.window.showQuickPick(MODES.map((m) => ({ label: m, description: m === 'embedded' || m === 'background' ? vscode.l10n.t('a terminal agent (drivable from VS Code)') : vscode.l10n.t('not drivable from VS Code') })), { placeHolder: vscode.l10n.t('How does it run?') }))?.label as Mode | undefined);
   if (!mode) return undefined;
   const ask = async (field: keyof TeamAgent, prompt: string, placeHolder?: string) => (given && field in given ? (given[field] as string | undefined) : (await vscode.window.showInputBox({ prompt, placeHolder }))?.trim() || undefined);
   const agent: TeamAgent = {
     key,
     mode,
-    display_name: await ask('display_name', 'Display name (optional)', key),
-    launch: await ask('launch', 'Command that starts it in a terminal (optional)', 'claude'),
-    process: await ask('process', 'Its process name, to find its terminal (optional)', 'claude'),
-    window_hint: await ask('window_hint', 'A stable part of its terminal name (optional)'),
-    description: await ask('description', 'What it is for (goes into its read.md; optional)'),
+    display_name: await ask('display_name', vscode.l10n.t('Display name (optional)'), key),
+    launch: await ask('launch', vscode.l10n.t('Command that starts it in a terminal (optional)'), 'claude'),
+    process: await ask('process', vscode.l10n.t('Its process name, to find its terminal (optional)'), 'claude'),
+    window_hint: await ask('window_hint', vscode.l10n.t('A stable part of its terminal name (optional)')),
+    description: await ask('description', vscode.l10n.t('What it is for (goes into its read.md; optional)')),
     ...(given?.args ? { args: given.args } : {}),
     ...(given?.note ? { note: given.note } : {}),
     ...(given?.tmux ? { tmux: given.tmux } : {}),
@@ -196,6 +203,6 @@ async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Pro
   const err = s.registry.load();
   if (err) throw err;
   host.refresh();
-  void vscode.window.showInformationMessage(`Agent Lens: ${key} is registered in ${s.registry.file}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is registered in {1}.', key, s.registry.file));
   return agent;
 }

@@ -4,8 +4,7 @@ import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 import { agentLensHome, reporterCommandPath } from '../hooks/commands';
 import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../hooks/install/targets';
-import type { HookStatus } from '../views/hookRows';
-import { agentName } from '../views/labels';
+import { hookStateText, hookTargetName, type HookStatus } from '../views/hookRows';
 import type { TreeRow } from '../views/model';
 
 /** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
@@ -47,16 +46,16 @@ export class HookCommands implements vscode.Disposable {
     const chosen = arg ? this.fromArg(arg) : await this.pick(action);
     const out: HookStatus[] = [];
     for (const t of chosen) {
-      const who = `${agentName(t.agent)}${t.scope === 'system' ? ' (system)' : ''}`;
+      const who = hookTargetName(t.agent, t.scope);
       try {
         const wrote = action === 'install' ? t.install() : t.uninstall();
         this.log.info(`${action} hooks for ${who} in ${t.path}: ${wrote ? 'written' : 'nothing to change'}`);
-        const note = action === 'install' && t.note ? ` ${t.note}` : '';
-        void vscode.window.showInformationMessage(`Agent Lens: ${who} hooks ${action === 'install' ? 'installed in' : 'removed from'} ${t.path}.${note}`);
+        const done = action === 'install' ? vscode.l10n.t('Agent Lens: {0} hooks installed in {1}.', who, t.path) : vscode.l10n.t('Agent Lens: {0} hooks removed from {1}.', who, t.path);
+        void vscode.window.showInformationMessage(action === 'install' && t.note ? `${done} ${t.note}` : done);
       } catch (e) {
         const msg = e instanceof InstallError ? e.message : `${t.path}: ${(e as Error).message}`;
         this.log.error(`${action} hooks for ${who}: ${msg}`);
-        void vscode.window.showErrorMessage(`Agent Lens: could not ${action} ${who} hooks: ${msg}`);
+        void vscode.window.showErrorMessage(action === 'install' ? vscode.l10n.t('Agent Lens: could not install {0} hooks: {1}', who, msg) : vscode.l10n.t('Agent Lens: could not uninstall {0} hooks: {1}', who, msg));
       }
       out.push(t.status());
     }
@@ -75,9 +74,9 @@ export class HookCommands implements vscode.Disposable {
     const targets = this.targets();
     const items = targets.map((t) => {
       const s = t.status();
-      return { label: `${agentName(t.agent)}${t.scope === 'system' ? ' (system)' : ''}`, description: s.state, detail: t.note ? `${t.path} — ${t.note}` : t.path, picked: action === 'install' ? s.state !== 'installed' && t.scope === 'user' : s.state !== 'absent', target: t };
+      return { label: hookTargetName(t.agent, t.scope), description: hookStateText(s.state), detail: t.note ? `${t.path} — ${t.note}` : t.path, picked: action === 'install' ? s.state !== 'installed' && t.scope === 'user' : s.state !== 'absent', target: t };
     });
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: action === 'install' ? 'Install Agent Lens hooks: agents then report when they wait' : 'Remove Agent Lens hooks', placeHolder: 'Choose agents' });
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
     return picked?.map((p) => p.target) ?? [];
   }
 

@@ -60,7 +60,7 @@ export async function startHub(context: vscode.ExtensionContext, store: AgentSto
 
 /** One stable value per workspace (an empty window shares one). Replacing an identical value would still ask to relaunch terminals. */
 function setEnvironment(env: vscode.GlobalEnvironmentVariableCollection, discoveryFile: string): void {
-  env.description = 'Lets agents’ hooks report to Agent Lens (the path of its local hub’s discovery file; no secret).';
+  env.description = vscode.l10n.t('Lets agents’ hooks report to Agent Lens (the path of its local hub’s discovery file; no secret).');
   if (env.get(HUB_ENV)?.value !== discoveryFile) env.replace(HUB_ENV, discoveryFile);
 }
 

@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
-import { defaultLogLocations, JsonlLogSource, LogLocations } from '../sources/logs/logSources';
+import type * as vscode from 'vscode';
+import { defaultLogLocations, JsonlLogSource, type LogLocations } from '../sources/logs/logSources';
 import { defaultOpenCodeDbPath } from '../sources/logs/opencodeDb';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';

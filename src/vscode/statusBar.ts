@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { statusBar, StatusItem, ViewInput } from '../views/model';
+import { statusBar, type StatusItem, type ViewInput } from '../views/model';
 
 export const FOCUS_COMMAND = 'agentLens.focusTerminal';
 
@@ -15,10 +15,10 @@ export class StatusBar implements vscode.Disposable {
     this.summary.name = 'Agent Lens';
     this.summary.command = FOCUS_COMMAND;
     this.active = vscode.window.createStatusBarItem('agentLens.active', vscode.StatusBarAlignment.Left, 99);
-    this.active.name = 'Agent Lens: Active Terminal';
+    this.active.name = vscode.l10n.t('Agent Lens: Active Terminal');
     this.active.command = FOCUS_COMMAND;
     this.handoff = vscode.window.createStatusBarItem('agentLens.handoff', vscode.StatusBarAlignment.Left, 98);
-    this.handoff.name = 'Agent Lens: Tasks in Flight';
+    this.handoff.name = vscode.l10n.t('Agent Lens: Tasks in Flight');
     this.handoff.command = 'agentLens.showHandoffStatus';
     this.update();
   }

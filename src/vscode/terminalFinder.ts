@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DispatchFailure, TargetFinder } from '../handoff/dispatch';
+import { DispatchFailure, type TargetFinder } from '../handoff/dispatch';
 import type { DeliveryTarget } from '../handoff/steps';
 import { findProcess, matchesHint } from '../handoff/targets';
 import type { TeamAgent } from '../handoff/team/schema';
@@ -37,7 +37,7 @@ export class TerminalFinder implements TargetFinder {
   }
 
   private async launch(agent: TeamAgent): Promise<DeliveryTarget> {
-    if (!agent.launch) throw new DispatchFailure('no_terminal', `no terminal runs ${agent.key} (process "${agent.process ?? ''}", window_hint "${agent.window_hint ?? ''}") and team.toml gives no launch command: start it in a terminal, or add launch = "…"`);
+    if (!agent.launch) throw new DispatchFailure('no_terminal', vscode.l10n.t('no terminal runs {0} (process "{1}", window_hint "{2}") and team.toml gives no launch command: start it in a terminal, or add launch = "…"', agent.key, agent.process ?? '', agent.window_hint ?? ''));
     const t = vscode.window.createTerminal({ name: agent.display_name ?? agent.key });
     const line = [agent.launch, ...(agent.args ?? []).map(shellWord)].join(' ');
     const si = await waitFor(() => t.shellIntegration, 5000);
@@ -46,12 +46,15 @@ export class TerminalFinder implements TargetFinder {
     const shell = await t.processId;
     const end = Date.now() + LAUNCH_WAIT_MS;
     for (;;) {
-      if (t.exitStatus) throw new DispatchFailure('capture_failed', `the terminal started for ${agent.key} closed (exit ${t.exitStatus.code ?? '?'}): check launch = "${agent.launch}"`);
+      if (t.exitStatus) throw new DispatchFailure('capture_failed', vscode.l10n.t('the terminal started for {0} closed (exit {1}): check launch = "{2}"', agent.key, t.exitStatus.code ?? '?', agent.launch));
       const id = this.terminals.idOf(t);
       const seen = id ? this.store.terminal(id) : undefined;
       const p = agent.process && shell ? findProcess(await processesUnder(shell), shell, agent.process) : undefined;
       if (p || (seen && seen.agent !== 'shell')) return this.target(t, p?.pid ?? shell);
-      if (Date.now() > end) throw new DispatchFailure('capture_failed', `started "${line}" in a new terminal, but ${agent.process ? `no process "${agent.process}"` : 'no agent'} showed up within ${LAUNCH_WAIT_MS / 1000} s`);
+      if (Date.now() > end) {
+        const s = LAUNCH_WAIT_MS / 1000;
+        throw new DispatchFailure('capture_failed', agent.process ? vscode.l10n.t('started "{0}" in a new terminal, but no process "{1}" showed up within {2} s', line, agent.process, s) : vscode.l10n.t('started "{0}" in a new terminal, but no agent showed up within {1} s', line, s));
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -60,7 +63,7 @@ export class TerminalFinder implements TargetFinder {
     const id = this.terminals.idOf(t) ?? t.name;
     const alive = () => {
       // Never a stale reference: the terminal must still be open when each key goes in.
-      if (t.exitStatus !== undefined || !vscode.window.terminals.includes(t)) throw new Error(`the terminal “${t.name}” was closed`);
+      if (t.exitStatus !== undefined || !vscode.window.terminals.includes(t)) throw new Error(vscode.l10n.t('the terminal “{0}” was closed', t.name));
     };
     return {
       pid,

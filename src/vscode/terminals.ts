@@ -6,9 +6,10 @@ import { findAgent, processesUnder, ttySize } from '../process/processTree';
 import { realScheduler } from '../scheduler';
 import { RcFiles } from '../sources/terminal/rcFiles';
 import { readDecision } from '../sources/terminal/readPolicy';
-import { DetectionStats, TerminalSession } from '../sources/terminal/session';
+import { type DetectionStats, TerminalSession } from '../sources/terminal/session';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
+import { printable } from '../printable';
 
 /**
  * The emulator must be at least as large as the real terminal (a narrower one wraps full-screen TUIs
@@ -101,7 +102,7 @@ export class TerminalAdapter implements vscode.Disposable {
       ...FALLBACK_SIZE,
       stats: this.stats,
       isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
-      log: (tid, o) => this.log.info(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`),
+      log: (tid, o) => this.log.info(`[${printable(this.store.terminal(tid)?.name ?? tid)}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`),
     });
     this.sessions.set(id, session);
     void t.processId.then((pid) => {

@@ -19,32 +19,32 @@ export function registerWaitCommands(store: AgentStore, terminals: TerminalAdapt
       const id = typeof row === 'string' ? row : row?.terminalId;
       const t = id ? terminals.terminalOf(id) : undefined;
       if (t) t.show(false);
-      else void vscode.window.showWarningMessage('Agent Lens: that terminal is gone.');
+      else void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: that terminal is gone.'));
     }),
     vscode.commands.registerCommand(COMMANDS.answer, async (waitId?: string, given?: string) => {
       const w = waitId ? store.wait(waitId) : store.waits().find(answerableInline);
       const t = w?.terminalId ? terminals.terminalOf(w.terminalId) : undefined;
       if (!w || w.closedAt !== undefined || !t) {
-        void vscode.window.showInformationMessage('Agent Lens: that question is no longer open (answered, or its terminal is gone).');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: that question is no longer open (answered, or its terminal is gone).'));
         return undefined;
       }
       if (!answerableInline(w)) {
         t.show(false);
         return undefined;
       }
-      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId;
+      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId ?? '';
       const answer =
         given ??
         (await vscode.window.showInputBox({
-          title: `${agentName(w.agent)} in “${name}” asks`,
-          prompt: w.question ?? 'Its reply ends with a question.',
-          placeHolder: 'Your answer: typed into the terminal as one line, then Enter',
+          title: vscode.l10n.t('{0} in “{1}” asks', agentName(w.agent), name),
+          prompt: w.question ?? vscode.l10n.t('Its reply ends with a question.'),
+          placeHolder: vscode.l10n.t('Your answer: typed into the terminal as one line, then Enter'),
           ignoreFocusOut: true,
-          validateInput: (v) => (v.trim() ? undefined : 'Type an answer, or press Escape to leave it.'),
+          validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type an answer, or press Escape to leave it.')),
         }));
       if (answer === undefined) return undefined;
       if (store.wait(w.id)?.closedAt !== undefined) {
-        void vscode.window.showWarningMessage(`Agent Lens: ${agentName(w.agent)} in “${name}” moved on before the answer was sent; nothing was typed.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: {0} in “{1}” moved on before the answer was sent; nothing was typed.', agentName(w.agent), name));
         return undefined;
       }
       try {
@@ -52,7 +52,7 @@ export function registerWaitCommands(store: AgentStore, terminals: TerminalAdapt
         log.info(`answered ${w.id} in "${name}": typed ${line.length} characters, then Enter`);
         return line;
       } catch (e) {
-        void vscode.window.showWarningMessage(`Agent Lens: nothing typed: ${(e as Error).message}.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: nothing typed: {0}.', (e as Error).message));
         return undefined;
       }
     }),

@@ -17,7 +17,6 @@ import { realScheduler } from '../../src/scheduler';
 import { HookSource } from '../../src/sources/hooks/hookSource';
 import { TerminalSession } from '../../src/sources/terminal/session';
 import { AgentStore } from '../../src/store/store';
-import type { Wait } from '../../src/store/waits';
 
 /**
  * The real CLIs with our hooks / plugin installed by our installers, reporting through the real reporter to a

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { TerminalDetector } from '../../src/detect/detector';
-import { AT_REST, Detection } from '../../src/detect/types';
+import { AT_REST, type Detection } from '../../src/detect/types';
 import { AGENT_COMMAND } from '../../harness/commandLine';
 import { runScenario } from '../../harness/driver';
 import { quit, wait } from '../../harness/scenario';

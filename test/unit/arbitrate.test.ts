@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { arbitrate } from '../../src/store/arbitrate';
 import { SAME_MOMENT_MS } from '../../src/store/arbitrationRules';
-import { SOURCES, Source } from '../../src/store/observation';
+import { SOURCES, type Source } from '../../src/store/observation';
 import { obs } from './obs';
 
 // `process` outcomes exist only as a headless run's exit code: the run's own verdict.

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { StringDecoder } from 'string_decoder';
 import { TerminalDetector } from '../../src/detect/detector';
 import type { Detection } from '../../src/detect/types';
 import { replayCast } from '../../src/replay/replay';
@@ -196,7 +197,6 @@ describe('detector robustness on real recordings', () => {
 
   it('splits a UTF-8 byte stream mid-character without losing glyphs', () => {
     // The VS Code adapter and the CLI decode bytes with a streaming decoder; check that path end to end.
-    const { StringDecoder } = require('string_decoder') as typeof import('string_decoder');
     const bytes = Buffer.from(ALT_ON + title('✳ Claude Code') + claudeFrame('✻ Worked for 2s · done 4:35 PM', '  ⏸ manual mode on · ? for shortcuts'), 'utf8');
     const dec = new StringDecoder('utf8');
     const d = new TerminalDetector({ cols: 120, rows: 35, commandLine: 'claude' });

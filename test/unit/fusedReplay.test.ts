@@ -7,7 +7,7 @@ import { decodeLogFile } from '../../src/replay/logFiles';
 import { replayCast } from '../../src/replay/replay';
 import { agreement, parseExpected } from '../../src/replay/score';
 import { castStartMs, recordingLog } from '../../harness/recordingLogs';
-import { COMMAND_OF, RecordingFixture, recordings } from './helpers';
+import { COMMAND_OF, type RecordingFixture, recordings } from './helpers';
 
 /** Reasons for a failed turn that the user caused (Esc, No, dismissing a question). */
 const USER_STOPS = /interrupted|rejected|dismissed/;

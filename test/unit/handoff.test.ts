@@ -13,7 +13,7 @@ import { findProcess, isProcess } from '../../src/handoff/targets';
 import { parseTeam, TeamError, TeamRegistry } from '../../src/handoff/team/registry';
 import type { TeamAgent } from '../../src/handoff/team/schema';
 import { Hub } from '../../src/hub/hub';
-import { ContractHost, doorbellContract } from './handoffContract';
+import { type ContractHost, doorbellContract } from './handoffContract';
 
 const TEAM = `# my team
 [worker]

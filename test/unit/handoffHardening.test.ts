@@ -188,18 +188,20 @@ describe('security gap 7: team.toml launch in an untrusted workspace', () => {
     }
   }
 
-  it('untrusted: the launch command never runs, and the error says why', async () => {
-    const { r, launched, typed, board } = await run(false, false);
-    assert.deepStrictEqual(launched, []);
-    assert.deepStrictEqual(typed, []);
-    assert.strictEqual(r.delivered, false);
-    assert.strictEqual(board.error_point, 'no_terminal');
-    assert.match(r.error ?? '', /not trusted.*"evil-script --flag"/);
+  it('untrusted: the launch command never runs, nothing is typed, the brief is on the board and the error says why', async () => {
+    for (const existing of [false, true]) {
+      const { r, launched, typed, board } = await run(false, existing);
+      assert.deepStrictEqual(launched, []);
+      assert.deepStrictEqual(typed, [], 'not even into a terminal that already runs the agent');
+      assert.strictEqual(r.delivered, false);
+      assert.strictEqual(r.submitted, true);
+      assert.ok(board.brief_path && fs.existsSync(board.brief_path));
+      assert.strictEqual(board.error_point, 'no_terminal');
+      assert.match(r.error ?? '', /not trusted.*"evil-script --flag"/);
+    }
   });
 
-  it('untrusted: a terminal that already runs the agent still gets the brief; trusted (or serve) launches', async () => {
-    const existing = await run(false, true);
-    assert.strictEqual(existing.r.delivered, true, existing.r.error);
+  it('trusted (or serve) launches and delivers', async () => {
     for (const trusted of [true, undefined]) {
       const t = await run(trusted, false);
       assert.deepStrictEqual(t.launched, ['evil-script --flag x']);

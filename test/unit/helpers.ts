@@ -1,6 +1,7 @@
+import type { ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseCast, Cast } from '../../src/replay/cast';
+import { parseCast, type Cast } from '../../src/replay/cast';
 
 /** The repository root, from the bundled test's location (out/test/unit/…). */
 export const ROOT = (() => {
@@ -56,7 +57,7 @@ export function negatives(): { name: string; cast: Cast }[] {
 }
 
 /** Feeds a spawned process `stdin` and collects what it writes until it closes. */
-export function collect(p: import('child_process').ChildProcessWithoutNullStreams, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function collect(p: ChildProcessWithoutNullStreams, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';

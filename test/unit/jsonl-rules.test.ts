@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { errorReason } from '../../src/jsonl/codex';
-import { createOpenCodeDecoder, decoderFor, LogEvent, MessageRow, PartRow, SessionRow } from '../../src/jsonl';
+import { createOpenCodeDecoder, decoderFor, type LogEvent, type MessageRow, type PartRow, type SessionRow } from '../../src/jsonl';
 
 /**
  * The decoders' rules on small hand-made entries, for the cases the real recordings do not have (background

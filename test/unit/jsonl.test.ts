@@ -4,7 +4,7 @@ import * as path from 'path';
 import { CLAUDE_NEEDLES } from '../../src/jsonl/claude';
 import { CODEX_NEEDLES } from '../../src/jsonl/codex';
 import { mustParse } from '../../src/jsonl/common';
-import { createOpenCodeDecoder, decoderFor, LogEvent, OpenCodeRows } from '../../src/jsonl';
+import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../src/jsonl';
 import { FIXTURES, ROOT } from './helpers';
 
 /**

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { Boards } from '../../src/handoff/boards';
 import type { DispatchRequest, DispatchResult } from '../../src/handoff/dispatch';
 import { HandoffPaths } from '../../src/handoff/paths';
-import { cameToRest, Route, Router } from '../../src/handoff/routes';
+import { cameToRest, type Route, Router } from '../../src/handoff/routes';
 import type { StateChange, TerminalState } from '../../src/store/types';
 import { handoffRows } from '../../src/views/handoffRows';
 import { statusBar, treeRows } from '../../src/views/model';

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ContractHost, doorbellContract } from './handoffContract';
+import { type ContractHost, doorbellContract } from './handoffContract';
 
 const CLI = path.resolve('dist/cli.js');
 

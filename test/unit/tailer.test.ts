@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LogTailer, TailerOptions } from '../../src/sources/logs/tailer';
+import { LogTailer, type TailerOptions } from '../../src/sources/logs/tailer';
 
 /** What the tailer told its consumer, per file. */
 class Sink {

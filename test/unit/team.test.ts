@@ -249,7 +249,7 @@ const withValue = fc.dictionary(
 );
 // launch is one command line: the schema refuses control characters in it (handoffHardening.test.ts).
 const launchText = text.filter((t) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(t));
-const fields = { display_name: text, icon: text, launch: launchText, args: fc.array(text, { maxLength: 3 }), note: text, tmux: text };
+const fields = { display_name: text, icon: text, launch: launchText, args: fc.array(launchText, { maxLength: 3 }), note: text, tmux: text };
 const steps = fc.array(fc.record({ tool: text.filter((t) => t !== ''), with: withValue }), { maxLength: 3 });
 const agentArb = (key: fc.Arbitrary<string>): fc.Arbitrary<TeamAgent> =>
   fc.record({ key, mode: fc.constantFrom(...MODES), ...fields, dispatch_steps: steps }, { requiredKeys: ['key', 'mode', 'dispatch_steps'] }).map((a) => a as TeamAgent);

@@ -1,8 +1,7 @@
 import * as assert from 'assert';
 import { AgentStore } from '../../src/store/store';
 import { describe as describeState, duration, stateLabel, tooltipMarkdown } from '../../src/views/labels';
-import { HOOKS_GROUP } from '../../src/views/hookRows';
-import { badge, COMMANDS, historyLines, pickItems, statusBar, treeRows, ViewInput } from '../../src/views/model';
+import { badge, COMMANDS, historyLines, pickItems, statusBar, treeRows, type ViewInput } from '../../src/views/model';
 import { obs } from './obs';
 
 function world(): { store: AgentStore; input: (active?: string) => ViewInput } {
@@ -115,7 +114,7 @@ describe('view model', () => {
       { agent: 'codex', scope: 'user', state: 'absent', path: '/h/.codex/hooks.json', note: 'Codex asks to review new hooks at its next start.' },
     ] });
     const hooks = rows.at(-1)!;
-    assert.deepStrictEqual([hooks.label, hooks.description, hooks.collapsed], [HOOKS_GROUP, '1 of 2 installed', true]);
+    assert.deepStrictEqual([hooks.label, hooks.description, hooks.collapsed], ['Agent hooks', '1 of 2 installed', true]);
     assert.deepStrictEqual(hooks.children!.map((c) => [c.label, c.description, c.contextValue]), [
       ['Claude Code', 'hooks installed', 'hooks.installed'],
       ['Codex', 'no hooks (screen only)', 'hooks.absent'],

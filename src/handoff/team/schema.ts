@@ -62,7 +62,8 @@ export const sectionSchema = z.object({
     .string()
     .refine((s) => !LAUNCH_CONTROLS.test(s), { message: 'must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that' })
     .optional(),
-  args: z.array(z.string()).optional(),
+  // Quoted for the shell, but a control character would still reach the terminal raw when the line is typed.
+  args: z.array(z.string().refine((s) => !LAUNCH_CONTROLS.test(s), { message: 'must contain no control characters (no line breaks, tabs, escape sequences, DEL or C1 codes)' })).optional(),
   window_hint: z.string().optional(),
   process: z.string().optional(),
   note: z.string().optional(),

@@ -1,8 +1,8 @@
 import * as os from 'os';
 import * as path from 'path';
-import { decoderFor, LineDecoder, LineLogAgent, LogEvent } from '../../jsonl';
+import { decoderFor, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
 import type { Observation } from '../../store/observation';
-import { LogTailer, TailRoot } from './tailer';
+import { LogTailer, type TailRoot } from './tailer';
 
 /** Where the agents keep their session logs; defaults follow each CLI's own environment variables. */
 export interface LogLocations {

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { createOpenCodeDecoder, OpenCodeDecoder, OpenCodeRows } from '../../jsonl';
+import { createOpenCodeDecoder, type OpenCodeDecoder, type OpenCodeRows } from '../../jsonl';
 import type { Observation } from '../../store/observation';
 import { logEventToObservation } from './logSources';
 import { OpenCodeDb, OpenCodeDbError } from './opencodeDb';

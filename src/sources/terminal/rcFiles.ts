@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseAliases, Resolver } from './readPolicy';
+import { parseAliases, type Resolver } from './readPolicy';
 
 /** Shell start-up files whose aliases and functions may start an agent. */
 const RC_FILES = ['.bashrc', '.bash_aliases', '.bash_profile', '.zshrc', '.zsh_aliases', '.config/fish/config.fish', '.profile'];

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, typeLine, waitFor, waitState } from './util';
+import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, waitFor, waitState } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
 const rec = (agent: string, scenario: string) => path.join(ROOT, 'test', 'fixtures', 'recordings', agent, scenario, 'session.cast');

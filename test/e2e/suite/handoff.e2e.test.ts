@@ -67,6 +67,7 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     assert.strictEqual(opened, r.report_path);
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, r.report_path);
     await screenshot('handoff-done');
+    await screenshot('readme-handoff-board', { expand: ['Handoff'] });
 
     // A second dispatch finds the running worker by its process: no new terminal.
     const count = vscode.window.terminals.length;

@@ -1,6 +1,5 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import * as vscode from 'vscode';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import { api, ROOT, shellTerminal, stateOf, transitions, waitFor } from './util';

@@ -5,7 +5,10 @@ import * as vscode from 'vscode';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import type { Wait } from '../../../src/store/waits';
-import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, waitFor, waitState } from './util';
+import { api, ARTIFACTS, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, ui, UI_DRIVER, waitFor, waitState } from './util';
+
+/** Agent Lens's status bar items (ids `<extension id>.<item id>`), else the whole status bar. */
+const STATUS_ITEMS = ['.statusbar-item[id^="agent-lens.agent-lens."]', '[id="workbench.parts.statusbar"]'];
 
 /**
  * Claude Code's own hooks, installed by our command into its settings, report through the reporter to this
@@ -66,6 +69,7 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       console.log(`      wait ${wait.id} opened by ${wait.openedBy}; seen by ${confirmed.seenBy.join(', ')} within ${Date.now() - shownAt} ms; question: ${confirmed.question}`);
       assert.match(confirmed.question ?? '', /rm -rf build/);
       await screenshot('hooks-permission-needs-you');
+      await screenshot('readme-status-bar', { clip: STATUS_ITEMS, pad: 4 });
 
       await checkNotificationRule(a, t, other, confirmed);
 
@@ -85,10 +89,11 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       console.log(`      reply-question ${ask.id} from ${ask.seenBy.join(', ')}: ${ask.question}`);
       assert.match(ask.question ?? '', /delete the cache folder\?/);
       await screenshot('hooks-reply-question');
-      await vscode.commands.executeCommand('agentLens.answerWait', ask.id, 'No, keep the cache folder');
+      await answerFromInputBox(ask.id, 'No, keep the cache folder');
       await waitFor('the mock model to receive the typed answer', () => fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes('No, keep the cache folder'), 60_000);
       await waitFor('the reply-question to close', () => !a.waits().some((w) => w.id === ask.id), 30_000);
       await waitFor('the third turn to finish', () => ['completed', 'stopped', 'idle'].includes(stateOf(a, t)?.state ?? '') && mock.agentRequests >= 3, 60_000);
+      await screenshot('readme-answer-sent');
 
       await typeLine(t, '/exit');
       await waitState(a, t, 'claude-code', 'exited', 30_000);
@@ -127,5 +132,39 @@ async function checkNotificationRule(a: Awaited<ReturnType<typeof api>>, t: vsco
   assert.match(n.message, /“claude hooks”/);
   assert.match(n.message, /rm -rf build/);
   console.log(`      notified ${((n.at - w.openedAt) / 1000).toFixed(1)} s after the dialog appeared: ${n.message}`);
+  await sleep(700);
+  await screenshot('readme-notification', { clip: ['.notifications-toasts .notification-toast', '.notifications-toasts'], pad: 6 });
   void t;
+}
+
+/**
+ * "Answer…" as a user runs it: the input box opens, the runner types the answer into it (playwright's
+ * keyboard, screenshot readme-answer.png) and presses Enter; the command types the line into the terminal.
+ * Without a runner (test:vscode), or when the box cannot be driven, the command gets the answer as its
+ * second argument instead, so the test still checks that the answer reaches the CLI.
+ */
+async function answerFromInputBox(waitId: string, answer: string): Promise<void> {
+  if (UI_DRIVER) {
+    const typed = vscode.commands.executeCommand<string | undefined>('agentLens.answerWait', waitId);
+    const drove = await ui('readme-answer', {
+      actions: [{ waitFor: QUICK_INPUT, hasText: 'asks' }, { fill: QUICK_INPUT_FIELD, text: answer }, { sleep: 300 }],
+      after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
+    }).then(
+      () => true,
+      (e: Error) => {
+        console.log(`      (could not type into the input box: ${e.message})`);
+        return false;
+      },
+    );
+    let line = drove ? await Promise.race([typed, sleep(30_000).then(() => 'timeout' as const)]) : 'timeout';
+    if (line === 'timeout') {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      line = await typed;
+    }
+    if (line) {
+      console.log(`      answered through the input box: ${line.length} characters typed into the terminal`);
+      return;
+    }
+  }
+  await vscode.commands.executeCommand('agentLens.answerWait', waitId, answer);
 }

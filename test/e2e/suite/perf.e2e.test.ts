@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, waitFor } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');

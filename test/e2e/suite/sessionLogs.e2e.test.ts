@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentLensApi } from '../../../src/extension';
-import { AgentHome, killRunProcesses, prepareHome } from '../../../harness/homes';
+import { type AgentHome, killRunProcesses, prepareHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import type { MockScript, MockServer, Turn } from '../../../harness/mock/common';
 import { createChatMock } from '../../../harness/mock/openai-chat';

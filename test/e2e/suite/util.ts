@@ -67,15 +67,49 @@ export async function waitState(a: AgentLensApi, t: vscode.Terminal, agent: stri
 }
 
 /** Asks the e2e runner (outside VS Code) for a screenshot of the workbench, and waits until it is taken. */
-export async function screenshot(name: string): Promise<void> {
+export async function screenshot(name: string, opts: { clip?: string | string[]; pad?: number; expand?: string[] } = {}): Promise<void> {
   // Show the Agent Lens side bar so the picture has the tree view next to the terminal.
   await vscode.commands.executeCommand('workbench.view.extension.agentLens');
   await sleep(600);
+  // Groups the tree shows collapsed (VS Code keeps a group collapsed that was created empty) are opened first.
+  const actions: UiAction[] = (opts.expand ?? []).flatMap((label): UiAction[] => [{ click: '.part.sidebar .monaco-list-row[aria-expanded="false"]', hasText: label, optional: true }, { sleep: 400 }]);
+  await ui(name, { actions, clip: opts.clip, pad: opts.pad }, 20_000).catch(() => undefined);
+}
+
+/** One thing the runner does in the page, as a user would (scripts/e2e/run.mjs `uiAction`). */
+export type UiAction =
+  | { waitFor: string; hasText?: string; state?: 'visible' | 'hidden' | 'attached'; timeout?: number }
+  | { fill: string; text: string; hasText?: string; timeout?: number }
+  | { press: string; selector?: string; timeout?: number }
+  | { type: string }
+  | { click: string; hasText?: string; timeout?: number; optional?: boolean }
+  | { sleep: number };
+
+/** The quick input (quick pick, input box, simple file dialog) and its text field. */
+export const QUICK_INPUT = '.quick-input-widget';
+export const QUICK_INPUT_FIELD = '.quick-input-widget .quick-input-box input';
+
+/**
+ * True when the runner outside VS Code (scripts/e2e/run.mjs, which sets AGENT_LENS_E2E_SUITE) serves UI
+ * requests; under `npm run test:vscode` nobody does, and tests that need a user's keys take another way.
+ */
+export const UI_DRIVER = !!process.env.AGENT_LENS_E2E_SUITE;
+
+/**
+ * Asks the runner to do `actions` in the page, then take the screenshot NAME.png (unless `shot` is false, or of
+ * the union of what `clip` matches), then do `after`; resolves when it is done, throws what went wrong.
+ */
+export async function ui(name: string, req: { actions?: UiAction[]; shot?: boolean; clip?: string | string[]; pad?: number; after?: UiAction[] }, timeoutMs = 60_000): Promise<void> {
   const dir = path.join(ARTIFACTS, 'screenshot-requests');
   fs.mkdirSync(dir, { recursive: true });
-  const req = path.join(dir, `${name}.req`);
-  fs.writeFileSync(req, String(Date.now()));
-  await waitFor(`screenshot ${name}`, () => !fs.existsSync(req), 20_000, 200).catch(() => undefined);
+  const file = path.join(dir, `${name}.req`);
+  const err = path.join(dir, `${name}.err`);
+  fs.rmSync(err, { force: true });
+  // Written whole, then renamed: the runner never reads half a request.
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ at: Date.now(), ...req }));
+  fs.renameSync(`${file}.tmp`, file);
+  await waitFor(`the runner to serve ${name}`, () => !fs.existsSync(file), timeoutMs, 100);
+  if (fs.existsSync(err)) throw new Error(`ui request ${name}: ${fs.readFileSync(err, 'utf8').trim()}`);
 }
 
 /** Types text into a TUI, then Enter as a separate write (one chunk with Enter reads as a paste). */
