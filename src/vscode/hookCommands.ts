@@ -6,6 +6,7 @@ import { agentLensHome, reporterCommandPath } from '../hooks/commands';
 import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../hooks/install/targets';
 import { hookStateText, hookTargetName, type HookStatus } from '../views/hookRows';
 import type { TreeRow } from '../views/model';
+import { agentFound } from '../hooks/install/found';
 
 /** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
 type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'system'; dir?: string };
@@ -72,9 +73,15 @@ export class HookCommands implements vscode.Disposable {
 
   private async pick(action: 'install' | 'uninstall'): Promise<HookTarget[]> {
     const targets = this.targets();
+    const found = new Map(targets.map((t) => [t, agentFound(t.agent, t.path)]));
+    // Install ticks the agents found on this machine; when none is found (a fresh machine), every user-level one.
+    const anyFound = [...found.values()].some((f) => f.found);
     const items = targets.map((t) => {
       const s = t.status();
-      return { label: hookTargetName(t.agent, t.scope), description: hookStateText(s.state), detail: t.note ? `${t.path} — ${t.note}` : t.path, picked: action === 'install' ? s.state !== 'installed' && t.scope === 'user' : s.state !== 'absent', target: t };
+      const f = found.get(t)!;
+      const where = f.found ? vscode.l10n.t('found: {0}', f.why ?? '') : vscode.l10n.t('not found on this machine');
+      const picked = action === 'install' ? s.state !== 'installed' && t.scope === 'user' && (f.found || !anyFound) : s.state !== 'absent';
+      return { label: hookTargetName(t.agent, t.scope), description: `${hookStateText(s.state)} · ${where}`, detail: t.note ? `${t.path} — ${t.note}` : t.path, picked, target: t };
     });
     const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
     return picked?.map((p) => p.target) ?? [];

@@ -5,6 +5,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
 import { claudeSettingsFile, codexUserHooksFile, geminiSettingsFile, hermesPluginTarget, opencodePluginFile } from '../../../src/hooks/install/agents';
+import type { AgentKind } from '../../../src/detect/types';
+import { agentFound } from '../../../src/hooks/install/found';
 import type { HookStatus } from '../../../src/views/hookRows';
 import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, ui, type UiAction, UI_DRIVER, waitFor, waitState } from './util';
 
@@ -256,10 +258,17 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       console.log(`      HOME ${home} is not a throw-away home: the hook buttons are not clicked here`);
       this.skip();
     }
-    const files = [claudeSettingsFile(), codexUserHooksFile(), opencodePluginFile(), geminiSettingsFile(), hermesPluginTarget()];
+    const byAgent: [AgentKind, string][] = [['claude-code', claudeSettingsFile()], ['codex', codexUserHooksFile()], ['opencode', opencodePluginFile()], ['gemini', geminiSettingsFile()], ['hermes', hermesPluginTarget()]];
+    const files = byAgent.map(([, f]) => f);
     const before = new Map(files.map((f) => [f, snapshot(f)]));
+    // The picker ticks the agents found on this machine (on PATH, or their config folder exists); none found: all.
+    const found = byAgent.filter(([agent, f]) => agentFound(agent, f).found).map(([, f]) => f);
+    const expected = found.length ? found : files;
     const installed = await click<HookStatus[]>(button('installHooks', 'agentLens.installHooks'), { name: 'walkthrough-hooks-picker', req: { actions: [{ waitFor: QUICK_INPUT, hasText: 'Install Agent Lens hooks' }, { sleep: 500 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } }, () => acceptDefaults<HookStatus[]>('agentLens.installHooks', 1));
-    assert.ok(installed && installed.length >= 4, `hooks installed for the agents picked by default: ${JSON.stringify(installed)}`);
+    assert.ok(installed && installed.length >= 1, `hooks installed for the agents picked by default: ${JSON.stringify(installed)}`);
+    // Already ours before the click: not ticked again. Everything else expected is, and nothing else.
+    const oursBefore = (f: string) => (before.get(f) ?? '').length > 0 && (fs.statSync(f).isDirectory() || Buffer.from(before.get(f)!, 'base64').toString('utf8').includes(MARK));
+    assert.deepStrictEqual(installed.map((h) => h.path).sort(), expected.filter((f) => !oursBefore(f)).sort(), `the agents found on this machine (${found.join(', ') || 'none: all'}) are the ones picked`);
     for (const h of installed) {
       assert.strictEqual(h.state, 'installed', JSON.stringify(h));
       assert.ok(files.includes(h.path), `${h.path} is one of the files the step names`);

@@ -1,0 +1,48 @@
+/**
+ * Which agents are on this machine, for the install picker's defaults: an agent counts as found when one of
+ * its commands (from its signature, the one list of what names an agent) is an executable on PATH, or when
+ * the folder its hook file lives in exists (the agent has run here and made its config folder).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { SIGNATURES } from '../../detect/signatures';
+import type { AgentKind } from '../../detect/types';
+
+const PLUGIN_FOLDERS = new Set(['plugin', 'plugins', 'agent-lens']);
+
+export interface Found {
+  found: boolean;
+  /** What showed it, for the picker's description: `claude on PATH`, `~/.claude exists`. */
+  why?: string;
+}
+
+function executableOnPath(cmd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
+  const exts = platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((e) => e.toLowerCase()) : [''];
+  for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const ext of exts) {
+      const file = path.join(dir, cmd + ext);
+      try {
+        if (!fs.statSync(file).isFile()) continue;
+        if (platform !== 'win32') fs.accessSync(file, fs.constants.X_OK);
+        return file;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return undefined;
+}
+
+export function agentFound(agent: AgentKind, hookFile: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Found {
+  const sig = SIGNATURES.find((s) => s.agent === agent);
+  for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: `${cmd} on PATH` };
+  // A plugin lands in <config>/plugin(s)/…, which the agent need not have made: its config folder is what counts.
+  let dir = path.dirname(hookFile);
+  while (PLUGIN_FOLDERS.has(path.basename(dir))) dir = path.dirname(dir);
+  try {
+    if (fs.statSync(dir).isDirectory()) return { found: true, why: `${dir} exists` };
+  } catch {
+    /* never ran here */
+  }
+  return { found: false };
+}
