@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import { writeFileAtomic } from '../fsutil';
 import { type Board, ERROR_POINTS, type ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
@@ -115,12 +116,12 @@ export class Dispatcher {
   initFolder(agent: TeamAgent, facts: HubFacts): void {
     const p = this.d.paths;
     const root = p.root;
-    if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', `the handoff root ${root} is not a folder: remove that file or set agentLens.handoff.root`);
+    if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', l10n.t('the handoff root {0} is not a folder: remove that file or set agentLens.handoff.root', root));
     try {
       p.ensure(p.briefsDir(agent.key));
       p.ensure(p.reportsDir(agent.key));
     } catch (e) {
-      throw new DispatchFailure('artifact_folder_failed', `cannot create ${p.agentDir(agent.key)}: ${(e as Error).message}`);
+      throw new DispatchFailure('artifact_folder_failed', l10n.t('cannot create {0}: {1}', p.agentDir(agent.key), String((e as Error).message)));
     }
     const readMd = p.readMd(agent.key);
     const existing = fs.existsSync(readMd) ? fs.readFileSync(readMd, 'utf8') : undefined;
@@ -144,7 +145,7 @@ export class Dispatcher {
       return { result: this.fail(key, taskId, new DispatchFailure('invalid_project', (e as PathError).message), false) };
     }
     const agent = this.d.agent(key);
-    if (!agent) return { result: this.fail(key, taskId, new DispatchFailure('not_registered', `"${key}" is not in team.toml: register it first (Agent Lens: Register External Agent…)`), false) };
+    if (!agent) return { result: this.fail(key, taskId, new DispatchFailure('not_registered', l10n.t('"{0}" is not in team.toml: register it first (Agent Lens: Register External Agent…)', key)), false) };
     const board = this.d.boards.get(key);
     if (isInFlight(board) && board.task_id !== taskId) {
       const refused = `${key} has task ${board.task_id} in flight: wait for its doorbell (done or blocked), or cancel it (Agent Lens: Cancel Task…, or agent-lens task cancel --id ${key}::${board.task_id} --reason "…"), then dispatch ${taskId}`;
@@ -162,7 +163,7 @@ export class Dispatcher {
 
   private async deliver(agent: TeamAgent, vars: StepVars): Promise<{ ok: boolean; error?: string; board?: Board }> {
     try {
-      if (!DRIVABLE_MODES.includes(agent.mode)) throw new DispatchFailure('no_terminal', `${agent.key} is mode "${agent.mode}", which is not drivable from VS Code: deliver it yourself ("${vars.message}")`);
+      if (!DRIVABLE_MODES.includes(agent.mode)) throw new DispatchFailure('no_terminal', l10n.t('{0} is mode "{1}", which is not drivable from VS Code: deliver it yourself ("{2}")', agent.key, agent.mode, String(vars.message)));
       const target = await this.find(agent);
       const all: StepVars = { ...vars, pid: target.pid !== undefined ? String(target.pid) : undefined, title: target.title, hwnd: target.id };
       let actions;
@@ -194,8 +195,8 @@ export class Dispatcher {
    */
   private async find(agent: TeamAgent): Promise<DeliveryTarget> {
     if (!(this.d.trusted?.() ?? true)) {
-      const launch = agent.launch ? ` or run its launch command (${quoted(agent.launch)})` : '';
-      throw new DispatchFailure('no_terminal', `this workspace is not trusted, so Agent Lens does not type a dispatch from its team.toml into a terminal${launch}: trust the workspace, or give ${agent.key} the brief yourself`);
+      const launch = agent.launch ? l10n.t(' or run its launch command ({0})', quoted(agent.launch)) : '';
+      throw new DispatchFailure('no_terminal', l10n.t('this workspace is not trusted, so Agent Lens does not type a dispatch from its team.toml into a terminal{0}: trust the workspace, or give {1} the brief yourself', launch, agent.key));
     }
     try {
       return await this.d.finder.find(agent);

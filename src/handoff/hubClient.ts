@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as http from 'http';
 import { readDiscovery } from '../hub/discovery';
 
@@ -54,7 +55,7 @@ export function request(hub: HubAddress, method: 'GET' | 'POST', path: string, b
         });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer from the hub on port ${hub.port} within ${timeoutMs / 1000} s`)));
+    req.on('timeout', () => req.destroy(new Error(l10n.t('no answer from the hub on port {0} within {1} s', hub.port, timeoutMs / 1000))));
     req.on('error', (e) => reject(new ClientError(`cannot reach the hub on 127.0.0.1:${hub.port}: ${e.message} (is VS Code or agent-lens serve still running?)`)));
     req.end(data);
   });

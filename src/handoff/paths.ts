@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { quoted as quote } from '../printable';
@@ -13,7 +14,7 @@ export function isSafeSegment(s: string): boolean {
 }
 
 export function checkSegment(what: 'agent key' | 'task id', s: string): string {
-  if (!isSafeSegment(s)) throw new PathError(`${what} ${quote(s)} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)`);
+  if (!isSafeSegment(s)) throw new PathError(l10n.t('{0} {1} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)', what, quote(s)));
   return s;
 }
 
@@ -67,8 +68,8 @@ export class HandoffPaths {
   reportPathFor(agent: string, given: string): string {
     const reports = this.reportsDir(agent);
     const p = path.resolve(this.agentDir(agent), given);
-    const refuse = (why: string) => new PathError(`report_path ${quote(given)} ${why}: write the report to the path the brief names (under ${reports})`);
-    if (!isStrictlyInside(reports, p)) throw refuse('is outside the agent\'s reports folder');
+    const refuse = (why: string) => new PathError(l10n.t('report_path {0} {1}: write the report to the path the brief names (under {2})', quote(given), why, reports));
+    if (!isStrictlyInside(reports, p)) throw refuse(l10n.t('is outside the agent\'s reports folder'));
     // The root may itself sit behind a link the user chose (e.g. /tmp on macOS); below it, nothing may be a link out.
     let realReports: string;
     let real: string;
@@ -76,9 +77,9 @@ export class HandoffPaths {
       realReports = path.join(realPrefix(this.root), agent, 'reports');
       real = realPrefix(p);
     } catch (e) {
-      throw refuse(`cannot be resolved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw refuse(l10n.t('cannot be resolved ({0})', String((e as NodeJS.ErrnoException).code ?? (e as Error).message)));
     }
-    if (!isStrictlyInside(realReports, real)) throw refuse(`leads outside the agent's reports folder through a symbolic link (to ${quote(real)})`);
+    if (!isStrictlyInside(realReports, real)) throw refuse(l10n.t('leads outside the agent\'s reports folder through a symbolic link (to {0})', quote(real)));
     return p;
   }
 }
@@ -90,7 +91,7 @@ export class HandoffPaths {
  */
 export function realDirUnder(root: string, dir: string): string {
   const rel = path.relative(root, dir);
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new PathError(`${dir} is not inside the handoff root ${root}`);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new PathError(l10n.t('{0} is not inside the handoff root {1}', dir, root));
   fs.mkdirSync(root, { recursive: true });
   let cur = root;
   for (const part of rel.split(path.sep).filter(Boolean)) {
@@ -102,7 +103,7 @@ export function realDirUnder(root: string, dir: string): string {
     }
     const st = fs.lstatSync(cur);
     if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw new PathError(`${cur} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: Agent Lens writes handoff files only into real folders under ${root}; remove it`);
+      throw new PathError(l10n.t('{0} is {1}: Agent Lens writes handoff files only into real folders under {2}; remove it', cur, st.isSymbolicLink() ? l10n.t('a symbolic link') : l10n.t('not a folder'), root));
     }
   }
   return dir;
@@ -131,7 +132,7 @@ export function realPrefix(p: string): string {
       } catch {
         /* really missing: go up */
       }
-      if (dangling) throw Object.assign(new Error(`${cur} is a link to a missing target`), { code: 'EDANGLING' });
+      if (dangling) throw Object.assign(new Error(l10n.t('{0} is a link to a missing target', cur)), { code: 'EDANGLING' });
       const up = path.dirname(cur);
       if (up === cur) throw e;
       tail.push(path.basename(cur));

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'crypto';
 import type { StateChange, TerminalState } from '../store/types';
 import { isInFlight } from './board';
@@ -79,7 +80,7 @@ export class Router {
   }
 
   add(from: string, to: string, template: string, now = Date.now()): Route {
-    if (!from.trim() || !to.trim() || !template.trim()) throw new Error('a route needs a terminal, an agent and a brief template');
+    if (!from.trim() || !to.trim() || !template.trim()) throw new Error(l10n.t('a route needs a terminal, an agent and a brief template'));
     const r: Route = { id: randomBytes(4).toString('hex'), from, to, template, created: now };
     this.list.push(r);
     this.d.save(this.routes());

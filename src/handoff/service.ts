@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { Reply } from '../hub/hub';
 import { HubError } from '../hub/security';
 import type { Hub } from '../hub/hub';
@@ -75,9 +76,9 @@ export class HandoffService {
   /** "Initialize Handoff Folder": read.md, memory.md, briefs/, reports/ and status.json for a registered agent. */
   initFolder(key: string): string {
     const agent = this.registry.get(key);
-    if (!agent) throw new Error(`"${key}" is not in ${this.registry.file}: register it first`);
+    if (!agent) throw new Error(l10n.t('"{0}" is not in {1}: register it first', key, this.registry.file));
     const facts = this.facts();
-    if (!facts) throw new Error('the doorbell is not listening yet: try again in a moment');
+    if (!facts) throw new Error(l10n.t('the doorbell is not listening yet: try again in a moment'));
     this.dispatcher.initFolder(agent, facts);
     return this.paths.agentDir(key);
   }

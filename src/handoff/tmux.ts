@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { execFile } from 'child_process';
 import { processesUnder, processInfo } from '../process/processTree';
 import { DispatchFailure, type TargetFinder } from './dispatch';
@@ -80,19 +81,19 @@ export class TmuxFinder implements TargetFinder {
   }
 
   private async launch(agent: TeamAgent): Promise<Pane> {
-    if (!agent.launch) throw new DispatchFailure('no_terminal', `no tmux pane runs ${agent.process ?? agent.key} (looked for process "${agent.process ?? ''}", pane "${agent.tmux ?? ''}", hint "${agent.window_hint ?? ''}") and team.toml gives no launch command`);
+    if (!agent.launch) throw new DispatchFailure('no_terminal', l10n.t('no tmux pane runs {0} (looked for process "{1}", pane "{2}", hint "{3}") and team.toml gives no launch command', agent.process ?? agent.key, agent.process ?? '', agent.tmux ?? '', agent.window_hint ?? ''));
     let id: string;
     try {
       id = (await tmux(['new-window', '-d', '-P', '-F', '#{pane_id}', '-n', agent.key, '--', agent.launch, ...(agent.args ?? [])], this.socket)).trim();
     } catch (e) {
-      throw new DispatchFailure('no_terminal', `could not start ${agent.launch} in a tmux window: ${(e as Error).message}`);
+      throw new DispatchFailure('no_terminal', l10n.t('could not start {0} in a tmux window: {1}', agent.launch, String((e as Error).message)));
     }
     const end = Date.now() + LAUNCH_WAIT_MS;
     for (;;) {
       const p = (await panes(this.socket)).find((x) => x.id === id);
-      if (!p) throw new DispatchFailure('capture_failed', `the tmux window started for ${agent.key} closed at once: check its launch command "${agent.launch}"`);
+      if (!p) throw new DispatchFailure('capture_failed', l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch));
       if (!agent.process || (await runs(p, agent.process))) return p;
-      if (Date.now() > end) throw new DispatchFailure('capture_failed', `${agent.launch} started in tmux pane ${id}, but no process "${agent.process}" appeared within ${LAUNCH_WAIT_MS / 1000} s`);
+      if (Date.now() > end) throw new DispatchFailure('capture_failed', l10n.t('{0} started in tmux pane {1}, but no process "{2}" appeared within {3} s', agent.launch, id, agent.process, LAUNCH_WAIT_MS / 1000));
       await new Promise((r) => setTimeout(r, 250));
     }
   }

@@ -1,3 +1,5 @@
+import * as l10n from '@vscode/l10n';
+
 /** One event of an asciinema recording, with an absolute time in seconds since the start. */
 export interface CastEvent {
   t: number;
@@ -47,13 +49,13 @@ export function parseCast(text: string, file = '<cast>'): Cast {
     try {
       header = JSON.parse(lines[i]) as Record<string, unknown>;
     } catch {
-      throw new CastError(file, i + 1, 'the header is not JSON: an asciinema v2 or v3 file starts with a JSON object line');
+      throw new CastError(file, i + 1, l10n.t('the header is not JSON: an asciinema v2 or v3 file starts with a JSON object line'));
     }
     break;
   }
-  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new CastError(file, headerLine || 1, 'no asciinema header object');
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new CastError(file, headerLine || 1, l10n.t('no asciinema header object'));
   const version = header.version;
-  if (version !== 2 && version !== 3) throw new CastError(file, headerLine, version === undefined ? 'the header has no "version": an asciinema v2 or v3 header starts {"version": 2, …}' : `unsupported asciinema version ${JSON.stringify(version)} (2 and 3 are supported)`);
+  if (version !== 2 && version !== 3) throw new CastError(file, headerLine, version === undefined ? l10n.t('the header has no "version": an asciinema v2 or v3 header starts {"version": 2, …}') : l10n.t('unsupported asciinema version {0} (2 and 3 are supported)', JSON.stringify(version)));
   let cols: unknown, rows: unknown;
   if (version === 2) {
     cols = header.width;
@@ -64,7 +66,7 @@ export function parseCast(text: string, file = '<cast>'): Cast {
     rows = term?.rows;
   }
   if (!num(cols) || !num(rows) || cols < 1 || rows < 1) {
-    throw new CastError(file, headerLine, version === 2 ? 'header needs numeric "width" and "height"' : 'header needs numeric "term.cols" and "term.rows"');
+    throw new CastError(file, headerLine, version === 2 ? l10n.t('header needs numeric "width" and "height"') : l10n.t('header needs numeric "term.cols" and "term.rows"'));
   }
   const events: CastEvent[] = [];
   let t = 0;
@@ -75,14 +77,14 @@ export function parseCast(text: string, file = '<cast>'): Cast {
     try {
       ev = JSON.parse(raw);
     } catch {
-      throw new CastError(file, i + 1, 'event line is not JSON (expected [time, code, data])');
+      throw new CastError(file, i + 1, l10n.t('event line is not JSON (expected [time, code, data])'));
     }
     if (!Array.isArray(ev) || ev.length < 3 || !num(ev[0]) || typeof ev[1] !== 'string' || typeof ev[2] !== 'string') {
-      throw new CastError(file, i + 1, 'event must be [time: number, code: string, data: string]');
+      throw new CastError(file, i + 1, l10n.t('event must be [time: number, code: string, data: string]'));
     }
-    if (ev[0] < 0) throw new CastError(file, i + 1, 'negative event time');
+    if (ev[0] < 0) throw new CastError(file, i + 1, l10n.t('negative event time'));
     if (version === 2) {
-      if (ev[0] + 1e-6 < t) throw new CastError(file, i + 1, `event time ${ev[0]} goes back before ${t}`);
+      if (ev[0] + 1e-6 < t) throw new CastError(file, i + 1, l10n.t('event time {0} goes back before {1}', ev[0], t));
       t = ev[0];
     } else {
       t += ev[0];

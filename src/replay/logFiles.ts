@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, type OpenCodeRows } from '../jsonl';
 
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
@@ -21,7 +22,7 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed);
   const lines = text.split('\n');
   const agent = sniffLineAgent(lines);
-  if (!agent) throw new LogFileError(`${file}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)`);
+  if (!agent) throw new LogFileError(l10n.t('{0}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)', file));
   const dec = decoderFor(agent);
   const events: LogEvent[] = [];
   for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
@@ -52,7 +53,7 @@ function looksLikeRowsDump(text: string): boolean {
  */
 function decodeRows(file: string, text: string): DecodedLog {
   const o = JSON.parse(text) as Record<string, unknown>;
-  if (o.part !== undefined && !Array.isArray(o.part)) throw new LogFileError(`${file}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}`);
+  if (o.part !== undefined && !Array.isArray(o.part)) throw new LogFileError(l10n.t('{0}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}', file));
   const dec = createOpenCodeDecoder();
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { AT_REST, type AgentState, type Detection, isAgentId, isAgentState } from '../detect/types';
 
 /** One labelled interval of a recording's expected.json. */
@@ -24,11 +25,11 @@ export interface Agreement {
 
 export function parseExpected(text: string): ExpectedInterval[] {
   const raw = JSON.parse(text) as unknown;
-  if (!Array.isArray(raw)) throw new Error('expected.json must be an array of {t_from, t_to, state, agent}');
+  if (!Array.isArray(raw)) throw new Error(l10n.t('expected.json must be an array of {t_from, t_to, state, agent}'));
   return raw.map((x, i) => {
     const o = x as Record<string, unknown>;
     if (typeof o.t_from !== 'number' || typeof o.t_to !== 'number' || typeof o.state !== 'string' || !isAgentState(o.state)) {
-      throw new Error(`expected.json entry ${i} needs numeric t_from/t_to and a known state`);
+      throw new Error(l10n.t('expected.json entry {0} needs numeric t_from/t_to and a known state', i));
     }
     const accept = Array.isArray(o.accept) ? (o.accept.filter((s) => typeof s === 'string' && isAgentState(s)) as AgentState[]) : undefined;
     return { t_from: o.t_from, t_to: o.t_to, state: o.state, agent: typeof o.agent === 'string' && isAgentId(o.agent) ? o.agent : String(o.agent), accept, note: o.note as string | undefined, cue: o.cue as string | undefined };

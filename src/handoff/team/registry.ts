@@ -1,5 +1,6 @@
 // team.toml, read: every problem becomes one line that says where and what to fix, and a registry that keeps
 // the last good version so a half-typed hand edit never takes agents away.
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, TomlError } from 'smol-toml';
@@ -54,14 +55,14 @@ export const WARNINGS_MAX = 20;
 export function parseTeam(text: string, file: string): ParsedTeam {
   // A registry is a few KB; the TOML parser is superlinear on some hostile shapes (long dotted keys), so a file
   // far past any real one is refused before it is parsed.
-  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, `is ${(text.length / 1024).toFixed(0)} KB; a team.toml is read up to ${TEAM_FILE_MAX / 1024} KB: remove what is not an agent's section`);
+  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, l10n.t('is {0} KB; a team.toml is read up to {1} KB: remove what is not an agent\'s section', (text.length / 1024).toFixed(0), TEAM_FILE_MAX / 1024));
   let doc: Record<string, unknown>;
   try {
     doc = parse(text) as Record<string, unknown>;
   } catch (e) {
     if (!(e instanceof TomlError)) throw e;
     const what = e.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
-    throw new TeamError(file, `TOML syntax error at column ${e.column}: ${what}; fix the syntax`, { line: e.line });
+    throw new TeamError(file, l10n.t('TOML syntax error at column {0}: {1}; fix the syntax', e.column, what), { line: e.line });
   }
   const lines = scanToml(text);
   const lineOf = (key: string, p: Path): number | undefined => locate(lines, key, p);
@@ -70,13 +71,13 @@ export function parseTeam(text: string, file: string): ParsedTeam {
   let hidden = 0;
   for (const [key, raw] of Object.entries(doc)) {
     if (!isValidKey(key)) {
-      throw new TeamError(file, `invalid agent key ${JSON.stringify(key)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`, {
+      throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)), {
         line: lineOf(key, []),
         field: fieldName(key, []),
       });
     }
     if (!isTable(raw)) {
-      throw new TeamError(file, `expected a table [${key}] describing one agent, got ${describe(raw)}; move it under an agent's section or remove it`, {
+      throw new TeamError(file, l10n.t('expected a table [{0}] describing one agent, got {1}; move it under an agent\'s section or remove it', key, describe(raw)), {
         line: lineOf(key, []),
         field: key,
       });
@@ -98,7 +99,7 @@ export function parseTeam(text: string, file: string): ParsedTeam {
         for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
         // Copied into plain objects later, such a key would not survive (or would reach a prototype): refuse it by name.
         if (isTable(s.with) && Object.keys(s.with).some((k) => FORBIDDEN_KEYS.has(k))) {
-          throw new TeamError(file, `keys __proto__, constructor and prototype are not allowed in with; rename it`, { line: lineOf(key, ['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
+          throw new TeamError(file, l10n.t('keys __proto__, constructor and prototype are not allowed in with; rename it'), { line: lineOf(key, ['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
         }
       });
     }
@@ -129,7 +130,7 @@ export function readTeamFile(file: string): ParsedTeam {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'ENOENT') return { agents: [], warnings: [] };
-    throw new TeamError(file, `cannot read the file (${err.code ?? err.message}); check that it is a readable file`);
+    throw new TeamError(file, l10n.t('cannot read the file ({0}); check that it is a readable file', String(err.code ?? err.message)));
   }
   return parseTeam(text, file);
 }
@@ -151,36 +152,46 @@ function valueAt(v: unknown, p: Path): unknown {
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return 'a date';
-  if (Array.isArray(v)) return 'an array';
-  if (isTable(v)) return 'a table';
-  return 'nothing';
+  if (v instanceof Date) return l10n.t('a date');
+  if (Array.isArray(v)) return l10n.t('an array');
+  if (isTable(v)) return l10n.t('a table');
+  return l10n.t('nothing');
 }
 
 const bare = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
 const fieldName = (key: string, p: Path): string => `[${bare(key)}]${p.map((s) => (typeof s === 'number' ? `[${s + 1}]` : `.${bare(s)}`)).join('')}`;
 
-const KIND: Record<string, string> = { string: 'a string', array: 'an array', object: 'a table', number: 'a number', boolean: 'true or false' };
-const SHAPE: Record<string, string> = {
-  args: 'an array of strings like args = ["--model", "x"]',
-  with: 'a table like with = { ms = 500 }',
-  dispatch_steps: 'an array of steps, written as [[KEY.dispatch_steps]] blocks',
-};
-const HINT: Record<string, string> = {
-  mode: `add mode = "…" (one of ${MODES.join(', ')})`,
-  tool: 'add tool = "…" naming the tool this step runs',
-};
+// Looked up when a problem is worded (not at load), so the window's language bundle applies.
+function kindOf(expected: string): string | undefined {
+  const kinds: Record<string, string> = { string: l10n.t('a string'), array: l10n.t('an array'), object: l10n.t('a table'), number: l10n.t('a number'), boolean: l10n.t('true or false') };
+  return kinds[expected];
+}
+function shapeOf(field: string, key: string): string | undefined {
+  const shapes: Record<string, string> = {
+    args: l10n.t('an array of strings like args = ["--model", "x"]'),
+    with: l10n.t('a table like with = { ms = 500 }'),
+    dispatch_steps: l10n.t('an array of steps, written as [[{0}.dispatch_steps]] blocks', key),
+  };
+  return shapes[field];
+}
+function hintOf(field: string): string | undefined {
+  const hints: Record<string, string> = {
+    mode: l10n.t('add mode = "…" (one of {0})', MODES.join(', ')),
+    tool: l10n.t('add tool = "…" naming the tool this step runs'),
+  };
+  return hints[field];
+}
 
 function problemOf(issue: z.ZodIssue, got: unknown, key: string): string {
   const last = issue.path[issue.path.length - 1];
   switch (issue.code) {
     case 'invalid_enum_value':
-      return `expected one of ${issue.options.join(', ')}, got ${describe(got)}`;
+      return l10n.t('expected one of {0}, got {1}', issue.options.join(', '), describe(got));
     case 'invalid_type':
-      if (issue.received === 'undefined') return `missing: ${HINT[String(last)] ?? 'add it'}`;
-      return `expected ${(SHAPE[String(last)] ?? KIND[issue.expected] ?? issue.expected).replace('KEY', key)}, got ${describe(got)}`;
+      if (issue.received === 'undefined') return l10n.t('missing: {0}', hintOf(String(last)) ?? l10n.t('add it'));
+      return l10n.t('expected {0}, got {1}', shapeOf(String(last), key) ?? kindOf(issue.expected) ?? issue.expected, describe(got));
     case 'too_small':
-      return 'must not be empty';
+      return l10n.t('must not be empty');
     default:
       return issue.message;
   }
@@ -239,7 +250,7 @@ export class TeamRegistry {
       this.err = undefined;
       for (const w of warnings) this.warnOnce(w);
     } catch (e) {
-      this.err = e instanceof TeamError ? e : new TeamError(this.file, `could not load: ${(e as Error).message}`);
+      this.err = e instanceof TeamError ? e : new TeamError(this.file, l10n.t('could not load: {0}', String((e as Error).message)));
     }
     return this.err;
   }

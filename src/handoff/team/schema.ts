@@ -1,6 +1,7 @@
 // The shape of team.toml: what one agent's section may hold, and a line scanner that finds sections and fields
 // in the raw text. The scanner exists because error messages must point at a line and write-back must keep
 // every byte outside the section it rewrites; a TOML parser gives neither.
+import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 
 export const MODES = ['background', 'embedded', 'standalone', 'web'] as const;
@@ -60,10 +61,10 @@ export const sectionSchema = z.object({
   // terminal. Refused here so the file names the line, rather than at launch time.
   launch: z
     .string()
-    .refine((s) => !LAUNCH_CONTROLS.test(s), { message: 'must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that' })
+    .refine((s) => !LAUNCH_CONTROLS.test(s), () => ({ message: l10n.t('must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that') }))
     .optional(),
   // Quoted for the shell, but a control character would still reach the terminal raw when the line is typed.
-  args: z.array(z.string().refine((s) => !LAUNCH_CONTROLS.test(s), { message: 'must contain no control characters (no line breaks, tabs, escape sequences, DEL or C1 codes)' })).optional(),
+  args: z.array(z.string().refine((s) => !LAUNCH_CONTROLS.test(s), () => ({ message: l10n.t('must contain no control characters (no line breaks, tabs, escape sequences, DEL or C1 codes)') }))).optional(),
   window_hint: z.string().optional(),
   process: z.string().optional(),
   note: z.string().optional(),

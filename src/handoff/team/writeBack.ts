@@ -1,6 +1,7 @@
 // team.toml, written: the file is the user's, with their comments and order, so a save from the UI rewrites
 // exactly one agent's section and leaves every other byte alone. There is no rename: the key names the agent
 // everywhere else (state folders, messages), so a new key is a new agent.
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'smol-toml';
@@ -74,10 +75,10 @@ export function splice(text: string, edits: (Range & { with: string })[]): strin
 }
 
 function checked(text: string, key: string, file: string): Layout {
-  if (!isValidKey(key)) throw new TeamError(file, `invalid agent key ${JSON.stringify(key)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`);
+  if (!isValidKey(key)) throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)));
   const l = layout(text, key);
   if (l.rootLine !== undefined) {
-    throw new TeamError(file, `[${key}] is written as a dotted key or inline table, not a [${key}] section; rewrite it as a section by hand to edit it here`, {
+    throw new TeamError(file, l10n.t('[{0}] is written as a dotted key or inline table, not a [{0}] section; rewrite it as a section by hand to edit it here', key), {
       line: l.rootLine,
       field: `[${key}]`,
     });
@@ -132,7 +133,7 @@ export function writeAgentSection(file: string, agent: TeamAgent): void {
     mode = fs.statSync(target).mode & 0o7777;
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code !== 'ENOENT') throw new TeamError(file, `cannot read the file (${err.code ?? err.message}); nothing was written`);
+    if (err.code !== 'ENOENT') throw new TeamError(file, l10n.t('cannot read the file ({0}); nothing was written', String(err.code ?? err.message)));
     target = file;
   }
   let before: ParsedTeam;
@@ -140,7 +141,7 @@ export function writeAgentSection(file: string, agent: TeamAgent): void {
     before = parseTeam(text, file);
   } catch (e) {
     if (!(e instanceof TeamError)) throw e;
-    throw new TeamError(file, `${e.problem} (not saving [${agent.key}] over a file that does not load: fix this first)`, { line: e.line, field: e.field });
+    throw new TeamError(file, l10n.t('{0} (not saving [{1}] over a file that does not load: fix this first)', e.problem, agent.key), { line: e.line, field: e.field });
   }
   const out = upsertAgentSection(text, agent, file);
   let after: ParsedTeam;
@@ -148,13 +149,13 @@ export function writeAgentSection(file: string, agent: TeamAgent): void {
     after = parseTeam(out, file);
   } catch (e) {
     if (!(e instanceof TeamError)) throw e;
-    throw new TeamError(file, `${e.problem} (in the [${agent.key}] being saved; nothing was written)`, { field: e.field });
+    throw new TeamError(file, l10n.t('{0} (in the [{1}] being saved; nothing was written)', e.problem, agent.key), { field: e.field });
   }
   const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isPlainTable(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
   const others = (agents: TeamAgent[]): string => json(agents.filter((a) => a.key !== agent.key));
   const saved = after.agents.find((a) => a.key === agent.key);
   if (!saved || json(saved) !== json(normalize(agent)) || others(after.agents) !== others(before.agents)) {
-    throw new TeamError(file, `[${agent.key}] would not read back as saved (a value TOML cannot hold?); nothing was written`, { field: `[${agent.key}]` });
+    throw new TeamError(file, l10n.t('[{0}] would not read back as saved (a value TOML cannot hold?); nothing was written', agent.key), { field: `[${agent.key}]` });
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   writeFileAtomic(target, out, mode);
@@ -196,7 +197,7 @@ function tomlValue(v: unknown, field: string, file: string): string {
     return entries.length ? `{ ${entries.map(([key, x]) => `${tomlKey(key)} = ${tomlValue(x, `${field}.${key}`, file)}`).join(', ')} }` : '{}';
   }
   if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') {
-    throw new TeamError(file, `TOML has no way to write ${v === null ? 'null' : typeof v}; remove it or give it a value`, { field });
+    throw new TeamError(file, l10n.t('TOML has no way to write {0}; remove it or give it a value', v === null ? 'null' : typeof v), { field });
   }
   const s = stringify({ v });
   return s.slice('v = '.length).replace(/\n$/, '');

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -114,7 +115,7 @@ export function pluginState(p: Plugin): InstallState {
 }
 
 function foreign(target: string, doing: string): InstallError {
-  return new InstallError(`${target} exists and Agent Lens did not write it (its first line lacks "${PLUGIN_MARK}"), so it was left alone: ${doing}.`, target);
+  return new InstallError(l10n.t('{0} exists and Agent Lens did not write it (its first line lacks "{1}"), so it was left alone: {2}.', target, PLUGIN_MARK, doing), target);
 }
 
 /** Copies the plugin's files into place. Returns whether anything changed. */
@@ -122,9 +123,9 @@ export function installPlugin(p: Plugin): boolean {
   const sources = p.files.map((f) => ({ ...f, bytes: fs.readFileSync(f.source) }));
   // Checked first, so a refused install changes nothing; an unmarked source could never be uninstalled.
   for (const f of sources) {
-    if (!marked(f.bytes)) throw new Error(`${f.source}: a plugin source must carry "${PLUGIN_MARK}" in its first line`);
+    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must carry "{1}" in its first line', f.source, PLUGIN_MARK));
     const have = readBytes(f.target);
-    if (have && !marked(have)) throw foreign(f.target, 'move or rename it, then install again');
+    if (have && !marked(have)) throw foreign(f.target, l10n.t('move or rename it, then install again'));
   }
   let changed = false;
   for (const f of sources) {
@@ -152,7 +153,7 @@ function removeCompiled(dir: string, modules: readonly string[]): void {
 export function uninstallPlugin(p: Plugin): boolean {
   const targets = [...p.files.map((f) => f.target), ...leftovers(p)];
   const present = targets.filter((t) => readBytes(t) !== undefined);
-  for (const t of present) if (!marked(readBytes(t)!)) throw foreign(t, 'remove it yourself if you want it gone');
+  for (const t of present) if (!marked(readBytes(t)!)) throw foreign(t, l10n.t('remove it yourself if you want it gone'));
   for (const t of present) fs.rmSync(t, { force: true });
   if (p.dir && fs.existsSync(p.dir)) {
     const modules = targets.filter((t) => t.endsWith('.py')).map((t) => path.basename(t, '.py'));

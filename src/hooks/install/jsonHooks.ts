@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { applyEdits, type Edit, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser/lib/esm/main';
 import { OUR_COMMAND_MARK } from '../commands';
 
@@ -63,7 +64,7 @@ function lineCol(text: string, offset: number): string {
   return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
 }
 
-const FIX = 'fix or move it, then install again';
+const fix = (): string => l10n.t('fix or move it, then install again');
 
 /** Comments are kept (Gemini CLI allows them); a trailing comma is an error, as the agents' parsers say. */
 function load(text: string, file: string): Doc {
@@ -73,15 +74,15 @@ function load(text: string, file: string): Doc {
     root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: false });
   } catch (e) {
     // The parser recurses per level: a hostile depth overflows the stack, which would surface as a bare RangeError.
-    if (e instanceof RangeError) throw new InstallError(`${file} is nested too deeply to edit safely: ${FIX}.`, file);
+    if (e instanceof RangeError) throw new InstallError(l10n.t('{0} is nested too deeply to edit safely: {1}.', file, fix()), file);
     throw e;
   }
   if (errors.length || !root) {
     const e = errors[0];
-    const where = e ? ` (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)})` : '';
-    throw new InstallError(`${file} is not valid JSON${where}: ${FIX}.`, file);
+    const where = e ? l10n.t(' ({0} at {1})', printParseErrorCode(e.error), lineCol(text, e.offset)) : '';
+    throw new InstallError(l10n.t('{0} is not valid JSON{1}: {2}.', file, where, fix()), file);
   }
-  if (root.type !== 'object') throw new InstallError(`${file} holds a JSON ${root.type}, not an object: ${FIX}.`, file);
+  if (root.type !== 'object') throw new InstallError(l10n.t('{0} holds a JSON {1}, not an object: {2}.', file, root.type, fix()), file);
   const hooksProp = root.children?.find((p) => p.children?.[0].value === 'hooks');
   const hooks = hooksProp?.children?.[1];
   return { text, root, anyHooks: hooks, ...(hooks?.type === 'object' ? { hooksProp, hooks } : {}) };
@@ -95,12 +96,12 @@ function loadForAdd(text: string, file: string, events: Iterable<string>): Doc {
   const doc = load(text, file);
   const hooks = doc.anyHooks;
   const twice = (obj: Node, key: string) => (obj.children ?? []).filter((p) => p.children?.[0].value === key).length > 1;
-  if (twice(doc.root, 'hooks')) throw new InstallError(`${file} has "hooks" twice: ${FIX}.`, file);
-  if (hooks && hooks.type !== 'object') throw new InstallError(`"hooks" in ${file} is a JSON ${hooks.type}, not an object: ${FIX}.`, file);
+  if (twice(doc.root, 'hooks')) throw new InstallError(l10n.t('{0} has "hooks" twice: {1}.', file, fix()), file);
+  if (hooks && hooks.type !== 'object') throw new InstallError(l10n.t('"hooks" in {0} is a JSON {1}, not an object: {2}.', file, hooks.type, fix()), file);
   for (const event of events) {
     const v = doc.hooks && propValue(doc.hooks, event);
-    if (doc.hooks && twice(doc.hooks, event)) throw new InstallError(`"hooks" in ${file} has "${event}" twice: ${FIX}.`, file);
-    if (v && v.type !== 'array') throw new InstallError(`"hooks.${event}" in ${file} is a JSON ${v.type}, not an array: ${FIX}.`, file);
+    if (doc.hooks && twice(doc.hooks, event)) throw new InstallError(l10n.t('"hooks" in {0} has "{1}" twice: {2}.', file, event, fix()), file);
+    if (v && v.type !== 'array') throw new InstallError(l10n.t('"hooks.{0}" in {1} is a JSON {2}, not an array: {3}.', event, file, v.type, fix()), file);
   }
   return doc;
 }
@@ -188,7 +189,7 @@ function commaBetween(text: string, from: number, to: number): number {
     if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? to : text.indexOf('\n', i);
     else if (text.startsWith('/*', i)) i = text.indexOf('*/', i + 2) + 1;
   }
-  throw new Error('no comma between siblings');
+  throw new Error(l10n.t('no comma between siblings'));
 }
 
 const end = (n: Node): number => n.offset + n.length;
@@ -323,7 +324,7 @@ function converge(text: string, next: (t: string) => Edit[] | undefined): string
     if (!edits) return out;
     out = applyEdits(out, edits);
   }
-  throw new Error('hook settings edit did not converge');
+  throw new Error(l10n.t('hook settings edit did not converge'));
 }
 
 const blank = (text: string | undefined): text is undefined => text === undefined || text.trim() === '';

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Scheduler } from '../../scheduler';
 
 /**
@@ -24,7 +25,7 @@ export function answerLine(answer: string): string {
 /** Types an answer into a terminal: the line, then Enter ENTER_DELAY_MS later. Resolves once Enter was sent. */
 export function typeAnswer(write: (data: string) => void, answer: string, scheduler: Scheduler): Promise<string> {
   const line = answerLine(answer);
-  if (!line) return Promise.reject(new Error('the answer is empty'));
+  if (!line) return Promise.reject(new Error(l10n.t('the answer is empty')));
   write(line);
   return new Promise((resolve) => {
     scheduler.setTimeout(() => {
