@@ -69,6 +69,9 @@ if (!production) {
   // The integration suite runs inside VS Code's extension host (test:e2e, test:vscode).
   const e2e = listTests('test/e2e/suite', []);
   if (e2e.length) builds.push({ ...common, entryPoints: e2e, outdir: 'out/test/e2e', outbase: 'test/e2e/suite' });
+  // The user-level suite runs outside VS Code and drives code-server in Chromium as a user would (test:e2e).
+  const user = listTests('test/e2e/user', []);
+  if (user.length) builds.push({ ...common, entryPoints: user, outdir: 'out/test/e2e-user', outbase: 'test/e2e/user' });
 }
 
 const problemMatcher = {

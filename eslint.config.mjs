@@ -9,6 +9,27 @@ import tseslint from 'typescript-eslint';
 /** The layer boundary (DEVELOPERS.md "Layout"): only the VS Code adapter, the wiring and the e2e suite may import `vscode`. */
 const VSCODE_ALLOWED = ['src/vscode/**', 'src/extension.ts', 'test/e2e/**'];
 const VSCODE_MESSAGE = 'Only src/vscode/** and src/extension.ts may import vscode (DEVELOPERS.md "Layout"); pure modules get what they need passed in.';
+/** The import rule sees import/export declarations and `import x = require()`; these are the other two ways in. */
+const VSCODE_SYNTAX = [
+  { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: VSCODE_MESSAGE },
+  { selector: "ImportExpression[source.value='vscode']", message: VSCODE_MESSAGE },
+];
+
+/**
+ * VS Code renders `[label](command:…)` in these as a link that runs a command, and `$(icon)` in quick-pick items;
+ * the texts they get often hold what an agent, a terminal or a workspace wrote. Only src/vscode/ui.ts calls them,
+ * and it makes every text plain first (DEVELOPERS.md "Lint and localisable strings").
+ */
+export const UI_SINKS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'withProgress'];
+const UI_MODULE = 'src/vscode/ui.ts';
+const UI_MESSAGE = `Show messages, input boxes, quick picks and progress through ${UI_MODULE} (info/warn/error/show, input, pick, pickMany, progress): it makes untrusted text plain, so no command link can reach the user.`;
+const UI_NAMES = `/^(${UI_SINKS.join('|')})$/`;
+/** `window.showX(…)`, `window.showX` passed around, `window['showX']`, and `const { showX } = window`. */
+const UI_SYNTAX = [
+  { selector: `MemberExpression[property.name=${UI_NAMES}]`, message: UI_MESSAGE },
+  { selector: `MemberExpression[computed=true][property.value=${UI_NAMES}]`, message: UI_MESSAGE },
+  { selector: `ObjectPattern > Property[key.name=${UI_NAMES}]`, message: UI_MESSAGE },
+];
 
 export default tseslint.config(
   {
@@ -41,16 +62,16 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: VSCODE_MESSAGE }],
         },
       ],
-      // The import rule sees import/export declarations and `import x = require()`; these are the other two ways in.
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: VSCODE_MESSAGE },
-        { selector: "ImportExpression[source.value='vscode']", message: VSCODE_MESSAGE },
-      ],
+      'no-restricted-syntax': ['error', ...VSCODE_SYNTAX, ...UI_SYNTAX],
     },
   },
   {
     files: VSCODE_ALLOWED,
-    rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+    rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': ['error', ...UI_SYNTAX] },
+  },
+  {
+    // The e2e suite drives VS Code itself; the UI module is the one place the sinks are called.
+    files: ['test/e2e/**', UI_MODULE],
+    rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput, per-chunk latency and memory of the detector, then of the session-log path
- * (bench/logs.ts), then the hook reporter's cost per hook run and the hub's per report (bench/hooks.ts), printed
- * (never asserted).
+ * (bench/logs.ts), then the hook reporter's cost per hook run and the hub's per report (bench/hooks.ts), and what
+ * finding each report's sender through the kernel adds (bench/provenance.ts), printed (never asserted).
  * Agent path: the real recordings in test/fixtures/recordings replayed back to back to ≥ 50 MB.
  * Plain path: plain shell output (the negative fixtures that stay on the normal screen, and generated
  * `ls`/compiler-like lines) to ≥ 100 MB, with no command line: the cheap path.
@@ -17,6 +17,7 @@ import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
 import { benchLinear } from './linear';
 import { benchLogs } from './logs';
+import { benchProvenance } from './provenance';
 import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -191,6 +192,7 @@ void benchLogs(
   },
 )
   .then(() => benchHooks((s) => console.log(s)))
+  .then(() => benchProvenance((s) => console.log(s)))
   .then(() => benchHandoff((s) => console.log(s)))
   // Linear time on adversarial input up to 1 MB here; npm run soak goes to 4 MB.
   .then(() => benchLinear((s) => console.log(s), { maxBytes: 1024 * 1024 }))

@@ -79,7 +79,7 @@ const pad = (i: number) => String(i).padStart(8, '0');
 
 /** A team.toml agent for write-back. */
 const AGENT: TeamAgent = { key: 'k', mode: 'embedded', note: 'n', dispatch_steps: [] };
-const ENTRY: HookEntry = { event: 'Stop', command: '/home/u/.agent-lens/bin/agent-lens-report claude-code', timeout: 10 };
+const ENTRY: HookEntry = { event: 'Stop', command: 'exec /home/u/.agent-lens/bin/agent-lens-report claude-code', timeout: 10 };
 const OUR_GROUP = { hooks: [{ type: 'command', command: ENTRY.command, timeout: 10 }] };
 
 /** An SQLite varint (big-endian groups of 7 bits, the high bit says more follow). */

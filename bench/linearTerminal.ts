@@ -15,7 +15,7 @@ import { parsePs, parseProcStat, parseWindowsJson } from '../src/process/process
 import { shellQuote, shellWord } from '../src/shellQuote';
 import { answerLine } from '../src/sources/terminal/answer';
 import { parseAliases, readDecision } from '../src/sources/terminal/readPolicy';
-import { escapeMd } from '../src/views/labels';
+import { markdown, plain } from '../src/views/untrusted';
 import type { LinearCase } from './linear';
 
 /** `unit` repeated to about `bytes` characters (whole units, so no escape sequence or character is cut). */
@@ -156,7 +156,8 @@ export function terminalCases(): LinearCase[] {
     pure('answerLine: line breaks and controls', (n) => fill('a\r\n\x1b\u2028', n), answerLine),
     pure('lastQuestion: long reply ending in ?', (n) => `${fill('why ', n)}?${fill(' *', 1000)}`, (s) => lastQuestion(s)),
     pure('board: flattenSummary', (n) => fill('a\n\x1b  \u2028 ', n), flattenSummary),
-    pure('labels: escapeMd', (n) => fill('*_[]()#+-.!|<>`\\', n), escapeMd),
+    pure('untrusted: markdown', (n) => fill('*_[]()#+-.!|<>`\\&\u202e', n), (s) => markdown(s, Infinity)),
+    pure('untrusted: plain', (n) => fill('[x](command:a)$(\u202e\n', n), (s) => plain(s, Infinity)),
     pure('steps: render {message} placeholders', (n) => fill('{message} {', n), (s) => render(s, { message: 'm' }, 0)),
     pure('brief: renderBrief, long task', (n) => fill('do it ```\n', n), (task) => renderBrief({ agent: 'a', taskId: 't', task }, FACTS)),
     pure('brief: renderReadMd, long description', (n) => fill('desc ', n), (d) => renderReadMd('a', d, { ...FACTS, reportsDir: '/r', briefsDir: '/b' })),

@@ -6,7 +6,7 @@ import { HookFileError, hookReports, parseHookFile } from './replay/hookFile';
 import { decodeLogFile, LogFileError } from './replay/logFiles';
 import { replayCast } from './replay/replay';
 import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
-import { printable } from './printable';
+import { jsonLine, printable } from './printable';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
                           [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
@@ -98,19 +98,25 @@ function replay(args: Args, out: (s: string) => void): void {
     const o: Record<string, unknown> = { t: round(d.t), agent: d.agent, state: d.state, source: d.source, evidence: d.evidence };
     if (d.waitKind) o.waitKind = d.waitKind;
     if (d.reason) o.reason = d.reason;
-    out(JSON.stringify(o));
+    // A stranger's recording can carry DEL, C1 or bidi controls in its evidence: escaped like `status --json`.
+    out(jsonLine(o));
   };
   const opts = { commandLine: args.commandLine, cols: args.cols, rows: args.rows };
   if (args.logs.length === 0 && args.hooks.length === 0) {
     const res = replayCast(cast, opts, line);
-    if (args.screen) out(res.screen);
+    if (args.screen) out(screenLines(res.screen));
     return;
   }
   const logs = args.logs.map((f) => decodeLogFile(f, read(f)));
   const hookLines = args.hooks.flatMap((f) => parseHookFile(f, read(f)));
   const t0Ms = castZeroMs(args, cast.timestamp, logs.length > 0 || hookLines.some((h) => h.atMs !== undefined));
   replayFused(cast, { ...opts, logs, hooks: hookReports(hookLines, t0Ms), t0Ms }, line);
-  if (args.screen) out(replayCast(cast, opts).screen);
+  if (args.screen) out(screenLines(replayCast(cast, opts).screen));
+}
+
+/** The rendered screen, each line escaped: its cells can hold bidi controls and other invisible characters. */
+function screenLines(screen: string): string {
+  return screen.split('\n').map(printable).join('\n');
 }
 
 /** Where hooks timed only on the cast clock are placed when nothing names the wall-clock start: any epoch will do. */

@@ -1,15 +1,17 @@
-import * as fs from 'fs';
 import * as path from 'path';
+import { FileReadError, readRegularFile } from './fsutil';
 import type { Board } from './handoff/board';
 import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from './handoff/doorbell';
 import { ClientError, hubFromEnv, request } from './handoff/hubClient';
-import { printable } from './printable';
+import { REPORT_BODY_LIMIT } from './hooks/wire';
+import { jsonLine as jsonText, printable } from './printable';
 import { serve } from './serve';
 
 /** A usage or input problem: one line on stderr, exit 2. */
 export class HandoffUsageError extends Error {}
 
 export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [--port N] --info-file FILE
+       agent-lens serve --workspace DIR [--root DIR] [--team FILE] [--port N] --info-file FILE
        agent-lens task report --id AGENT::TASK --status done|progress|blocked --summary TEXT [--report PATH]
        agent-lens task cancel --id AGENT::TASK --reason TEXT
        agent-lens dispatch --agent AGENT --task-id TASK --brief FILE [--message TEXT]
@@ -18,9 +20,13 @@ export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [
   serve      runs the hub without VS Code: the handoff doorbell, the hook endpoint, boards under DIR and the
              registry (--team, default DIR/team.toml); writes {"port","token"} to the --info-file (mode 0600),
              never prints the token, stops on SIGTERM. Delivery goes to tmux panes (tmux send-keys).
+             --workspace DIR: boards and registry default to DIR/.agent-lens/{handoff,team.toml}, as in VS Code,
+             and those defaults are the workspace's: a link in them from DIR down is refused, nothing is written.
   task, dispatch, status
              talk to the hub named by the file in $AGENT_LENS_HUB (set in VS Code terminals by the extension;
-             export it to the --info-file for serve). The token is read from that file, never from argv.`;
+             export it to the --info-file for serve). The token is read from that file, never from argv.
+  dispatch   types Agent Lens's own line ("Read <brief> and execute it.") into the agent's pane; --message is
+             refused (422) unless the agent's section of team.toml sets allow_custom_message = true.`;
 
 type Flags = Record<string, string | true>;
 
@@ -66,10 +72,11 @@ export async function handoffCommand(cmd: string, argv: string[], out: (s: strin
 }
 
 async function runServe(argv: string[], err: (s: string) => void): Promise<number> {
-  const f = flags(argv, { root: 'value', team: 'value', port: 'value', 'info-file': 'value' });
+  const f = flags(argv, { root: 'value', team: 'value', workspace: 'value', port: 'value', 'info-file': 'value' });
   const port = f.port === undefined ? undefined : Number(f.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new HandoffUsageError('--port needs a port number from 1 to 65535');
-  const s = await serve({ root: need(f, 'root'), team: f.team as string | undefined, port, infoFile: need(f, 'info-file'), log: err });
+  const workspace = f.workspace === undefined ? undefined : need(f, 'workspace');
+  const s = await serve({ root: workspace && f.root === undefined ? undefined : need(f, 'root'), team: f.team as string | undefined, workspace, port, infoFile: need(f, 'info-file'), log: err });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGTERM', stop);
@@ -85,7 +92,7 @@ async function runServe(argv: string[], err: (s: string) => void): Promise<numbe
  * are escaped too (still the same JSON), so what an agent sent cannot act on the terminal this is printed in.
  */
 export function jsonLine(v: unknown): string {
-  return (JSON.stringify(v) ?? 'null').replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonText(v);
 }
 
 /** Prints the hub's answer: the JSON body on success (one line), its error on stderr otherwise. */
@@ -121,9 +128,11 @@ async function dispatch(argv: string[], out: (s: string) => void, err: (s: strin
   const file = need(f, 'brief');
   let brief: string;
   try {
-    brief = fs.readFileSync(file, 'utf8');
+    // A regular file (a link to one is fine: the user named it) no larger than the hub takes: a FIFO or a device
+    // would block or never end.
+    brief = readRegularFile(file, { max: REPORT_BODY_LIMIT, followLink: true }).toString('utf8');
   } catch (e) {
-    throw new HandoffUsageError(`${file}: cannot read the brief: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new HandoffUsageError(`cannot read the brief: ${e instanceof FileReadError ? e.message : `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}`);
   }
   const hub = hubFromEnv();
   return answer(await request(hub, 'POST', DISPATCH_PATH, { agent: need(f, 'agent'), task_id: need(f, 'task-id'), brief, ...(typeof f.message === 'string' ? { message: f.message } : {}) }, 60_000), out, err);

@@ -1,5 +1,7 @@
 import * as l10n from '@vscode/l10n';
+import * as path from 'path';
 import * as vscode from 'vscode';
+import { agentLensHome, markerDir } from './hooks/commands';
 import { AgentCensus } from './process/agentCensus';
 import { realScheduler } from './scheduler';
 import { WaitNotifier } from './store/notifier';
@@ -8,8 +10,11 @@ import type { StateChange, TerminalState } from './store/types';
 import type { Board } from './handoff/board';
 import type { Route, Router } from './handoff/routes';
 import type { Wait } from './store/waits';
-import { agentName, waitLabel } from './views/labels';
+import { printable } from './printable';
+import { coalesce } from './views/coalesce';
+import { waitLogLines, waitNotice } from './views/messages';
 import { badge, type ViewInput } from './views/model';
+import { displayName } from './views/names';
 import { registerCommands } from './vscode/commands';
 import { readConfig } from './vscode/config';
 import { startLogSources } from './vscode/logs';
@@ -19,8 +24,10 @@ import { HookCommands } from './vscode/hookCommands';
 import { type RunningHub, startHub } from './vscode/hub';
 import { registerWaitCommands } from './vscode/waitCommands';
 import { StatusBar } from './vscode/statusBar';
+import { TerminalMemory } from './vscode/terminalMemory';
 import { TerminalAdapter } from './vscode/terminals';
-import { AgentTreeProvider, type TreeSnapshotItem } from './vscode/tree';
+import { AgentTreeProvider, registerRowClick, type TreeSnapshotItem } from './vscode/tree';
+import * as ui from './vscode/ui';
 
 /** What other extensions (and our integration tests) get from `activate()`. */
 export interface AgentLensApi {
@@ -57,7 +64,8 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const log = vscode.window.createOutputChannel('Agent Lens', { log: true });
   let config = readConfig();
   const census = new AgentCensus();
-  const store = new AgentStore({ log: (m) => log.info(m), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
+  // The store's lines can name hook-supplied session ids and terminal names: escaped, so none can forge a line.
+  const store = new AgentStore({ log: (m) => log.info(printable(m)), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
   const terminals = new TerminalAdapter(store, () => config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   let hookCommands: HookCommands | undefined;
@@ -72,30 +80,40 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     delaySeconds: () => config.notificationDelaySeconds,
     isFocused: (id) => vscode.window.state.focused && activeId() === id,
     notify: (w) => {
-      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId ?? '';
-      const message = w.question ? vscode.l10n.t('{0} in “{1}” is {2}: {3}', agentName(w.agent), name, waitLabel(w), w.question) : vscode.l10n.t('{0} in “{1}” is {2}.', agentName(w.agent), name, waitLabel(w));
+      const t0 = store.terminal(w.terminalId!);
+      const name = t0 ? displayName(t0, store.terminals()) : w.terminalId ?? '';
+      const message = waitNotice(w, name);
       raised.push({ terminalId: w.terminalId!, waitId: w.id, message, at: Date.now() });
       if (raised.length > 20) raised.shift();
-      log.info(`notified: ${message}`);
+      // A permission dialog's question is the command being approved, which can hold a secret: trace level only.
+      const lines = waitLogLines(w, name);
+      log.info(lines.info);
+      if (lines.trace) log.trace(lines.trace);
       const showTerminal = vscode.l10n.t('Show Terminal');
-      void vscode.window.showWarningMessage(message, showTerminal).then((choice) => {
+      void ui.warn(message, showTerminal).then((choice) => {
         if (choice === showTerminal) void vscode.commands.executeCommand('agentLens.showTerminal', w.terminalId);
       });
     },
   });
-  const render = () => {
+  // Every store and board event asks for a render; a flood of them rebuilds the views once per 100 ms at most.
+  const render = coalesce(realScheduler, 100, () => {
     tree.refresh();
     statusBar.update();
     view.badge = badge(input());
-  };
+  });
   hookCommands = new HookCommands(context, log, () => render());
   handoff = new HandoffHost(context, store, terminals, log, () => render());
   terminals.onOutput = (id, chunk) => handoff!.onOutput(id, chunk);
   terminals.onClosed = (id) => handoff!.terminalClosed(id);
+  // The hooks' wait markers sit beside every window's discovery file (<home>/hubs/waiting/<agent pid>).
+  const memory = new TerminalMemory(context.workspaceState, store, terminals, () => markerDir(path.join(agentLensHome(), 'hubs', 'hub.json')), (m) => log.info(m));
+  terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, () => config, log);
   context.subscriptions.push(
     log,
+    // Saved before the store is emptied on the way out.
+    memory,
     terminals,
     tree,
     view,
@@ -104,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     changes,
     logs,
     { dispose: () => store.dispose() },
+    { dispose: () => render.cancel() },
     store.onDidChange((c) => {
       render();
       changes.fire(c);
@@ -119,7 +138,17 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
       logs.reconfigure();
       render();
     }),
+    // Trust granted: the workspace's own values of trust-only settings count from now on (readConfig asks isTrusted,
+    // which a configuration event fired for the same change may not see yet).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      handoff!.restart();
+      config = readConfig();
+      terminals.reconfigure();
+      logs.reconfigure();
+      render();
+    }),
     ...registerCommands(input, terminals, log),
+    registerRowClick(view),
     hookCommands,
     ...registerWaitCommands(store, terminals, log),
     handoff,
@@ -132,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
       context.subscriptions.push(h);
       handoff!.attach(h);
     },
-    (e: Error) => log.error(`the hub did not start, so agents' hooks cannot report (the screen still works): ${e.message}`),
+    (e: Error) => log.error(`the hub did not start, so agents' hooks cannot report (the screen still works): ${printable(e.message)}`),
   );
   const activationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);

@@ -1,5 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
+import { pidAlive } from './process/pidAlive';
 
 export interface AtomicOptions {
   /**
@@ -110,7 +112,7 @@ export function atomicTemps(dir: string, base: string): { name: string; pid: num
 
 function removeDeadTemps(dir: string, base: string): void {
   for (const t of atomicTemps(dir, base)) {
-    if (t.pid === process.pid || alive(t.pid)) continue;
+    if (t.pid === process.pid || pidAlive(t.pid)) continue;
     try {
       fs.rmSync(path.join(dir, t.name), { force: true });
     } catch {
@@ -119,12 +121,83 @@ function removeDeadTemps(dir: string, base: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it runs, as another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+
+
+/**
+ * Why readRegularFile read nothing: `code` is the open's errno (ENOENT: no such file; ELOOP: a link it would not
+ * follow) or ENOTREG (a FIFO, socket, device or folder) or EFBIG (over the size given).
+ */
+export class FileReadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FileReadError';
   }
+}
+
+export interface RegularReadOptions {
+  /** Larger files are refused: by their size first, and by reading at most max + 1 bytes (a file that grows). */
+  max: number;
+  /** Follow a symbolic link in the last part of the path (to a regular file only). Default: a link there is refused. */
+  followLink?: boolean;
+  /** Read only the first `head` bytes (a marker line); the size limit still applies. */
+  head?: number;
+}
+
+/**
+ * Reads a file that must be a regular file of at most `o.max` bytes. Files a repository can plant are read
+ * with it: a link to /dev/zero never ends and a FIFO blocks the open until a writer comes, either of which
+ * would freeze the event loop (and grow without bound). O_NONBLOCK keeps a FIFO's open from waiting;
+ * O_NOFOLLOW (unless followLink) refuses a link; fstat on the open descriptor decides what it really is.
+ * Windows has neither flag: a link is followed there, and the fstat check still applies.
+ */
+export function readRegularFile(file: string, o: RegularReadOptions): Buffer {
+  const c = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, c.O_RDONLY | (c.O_NONBLOCK ?? 0) | (o.followLink ? 0 : (c.O_NOFOLLOW ?? 0)));
+  } catch (e) {
+    throw openError(file, e as NodeJS.ErrnoException);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new FileReadError(file, 'ENOTREG', l10n.t('{0} is {1}, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file, kindOf(st)));
+    if (st.size > o.max) throw tooBig(file, st.size, o.max);
+    const want = Math.min(o.head ?? o.max + 1, o.max + 1);
+    const buf = Buffer.alloc(want);
+    let n = 0;
+    while (n < want) {
+      const r = fs.readSync(fd, buf, n, want - n, null);
+      if (r === 0) break;
+      n += r;
+    }
+    if (o.head === undefined && n > o.max) throw tooBig(file, n, o.max);
+    return buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function openError(file: string, e: NodeJS.ErrnoException): FileReadError {
+  const code = e.code ?? 'EIO';
+  if (code === 'ENOENT') return new FileReadError(file, code, l10n.t('{0} does not exist', file));
+  if (code === 'ELOOP') return new FileReadError(file, code, l10n.t('{0} is a symbolic link, which Agent Lens does not read through: put the file itself there', file));
+  // A Unix socket cannot be opened as a file at all.
+  if (code === 'ENXIO') return new FileReadError(file, 'ENOTREG', l10n.t('{0} is a socket or a device, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file));
+  return new FileReadError(file, code, l10n.t('{0} cannot be opened ({1}): check that it is a readable file', file, code));
+}
+
+function tooBig(file: string, size: number, max: number): FileReadError {
+  return new FileReadError(file, 'EFBIG', l10n.t('{0} is {1} KB, more than the {2} KB Agent Lens reads of it: shorten it', file, (size / 1024).toFixed(0), (max / 1024).toFixed(0)));
+}
+
+function kindOf(st: fs.Stats): string {
+  if (st.isFIFO()) return l10n.t('a FIFO (named pipe)');
+  if (st.isSocket()) return l10n.t('a socket');
+  if (st.isCharacterDevice() || st.isBlockDevice()) return l10n.t('a device');
+  if (st.isDirectory()) return l10n.t('a folder');
+  return l10n.t('not a file');
 }

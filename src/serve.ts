@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { HandoffService } from './handoff/service';
+import { HandoffService, type PathOrigin } from './handoff/service';
 import { HUB_ENV } from './handoff/hubClient';
 import { TmuxFinder } from './handoff/tmux';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from './hooks/wire';
@@ -10,8 +10,14 @@ import { HookSource } from './sources/hooks/hookSource';
 import { AgentStore } from './store/store';
 
 export interface ServeOptions {
-  root: string;
+  /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */
+  root?: string;
   team?: string;
+  /**
+   * A workspace folder, as VS Code has one: the root and registry default to its `.agent-lens/`, and a default
+   * is the workspace's choice, not the user's, so no link in it from the folder down is followed.
+   */
+  workspace?: string;
   port?: number;
   infoFile: string;
   /** Where log lines go (stderr): never the token. */
@@ -25,14 +31,33 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/** Where serve keeps boards and reads the registry, and whose choice each is (see ServeOptions.workspace). */
+function locations(o: ServeOptions): { root: string; teamFile: string; workspace: string; rootFrom: PathOrigin; teamFrom: PathOrigin } {
+  const ws = o.workspace === undefined ? undefined : path.resolve(o.workspace);
+  const root = path.resolve(o.root ?? path.join(ws ?? '.', '.agent-lens', 'handoff'));
+  const teamDefault = ws ? path.join(ws, '.agent-lens', 'team.toml') : path.join(root, 'team.toml');
+  return {
+    root,
+    teamFile: path.resolve(o.team ?? teamDefault),
+    workspace: ws ?? root,
+    rootFrom: o.root === undefined ? 'default' : 'user',
+    teamFrom: o.team === undefined && ws ? 'default' : 'user',
+  };
+}
+
 /**
  * `agent-lens serve`: the extension's hub without VS Code — the doorbell, the hook endpoint, boards under
  * `root`, the registry from `team` — for agents in tmux or over SSH, and for black-box tests.
  */
 export async function serve(o: ServeOptions): Promise<Served> {
-  const root = path.resolve(o.root);
-  fs.mkdirSync(root, { recursive: true });
-  if (!fs.statSync(root).isDirectory()) throw new Error(`--root ${root} is not a folder`);
+  const loc = locations(o);
+  const root = loc.root;
+  // A root named on the command line is the user's: made here, and it may be a link they chose. A default inside
+  // the workspace is made only when something is written, folder by folder, refusing links (HandoffPaths.ensure).
+  if (loc.rootFrom === 'user') {
+    fs.mkdirSync(root, { recursive: true });
+    if (!fs.statSync(root).isDirectory()) throw new Error(`--root ${root} is not a folder`);
+  }
   const infoFile = path.resolve(o.infoFile);
   const log = (level: 'info' | 'warn', msg: string) => o.log(`${level === 'warn' ? 'warning: ' : ''}${msg}`);
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log });
@@ -40,14 +65,12 @@ export async function serve(o: ServeOptions): Promise<Served> {
   const hooks = new HookSource(store, { terminalFor: () => undefined });
   hub.mount(REPORT_PATH, hooks.handle);
   const service = new HandoffService({
-    root,
-    teamFile: path.resolve(o.team ?? path.join(root, 'team.toml')),
+    ...loc,
     hub,
     hubFile: infoFile,
     hubEnv: HUB_ENV,
     cli: path.resolve(process.argv[1] ?? 'agent-lens'),
     finder: new TmuxFinder(),
-    workspace: root,
     log,
   });
   service.start();

@@ -260,7 +260,6 @@ async function main() {
     "terminal.integrated.environmentChangesRelaunch": false,
     "terminal.integrated.shellIntegration.enabled": true,
     "terminal.integrated.defaultProfile.linux": "bash",
-    "terminal.integrated.enablePersistentSessions": false,
     "terminal.integrated.showExitAlert": false,
     "telemetry.telemetryLevel": "off",
     "workbench.startupEditor": "none",

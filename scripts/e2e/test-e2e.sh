@@ -25,4 +25,12 @@ test -f "$installed/dist/extension.js" || { echo "the .vsix installed without di
 # The suite itself is bundled in development mode (out/test/e2e); the extension under test is the installed .vsix.
 node esbuild.mjs
 # The whole suite takes about 10 minutes on 2 cores; a later --timeout in "$@" wins.
-node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifacts artifacts/e2e --timeout 1500 "$@"
+status=0
+node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifacts artifacts/e2e --timeout 1500 "$@" || status=$?
+
+# The user-level suite: outside VS Code, driving code-server in Chromium with keys and clicks only (reloads,
+# renames, the inline buttons), VS Code's default settings, the .vsix installed as a user installs it, and the
+# real Claude Code, OpenCode and Codex against their loopback mocks.
+AGENT_LENS_E2E_VSIX="$PWD/artifacts/agent-lens.vsix" AGENT_LENS_E2E_ARTIFACTS="$PWD/artifacts/e2e-user" \
+  npx mocha --no-config --timeout 900000 --reporter spec 'out/test/e2e-user/**/*.user.test.js' || status=$?
+exit "$status"

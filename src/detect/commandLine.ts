@@ -205,3 +205,6 @@ export function agentFromProcess(name: string, args: readonly string[] = []): Co
   if (sig) return { agent: sig.agent, token: name };
   return agentFromCommandLine([name, ...args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' '));
 }
+
+/** Exit codes a POSIX shell gives a command it could not start, as the evidence says it: no agent ever ran. */
+export const SHELL_FAILURES: Readonly<Record<number, string>> = { 126: 'command not executable', 127: 'command not found' };

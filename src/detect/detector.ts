@@ -1,5 +1,6 @@
 import { type Candidate, classify, identify, makeFrame, matchingIds } from './classify';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
+import { dialogOptions } from './dialogOptions';
 import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
 import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
@@ -283,7 +284,8 @@ export class TerminalDetector {
     const v = c.value;
     this.fired.add(v.ruleId.replace(/\+reply-question$/, ''));
     const evidence = v.text ? `${v.ruleId}: ${JSON.stringify(v.text.trim())}` : v.ruleId;
-    this.emit({ t: c.t, agent: this.agent, state: v.state, source: 'pty-scrape', evidence, waitKind: v.waitKind });
+    const dialog = v.state === 'waiting' && v.waitKind !== 'reply-question' && this.screen ? dialogOptions(this.screen.view().rows) : [];
+    this.emit({ t: c.t, agent: this.agent, state: v.state, source: 'pty-scrape', evidence, waitKind: v.waitKind, ...(dialog.length ? { options: dialog } : {}) });
   }
 
   /** A headless run: the agent, Working from now (source process), its outcome from the exit code. */

@@ -26,6 +26,8 @@ export interface Detection {
   /** Which rule fired, on what text: `rule-id: "matched text"`. */
   evidence: string;
   waitKind?: WaitKind;
+  /** A dialog's numbered choices as its screen shows them. */
+  options?: string[];
   /** Why a run failed, as a user reads it ("exit code 1"). */
   reason?: string;
 }

@@ -62,10 +62,15 @@ export function idleBoard(agent: string, at: number): Board {
   return { agent, state: 'idle', task_id: null, last_event: null, progress: null, error_reason: null, error_point: null, report_path: null, brief_path: null, delivery: 'none', delivered_to: null, updated_at: at };
 }
 
-/** Summaries are one line (line breaks and control characters become spaces) and cut at SUMMARY_MAX characters. */
+/**
+ * Summaries are one line (line breaks and control characters become spaces), hold no bidi control (an embedding,
+ * override, isolate or mark could reverse what follows it wherever the summary is shown: they are dropped) and are
+ * cut at SUMMARY_MAX characters.
+ */
 export function flattenSummary(s: string): string {
   const flat = s
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/ {2,}/g, ' ')
     .trim();
   const chars = Array.from(flat);

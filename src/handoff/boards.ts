@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { writeFileAtomic } from '../fsutil';
+import { readRegularFile, writeFileAtomic } from '../fsutil';
 import { applyEvent, type Board, type BoardEvent, type EventOutcome, idleBoard } from './board';
 import { type HandoffPaths, isSafeSegment, splitEventId } from './paths';
 import { quoted as quote } from '../printable';
@@ -22,40 +22,82 @@ export interface Receipt {
 
 /** The events log is rotated above this size (one old generation kept), so it cannot fill the disk. */
 const EVENTS_LOG_MAX = 1024 * 1024;
-/** Events without an `{agent}::` prefix, kept for the tree's warning row. */
+/** Events without an `{agent}::` prefix (and those of unregistered keys past the cap), kept for the tree's warning row. */
 const UNGROUPED_KEPT = 20;
+/**
+ * Boards of keys team.toml does not name: any token holder can invent keys, so they live in memory only, and
+ * only this many; events of further unregistered keys are counted and dropped.
+ */
+export const UNREGISTERED_MAX = 32;
+/** Registered agents whose status.json a restart rewrites; past them the reset stays in memory until each board next changes. */
+const RESET_WRITES_MAX = 64;
+/** A status.json is ours and a few KB; a larger one is not a board. */
+const STATUS_MAX = 64 * 1024;
+
+export interface BoardsOptions {
+  now?: () => number;
+  warn?: (msg: string) => void;
+  /**
+   * Whether team.toml names this key. Only registered agents get a folder, status.json and events.jsonl;
+   * unset, every key counts as registered (a Boards on its own, as the dispatcher's tests use it).
+   */
+  registered?: (key: string) => boolean;
+}
 
 /**
- * Every agent's board, persisted as `status.json` (written atomically on each change, so a reader never sees
- * a torn file) with every event appended to `events.jsonl`. Doorbell events arrive one at a time on the
- * event loop, so concurrent POSTs fold in arrival order and the board is always one consistent version.
+ * Every agent's board, persisted for registered agents as `status.json` (written atomically on each change, so
+ * a reader never sees a torn file) with every event appended to `events.jsonl`. Doorbell events arrive one at a
+ * time on the event loop, so concurrent POSTs fold in arrival order and the board is always one consistent version.
  */
 export class Boards {
   private readonly boards = new Map<string, Board>();
   private readonly listeners = new Set<(b: Board | undefined) => void>();
+  /** Keys on the board while unregistered: what counts against UNREGISTERED_MAX. */
+  private readonly unregistered = new Set<string>();
   readonly ungrouped: BoardEvent[] = [];
+  /** Events of unregistered keys dropped because UNREGISTERED_MAX boards of such keys exist. */
+  dropped = 0;
 
   constructor(
     readonly paths: HandoffPaths,
-    private readonly opts: { now?: () => number; warn?: (msg: string) => void } = {},
+    private readonly opts: BoardsOptions = {},
   ) {}
 
   private now(): number {
     return this.opts.now?.() ?? Date.now();
   }
 
+  private isRegistered(agent: string): boolean {
+    return this.opts.registered?.(agent) ?? true;
+  }
+
   /**
    * A restart: the hub's token changed, so nothing in flight can report to this run (seed 002 §7.5). Every
-   * board on disk and every registered agent starts idle; briefs and reports stay as the record.
+   * board starts idle in memory; no folder under the root is listed, so planted folders cost nothing. So that
+   * a reader of the files sees the reset too, a registered agent's status.json that does not read idle is
+   * rewritten, if its folder is a real one (the first RESET_WRITES_MAX agents; the rest when they next change).
+   * Briefs and reports stay as the record.
    */
   resetAll(registered: readonly string[]): void {
-    const keys = new Set(registered.filter(isSafeSegment));
+    this.boards.clear();
+    this.unregistered.clear();
+    const keys = [...new Set(registered.filter(isSafeSegment))];
+    const at = this.now();
+    for (const k of keys) this.boards.set(k, idleBoard(k, at));
+    keys.slice(0, RESET_WRITES_MAX).forEach((k) => {
+      if (this.paths.isRealDir(this.paths.agentDir(k)) && !this.readsIdle(k)) this.save(this.boards.get(k)!);
+    });
+    if (keys.length > RESET_WRITES_MAX) this.warn(`${keys.length} registered agents: the status.json of the first ${RESET_WRITES_MAX} was reset to idle at start, the others are idle in memory and their status.json is rewritten when their board next changes`);
+    this.notify();
+  }
+
+  private readsIdle(agent: string): boolean {
     try {
-      for (const e of fs.readdirSync(this.paths.root, { withFileTypes: true })) if (e.isDirectory() && isSafeSegment(e.name) && fs.existsSync(this.paths.statusJson(e.name))) keys.add(e.name);
+      const b = JSON.parse(readRegularFile(this.paths.statusJson(agent), { max: STATUS_MAX }).toString('utf8')) as Partial<Board>;
+      return b.agent === agent && b.state === 'idle' && b.task_id === null;
     } catch {
-      /* no root yet */
+      return false; // missing, torn, a link or not ours: rewritten as idle
     }
-    for (const k of keys) this.put(idleBoard(k, this.now()), fs.existsSync(this.paths.agentDir(k)));
   }
 
   get(agent: string): Board {
@@ -72,27 +114,26 @@ export class Boards {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Sets a board (dispatch, errors, init) and writes its status.json. */
+  /** Sets a board (dispatch, errors, init) and writes its status.json (registered agents only). */
   set(board: Board, persist = true): Board {
     return this.put({ ...board, updated_at: this.now() }, persist);
   }
 
-  /** Folds a doorbell event into its agent's board. Never drops it: even one the board ignores is logged. */
+  /** Folds a doorbell event into its agent's board. Never drops a registered agent's event: even one the board ignores is logged. */
   receive(ev: IncomingEvent, via: BoardEvent['via']): Receipt {
     const event: BoardEvent = { ...ev, at: this.now(), via };
     const split = splitEventId(ev.id);
     if (!split || !isSafeSegment(split.agent)) {
-      this.ungrouped.push(event);
-      if (this.ungrouped.length > UNGROUPED_KEPT) this.ungrouped.shift();
       // Ids are the sender's: quoted and escaped, since warnings go to the log, the answer and the tree.
       const warning = split
         ? `event id ${quote(ev.id)}: ${quote(split.agent)} is not an agent key, so the event updates no board`
         : `event id ${quote(ev.id)} has no "{agent}::" prefix, so it updates no board: send "{agent}::{task_id}", e.g. ${quote(`claude::${ev.id}`)}`;
       this.warn(warning);
-      this.notify();
-      return { outcome: 'ungrouped', warning };
+      return this.ungroup(event, warning);
     }
-    this.appendEvent(split.agent, event);
+    const registered = this.isRegistered(split.agent);
+    if (!registered && !this.roomFor(split.agent)) return this.drop(split.agent, event);
+    if (registered) this.appendEvent(split.agent, event);
     const before = this.get(split.agent);
     const { board, outcome } = applyEvent(before, split.taskId, event);
     let warning: string | undefined;
@@ -103,19 +144,48 @@ export class Boards {
     return { outcome, agent: split.agent, warning, board: this.get(split.agent) };
   }
 
+  private ungroup(event: BoardEvent, warning: string): Receipt {
+    this.ungrouped.push(event);
+    if (this.ungrouped.length > UNGROUPED_KEPT) this.ungrouped.shift();
+    this.notify();
+    return { outcome: 'ungrouped', warning };
+  }
+
+  /** An event of one more unregistered key than UNREGISTERED_MAX: counted, kept with the ungrouped ones, warned about once. */
+  private drop(agent: string, event: BoardEvent): Receipt {
+    if (this.dropped++ === 0) this.warn(`boards of unregistered agents are kept in memory only, for at most ${UNREGISTERED_MAX} keys: events of further unregistered keys (first: ${quote(agent)}) are counted and dropped; register the agents you use in team.toml`);
+    return this.ungroup({ ...event, report_path: null }, `${quote(agent)} is not in team.toml and ${UNREGISTERED_MAX} unregistered agents already have boards, so the event updates no board: register it in team.toml`);
+  }
+
+  /** Whether an unregistered key may have a board: it has one, or fewer than UNREGISTERED_MAX such keys do. */
+  private roomFor(agent: string): boolean {
+    if (this.boards.has(agent) || this.unregistered.size < UNREGISTERED_MAX) return true;
+    // Keys registered since they got a board no longer count.
+    for (const k of this.unregistered) if (this.isRegistered(k)) this.unregistered.delete(k);
+    return this.unregistered.size < UNREGISTERED_MAX;
+  }
+
   private put(board: Board, persist: boolean): Board {
-    this.boards.set(board.agent, board);
-    if (persist) {
-      // The board still changes in memory when its file cannot be written (a link planted as the folder, a full disk).
-      try {
-        this.paths.ensure(this.paths.agentDir(board.agent));
-        writeFileAtomic(this.paths.statusJson(board.agent), `${JSON.stringify(board, null, 2)}\n`);
-      } catch (e) {
-        this.warn(`could not save ${board.agent}'s board: ${(e as Error).message}`);
-      }
+    if (!this.isRegistered(board.agent)) {
+      // A dispatch refused for an unknown key also sets its board: held to the same cap, never written.
+      if (!this.roomFor(board.agent)) return board;
+      this.unregistered.add(board.agent);
+      persist = false;
     }
+    this.boards.set(board.agent, board);
+    if (persist) this.save(board);
     for (const l of this.listeners) l(board);
     return board;
+  }
+
+  private save(board: Board): void {
+    // The board still changes in memory when its file cannot be written (a link planted as the folder, a full disk).
+    try {
+      this.paths.ensure(this.paths.agentDir(board.agent));
+      writeFileAtomic(this.paths.statusJson(board.agent), `${JSON.stringify(board, null, 2)}\n`);
+    } catch (e) {
+      this.warn(`could not save ${board.agent}'s board: ${(e as Error).message}`);
+    }
   }
 
   private notify(): void {
@@ -132,9 +202,11 @@ export class Boards {
         /* first event */
       }
       // O_NOFOLLOW: a link planted as events.jsonl (say, to a shell rc file) is refused, never appended to.
+      // O_NONBLOCK: a FIFO planted there fails the open (no reader) instead of blocking the event loop for good.
       const c = fs.constants;
-      const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0), 0o644);
+      const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o644);
       try {
+        if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file: remove it`);
         fs.writeSync(fd, `${JSON.stringify(event)}\n`);
       } finally {
         fs.closeSync(fd);

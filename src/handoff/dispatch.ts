@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
-import { writeFileAtomic } from '../fsutil';
+import { FileReadError, readRegularFile, writeFileAtomic } from '../fsutil';
 import { type Board, ERROR_POINTS, type ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
 import type { Boards } from './boards';
 import { type ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
@@ -71,6 +71,22 @@ export interface DispatchResult {
 
 /** Marks our generated read.md, so a user's own is never overwritten. */
 const GENERATED = '<!-- agent-lens: generated; delete this line to keep your own version -->';
+/** A read.md larger than this is no protocol an agent reads at its handshake: refused rather than kept or read. */
+const READ_MD_MAX = 1024 * 1024;
+
+/**
+ * The start of an existing read.md (enough to see our marker line), undefined when there is none. It lies in a
+ * folder the workspace can fill: a link (to /dev/zero, say), a FIFO or an oversized file is refused, never read
+ * whole or waited on.
+ */
+function readMdHead(file: string): string | undefined {
+  try {
+    return readRegularFile(file, { max: READ_MD_MAX, head: Buffer.byteLength(GENERATED) }).toString('utf8');
+  } catch (e) {
+    if (e instanceof FileReadError && e.code === 'ENOENT') return undefined;
+    throw new DispatchFailure('artifact_folder_failed', e instanceof FileReadError ? e.message : String((e as Error).message));
+  }
+}
 
 export class Dispatcher {
   constructor(private readonly d: DispatchDeps) {}
@@ -124,7 +140,7 @@ export class Dispatcher {
       throw new DispatchFailure('artifact_folder_failed', l10n.t('cannot create {0}: {1}', p.agentDir(agent.key), String((e as Error).message)));
     }
     const readMd = p.readMd(agent.key);
-    const existing = fs.existsSync(readMd) ? fs.readFileSync(readMd, 'utf8') : undefined;
+    const existing = readMdHead(readMd);
     if (existing === undefined || existing.startsWith(GENERATED)) {
       writeFileAtomic(readMd, `${GENERATED}\n${renderReadMd(agent.key, agent.description, { ...facts, agent: agent.key, briefsDir: p.briefsDir(agent.key), reportsDir: p.reportsDir(agent.key) })}`);
     }

@@ -43,7 +43,7 @@ export interface HandoffRoutes {
 export function mountHandoff(hub: Hub, r: HandoffRoutes): void {
   hub.mount(DOORBELL_PATH, (body) => ring(r, body));
   hub.mount(HEALTH_PATH, () => ({ ok: true, service: 'agent-lens', doorbell: DOORBELL_PATH }), { method: 'GET', auth: 'none' });
-  hub.mount(BOARDS_PATH, () => ({ boards: r.boards.all(), ungrouped: r.boards.ungrouped }), { method: 'GET' });
+  hub.mount(BOARDS_PATH, () => ({ boards: r.boards.all(), ungrouped: r.boards.ungrouped, dropped: r.boards.dropped }), { method: 'GET' });
   if (r.dispatch) hub.mount(DISPATCH_PATH, (body) => r.dispatch!(body));
 }
 

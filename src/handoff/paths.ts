@@ -21,9 +21,15 @@ export function checkSegment(what: 'agent key' | 'task id', s: string): string {
 /** Where one agent's handoff files live under the handoff root (seed 002 §7). */
 export class HandoffPaths {
   readonly root: string;
+  /**
+   * Where the check for links starts: the root itself when the user chose it (it may be a link of theirs),
+   * else the workspace folder, since a repository can commit `.agent-lens` or `.agent-lens/handoff` as a link.
+   */
+  readonly checkFrom: string;
 
-  constructor(root: string) {
+  constructor(root: string, opts: { checkFrom?: string } = {}) {
     this.root = path.resolve(root);
+    this.checkFrom = path.resolve(opts.checkFrom ?? root);
   }
 
   agentDir(agent: string): string {
@@ -31,7 +37,27 @@ export class HandoffPaths {
   }
   /** `dir` (one of the folders above), created as needed, refused when a part of it is a link (realDirUnder). */
   ensure(dir: string): string {
-    return realDirUnder(this.root, dir);
+    return realDirUnder(this.checkFrom, dir, this.root);
+  }
+  /** Whether `dir` exists with every part from checkFrom down a real folder; nothing is created. */
+  isRealDir(dir: string): boolean {
+    return firstProblem(this.checkFrom, dir) === undefined;
+  }
+  /**
+   * What start says about the root, reading only: why nothing can be written under it (a link or a file on
+   * the way from the workspace folder), or where a root the user chose really is when a link leads there.
+   */
+  rootCheck(): { refused?: string; resolvesTo?: string } {
+    if (this.checkFrom !== this.root) {
+      const p = firstProblem(this.checkFrom, this.root);
+      return p && p.kind !== 'missing' ? { refused: refusal(p, this.checkFrom, this.root) } : {};
+    }
+    try {
+      const real = fs.realpathSync(this.root);
+      return real !== this.root ? { resolvesTo: real } : {};
+    } catch {
+      return {}; // not created yet
+    }
   }
   readMd(agent: string): string {
     return path.join(this.agentDir(agent), 'read.md');
@@ -84,16 +110,61 @@ export class HandoffPaths {
   }
 }
 
+/** What is wrong on the way down to a folder: it leaves the base, or a part is missing, a link or no folder. */
+export interface PathProblem {
+  kind: 'outside' | 'missing' | 'link' | 'not-folder';
+  at: string;
+}
+
+const leaves = (rel: string): boolean => rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+
+/** The first part of `dir` below `base` that is missing, a link or not a folder (lstat only; nothing is created). */
+export function firstProblem(base: string, dir: string): PathProblem | undefined {
+  const rel = path.relative(base, dir);
+  if (leaves(rel)) return { kind: 'outside', at: dir };
+  let cur = base;
+  for (const part of rel.split(path.sep).filter(Boolean)) {
+    cur = path.join(cur, part);
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(cur);
+    } catch {
+      return { kind: 'missing', at: cur };
+    }
+    if (st.isSymbolicLink()) return { kind: 'link', at: cur };
+    if (!st.isDirectory()) return { kind: 'not-folder', at: cur };
+  }
+  return undefined;
+}
+
+/** The error for a problem on the way from `base` to a handoff folder under `root`: which part, and what to do. */
+export function refusal(p: PathProblem, base: string, root: string): string {
+  if (p.kind === 'outside' && base === root) return l10n.t('{0} is not inside the handoff root {1}', p.at, root);
+  if (p.kind === 'outside') return l10n.t('{0} is not inside {1}: a handoff root the workspace chose must be in its folder; set agentLens.handoff.root in your user settings (serve: --root) to use another place', p.at, base);
+  if (base === root) {
+    return l10n.t('{0} is {1}: Agent Lens writes handoff files only into real folders under {2}; remove it', p.at, p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'), root);
+  }
+  let to = '';
+  try {
+    to = p.kind === 'link' ? l10n.t(' (to {0})', fs.readlinkSync(p.at)) : '';
+  } catch {
+    /* gone since the lstat: the name is what matters */
+  }
+  const what = p.kind === 'link' ? l10n.t('a symbolic link{0}', to) : l10n.t('not a folder');
+  return l10n.t('{0} is {1}: the workspace {2} chose the handoff root {3}, so Agent Lens writes nothing through a link or file there; remove it, or set agentLens.handoff.root in your user settings (serve: --root) to a folder of your own', p.at, what, base, root);
+}
+
 /**
- * Creates `dir` (inside `root`) as needed and returns it, refusing any part of it below the root that is a
+ * Creates `dir` (inside `base`) as needed and returns it, refusing any part of it below `base` that is a
  * symbolic link or not a folder. The default root is inside the workspace, so a cloned repository could plant
- * `agent/ -> ~` or `briefs/ -> ~/.ssh`; writing through such a link would put our files anywhere.
+ * `agent/ -> ~` or `briefs/ -> ~/.ssh`, or `.agent-lens -> ~` when the check starts at the workspace folder;
+ * writing through such a link would put our files anywhere. `root` (default `base`) only words the error.
  */
-export function realDirUnder(root: string, dir: string): string {
-  const rel = path.relative(root, dir);
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) throw new PathError(l10n.t('{0} is not inside the handoff root {1}', dir, root));
-  fs.mkdirSync(root, { recursive: true });
-  let cur = root;
+export function realDirUnder(base: string, dir: string, root = base): string {
+  const rel = path.relative(base, dir);
+  if (leaves(rel)) throw new PathError(refusal({ kind: 'outside', at: dir }, base, root));
+  fs.mkdirSync(base, { recursive: true });
+  let cur = base;
   for (const part of rel.split(path.sep).filter(Boolean)) {
     cur = path.join(cur, part);
     try {
@@ -102,9 +173,7 @@ export function realDirUnder(root: string, dir: string): string {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const st = fs.lstatSync(cur);
-    if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw new PathError(l10n.t('{0} is {1}: Agent Lens writes handoff files only into real folders under {2}; remove it', cur, st.isSymbolicLink() ? l10n.t('a symbolic link') : l10n.t('not a folder'), root));
-    }
+    if (st.isSymbolicLink() || !st.isDirectory()) throw new PathError(refusal({ kind: st.isSymbolicLink() ? 'link' : 'not-folder', at: cur }, base, root));
   }
   return dir;
 }

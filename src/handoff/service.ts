@@ -11,9 +11,19 @@ import { HandoffPaths, splitEventId } from './paths';
 import { TeamRegistry } from './team/registry';
 import type { TeamAgent } from './team/schema';
 
+/**
+ * Who chose a path: the user (user settings, serve's command line), the workspace's settings, or nobody (the
+ * default inside the workspace). Only the user's may lead through a link; the others come with a repository.
+ */
+export type PathOrigin = 'user' | 'workspace' | 'default';
+
 export interface HandoffOptions {
   root: string;
   teamFile: string;
+  /** Unset: 'user'. Otherwise no link from `workspace` down to the root is followed, and nothing is written through one. */
+  rootFrom?: PathOrigin;
+  /** Unset: 'user'. Otherwise team.toml is read only from real folders of `workspace` (TeamRegistry checkFrom). */
+  teamFrom?: PathOrigin;
   hub: Hub;
   /** The file `AGENT_LENS_HUB` names (port and token), quoted in contracts. */
   hubFile: string;
@@ -45,9 +55,11 @@ export class HandoffService {
   private readonly routes: HandoffRoutes;
 
   constructor(private readonly o: HandoffOptions) {
-    this.paths = new HandoffPaths(o.root);
-    this.registry = new TeamRegistry(o.teamFile, { onChange: () => o.onChange?.(), warn: (m) => o.log('warn', m) });
-    this.boards = new Boards(this.paths, { warn: (m) => o.log('warn', m) });
+    const checkFrom = (from: PathOrigin | undefined) => (from === undefined || from === 'user' ? undefined : o.workspace);
+    this.paths = new HandoffPaths(o.root, { checkFrom: checkFrom(o.rootFrom) });
+    this.registry = new TeamRegistry(o.teamFile, { onChange: () => o.onChange?.(), warn: (m) => o.log('warn', m), checkFrom: checkFrom(o.teamFrom) });
+    // Only agents in team.toml get folders and files; any other key the doorbell hears stays in memory, capped.
+    this.boards = new Boards(this.paths, { warn: (m) => o.log('warn', m), registered: (k) => this.registry.get(k) !== undefined });
     this.subs.push(this.boards.onChange(() => o.onChange?.()));
     const deps: DispatchDeps = {
       agent: (k) => this.registry.get(k),
@@ -68,6 +80,9 @@ export class HandoffService {
   start(): void {
     const err = this.registry.load();
     if (err) this.o.log('warn', `team.toml: ${err.message}`);
+    const root = this.paths.rootCheck();
+    if (root.refused) this.o.log('warn', `handoff root ${this.paths.root}: ${root.refused}. Boards are kept in memory; nothing is written under it.`);
+    if (root.resolvesTo) this.o.log('info', `handoff root ${this.paths.root} leads through a symbolic link to ${root.resolvesTo}: handoff files are written there`);
     this.boards.resetAll(this.registry.agents().map((a) => a.key));
     mountHandoff(this.o.hub, this.routes);
     this.watcher = this.registry.watch();
@@ -123,6 +138,12 @@ export class HandoffService {
     const missing = ['agent', 'task_id', 'brief'].filter((k) => typeof b[k] !== 'string' || !(b[k] as string).trim());
     if (missing.length) throw new HubError(422, `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send {"agent","task_id","brief"} and optionally "message"`);
     if (b.message !== undefined && typeof b.message !== 'string') throw new HubError(422, 'message must be a string');
+    // The typed line is Agent Lens's own pointer to the brief: every process in every terminal holds the token,
+    // so a caller-chosen line would let any of them type a command into another agent's terminal.
+    const agent = this.registry.get(b.agent as string);
+    if (b.message !== undefined && agent && agent.allow_custom_message !== true) {
+      throw new HubError(422, l10n.t('"message" is not accepted for {0}: Agent Lens types its own line (Read <brief> and execute it.) and the brief carries the task. Leave "message" out, or set allow_custom_message = true in [{0}] of {1} to let callers choose the typed line', agent.key, this.registry.file));
+    }
     const res = await this.dispatch({ agent: b.agent as string, taskId: b.task_id as string, brief: b.brief as string, message: b.message as string | undefined });
     return new Reply(res.refused ? 409 : res.error && !res.submitted ? 400 : 200, res);
   }

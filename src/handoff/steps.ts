@@ -55,10 +55,17 @@ export class StepError extends Error {
   }
 }
 
+/**
+ * What is never typed: C0 (line breaks, ESC), DEL and C1, the Unicode line and paragraph separators (a TUI may
+ * take them as a line break), and the bidi controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069), which make
+ * the line read differently on screen from what the agent gets.
+ */
+export const UNTYPEABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** `{message}` must be one line of text: a newline would run the rest as separate commands (rule 4). */
 export function checkMessage(message: string): string {
   if (!message.trim()) throw new StepError(-1, 'the message is empty');
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(message)) throw new StepError(-1, 'the message must be one line without control characters: put the details in the brief file and send "Read {brief_path} and execute it."');
+  if (UNTYPEABLE.test(message)) throw new StepError(-1, 'the message must be one line without control characters, line separators or bidi controls: put the details in the brief file and send "Read {brief_path} and execute it."');
   if (message.length > MESSAGE_MAX) throw new StepError(-1, `the message has ${message.length} characters (at most ${MESSAGE_MAX}): put the details in the brief file`);
   return message;
 }
@@ -113,7 +120,7 @@ function inputActions(w: Record<string, unknown>, i: number): Action[] {
   }
   if (mode !== 'type') throw new StepError(i, `with.mode must be "type" or "hotkey", not ${JSON.stringify(mode)}`);
   if (typeof w.text !== 'string' || !w.text) throw new StepError(i, 'a type step needs with.text, e.g. "{message}"');
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(w.text)) throw new StepError(i, 'with.text must not contain control characters or line breaks: press keys in a hotkey step');
+  if (UNTYPEABLE.test(w.text)) throw new StepError(i, 'with.text must not contain control characters, line or paragraph separators (U+2028/2029) or bidi controls: press keys in a hotkey step');
   const send = w.send ?? 'none';
   if (send !== 'none' && send !== 'enter') throw new StepError(i, `with.send must be "none" or "enter", not ${JSON.stringify(send)}`);
   const typed: Action[] = [{ kind: 'type', text: w.text }];

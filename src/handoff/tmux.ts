@@ -1,9 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { execFile } from 'child_process';
-import { processesUnder, processInfo } from '../process/processTree';
+import { foregroundOf, type ProcInfo, processesUnder, processInfo, ttyHolder } from '../process/processTree';
+import { quoted } from '../printable';
 import { DispatchFailure, type TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
-import { findProcess, isProcess, matchesHint } from './targets';
+import { candidates, type Looked, narrow, notChosen, type PaneFacts, paneVerdict, type Qualified, refusal, seenAmong, type Verdict } from './targets';
 import type { TeamAgent } from './team/schema';
 
 /** How long a launched agent has to show its process (seed 002 §2: TUIs take 5–10 s to come up). */
@@ -22,93 +23,132 @@ function tmux(args: string[], socket?: string): Promise<string> {
 interface Pane {
   id: string;
   pid: number;
+  /** Whatever the last program set (OSC 2), kept after it exits: only ever matched against window_hint. */
   title: string;
   target: string;
   window: string;
-  /** The program in the foreground of the pane (the pane's own process when tmux started it directly). */
+  /** The program in the foreground of the pane, as tmux reads it. */
   command: string;
 }
 
-async function panes(socket?: string): Promise<Pane[]> {
-  let out: string;
-  try {
-    out = await tmux(['list-panes', '-a', '-F', '#{pane_id}\t#{pane_pid}\t#{pane_title}\t#{session_name}:#{window_index}.#{pane_index}\t#{window_name}\t#{pane_current_command}'], socket);
-  } catch {
-    return []; // no server: no panes
-  }
+const FORMAT = '#{pane_id}\t#{pane_pid}\t#{pane_title}\t#{session_name}:#{window_index}.#{pane_index}\t#{window_name}\t#{pane_current_command}\t#{pane_dead}';
+
+function parsePanes(out: string): Pane[] {
   return out
     .split('\n')
     .filter(Boolean)
-    .map((l) => {
-      const [id, pid, title, target, window, command] = l.split('\t');
-      return { id, pid: Number(pid), title: title ?? '', target: target ?? '', window: window ?? '', command: command ?? '' };
-    });
+    .map((l) => l.split('\t'))
+    .filter((f) => f[6] !== '1') // a dead pane (remain-on-exit) has nothing to type into
+    .map(([id, pid, title, target, window, command]) => ({ id, pid: Number(pid), title: title ?? '', target: target ?? '', window: window ?? '', command: command ?? '' }));
 }
 
-async function runs(p: Pane, name: string): Promise<boolean> {
-  const self = await processInfo(p.pid);
-  return isProcess(self ?? { pid: p.pid, ppid: 0, name: p.command, args: [] }, name) || !!findProcess(await processesUnder(p.pid), p.pid, name);
+async function panes(socket?: string): Promise<Pane[]> {
+  try {
+    return parsePanes(await tmux(['list-panes', '-a', '-F', FORMAT], socket));
+  } catch {
+    return []; // no server: no panes
+  }
+}
+
+/** A pane's processes, its own first: a pane's process may be the agent itself (`new-window -- claude`). */
+async function paneFacts(p: Pane, agent: TeamAgent): Promise<PaneFacts> {
+  const self: ProcInfo = (await processInfo(p.pid)) ?? { pid: p.pid, ppid: 0, name: p.command, args: [] };
+  const procs = [self, ...(await processesUnder(p.pid))];
+  const [seen, holder] = await Promise.all([seenAmong(p.pid, candidates(agent, procs, p.pid)), ttyHolder(p.pid)]);
+  return { agent: seen, holder: holder?.leader, command: p.command };
 }
 
 /**
- * Delivery under `agent-lens serve`: the agent's tmux pane, found fresh each time — the pane whose process
- * tree holds `process`, else the pane the registry's `tmux` names, else one whose title or window name
- * matches `window_hint`, else a new window running `launch`. Keys go in through `tmux send-keys`.
+ * Delivery under `agent-lens serve`: the agent's tmux pane, found fresh each time. A pane qualifies only while
+ * the registry's `process` (without one, a known agent CLI) is in the foreground of its tty and no shell reads
+ * its input (`paneVerdict`). Among qualifying panes the registry's `tmux` pane, then `window_hint`, chooses;
+ * neither ever makes a pane qualify. With none, `launch` opens a window, which qualifies once its agent runs.
+ * Keys go in through `tmux send-keys`, each write after checking again that the agent still holds the pane.
  */
 export class TmuxFinder implements TargetFinder {
   constructor(private readonly socket?: string) {}
 
   async find(agent: TeamAgent): Promise<DeliveryTarget> {
-    const all = await panes(this.socket);
-    const pane = (await this.byProcess(all, agent)) ?? (await this.byTarget(agent)) ?? all.find((p) => matchesHint(p.title, agent.window_hint) || matchesHint(p.window, agent.window_hint)) ?? (await this.launch(agent));
-    return this.target(pane);
+    const looked: Looked[] = [];
+    const ok: Qualified<{ pane: Pane; pid?: number }>[] = [];
+    for (const p of await panes(this.socket)) {
+      const v = paneVerdict(agent, await paneFacts(p, agent));
+      const name = `${p.target} ${p.title} ${p.window}`;
+      if (v.ok) ok.push({ item: { pane: p, pid: v.pid }, names: [p.title, p.window], paneId: p.id });
+      else looked.push({ name, why: v.why });
+    }
+    const pick = narrow(ok, agent, await this.paneIdOf(agent));
+    if (pick) return this.target(pick.pane, agent, pick.pid);
+    for (const q of ok) looked.push({ name: `${q.item.pane.target} ${q.item.pane.title} ${q.item.pane.window}`, why: notChosen(agent) });
+    if (agent.launch) return this.launch(agent);
+    throw new DispatchFailure('no_terminal', refusal(agent, 'tmux', looked));
   }
 
-  private async byProcess(all: Pane[], agent: TeamAgent): Promise<Pane | undefined> {
-    if (!agent.process) return undefined;
-    for (const p of all) if (await runs(p, agent.process)) return p;
-    return undefined;
-  }
-
-  private async byTarget(agent: TeamAgent): Promise<Pane | undefined> {
+  /** The pane id the registry's `tmux` target names now, if any (a target like "agents:0.1" follows the layout). */
+  private async paneIdOf(agent: TeamAgent): Promise<string | undefined> {
     if (!agent.tmux) return undefined;
     try {
-      const [id, pid, title] = (await tmux(['display-message', '-p', '-t', agent.tmux, '#{pane_id}\t#{pane_pid}\t#{pane_title}'], this.socket)).trim().split('\t');
-      return { id, pid: Number(pid), title, target: agent.tmux, window: '', command: '' };
+      return (await tmux(['display-message', '-p', '-t', agent.tmux, '#{pane_id}'], this.socket)).trim() || undefined;
     } catch {
       return undefined;
     }
   }
 
-  private async launch(agent: TeamAgent): Promise<Pane> {
-    if (!agent.launch) throw new DispatchFailure('no_terminal', l10n.t('no tmux pane runs {0} (looked for process "{1}", pane "{2}", hint "{3}") and team.toml gives no launch command', agent.process ?? agent.key, agent.process ?? '', agent.tmux ?? '', agent.window_hint ?? ''));
+  private async launch(agent: TeamAgent): Promise<DeliveryTarget> {
     let id: string;
     try {
-      id = (await tmux(['new-window', '-d', '-P', '-F', '#{pane_id}', '-n', agent.key, '--', agent.launch, ...(agent.args ?? [])], this.socket)).trim();
+      id = (await tmux(['new-window', '-d', '-P', '-F', '#{pane_id}', '-n', agent.key, '--', agent.launch!, ...(agent.args ?? [])], this.socket)).trim();
     } catch (e) {
-      throw new DispatchFailure('no_terminal', l10n.t('could not start {0} in a tmux window: {1}', agent.launch, String((e as Error).message)));
+      throw new DispatchFailure('no_terminal', l10n.t('could not start {0} in a tmux window: {1}', agent.launch!, String((e as Error).message)));
     }
     const end = Date.now() + LAUNCH_WAIT_MS;
+    let v: Verdict;
     for (;;) {
       const p = (await panes(this.socket)).find((x) => x.id === id);
-      if (!p) throw new DispatchFailure('capture_failed', l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch));
-      if (!agent.process || (await runs(p, agent.process))) return p;
-      if (Date.now() > end) throw new DispatchFailure('capture_failed', l10n.t('{0} started in tmux pane {1}, but no process "{2}" appeared within {3} s', agent.launch, id, agent.process, LAUNCH_WAIT_MS / 1000));
+      if (!p) throw new DispatchFailure('capture_failed', l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch!));
+      v = paneVerdict(agent, await paneFacts(p, agent));
+      if (v.ok) return this.target(p, agent, v.pid);
+      if (Date.now() > end) break;
       await new Promise((r) => setTimeout(r, 250));
     }
+    const what = agent.process ? l10n.t('process {0}', quoted(agent.process)) : l10n.t('a known agent CLI (set process = "…" in team.toml for another program)');
+    throw new DispatchFailure('capture_failed', l10n.t('{0} started in tmux pane {1}, but {2} did not come up in its foreground within {3} s ({4}); nothing was typed', agent.launch!, id, what, LAUNCH_WAIT_MS / 1000, v.why));
   }
 
-  private target(p: Pane): DeliveryTarget {
+  /**
+   * The pane as a delivery target. `{title}` is the pane's target and id only: its title is whatever a program
+   * set. Every activate and write first reads the pane again (its process, tmux's foreground command, the tty's
+   * foreground group) and stops the delivery when the agent no longer holds the pane.
+   */
+  private target(p: Pane, agent: TeamAgent, agentPid: number | undefined): DeliveryTarget {
+    const title = `tmux ${p.target || p.id}`;
+    const check = async (): Promise<void> => {
+      const [now] = parsePanes(await tmux(['display-message', '-p', '-t', p.id, FORMAT], this.socket).catch(() => ''));
+      const why = !now || now.pid !== p.pid ? l10n.t('the pane closed or restarted') : await this.stillHeld(now, agent, agentPid);
+      if (why) throw new Error(l10n.t('{0} no longer holds {1} ({2}): nothing more was typed', agent.process ?? agent.key, title, why));
+    };
     return {
-      pid: p.pid,
-      title: `tmux ${p.target || p.id}${p.title ? ` (${p.title})` : ''}`,
+      pid: agentPid ?? p.pid,
+      title,
       id: p.id,
       activate: async () => {
+        await check();
         await tmux(['select-window', '-t', p.id], this.socket).catch(() => undefined);
         await tmux(['select-pane', '-t', p.id], this.socket);
       },
       // -l: the text as literal keys, so nothing in it is read as a tmux key name.
-      write: async (data) => void (await tmux(['send-keys', '-t', p.id, '-l', '--', data], this.socket)),
+      write: async (data) => {
+        await check();
+        await tmux(['send-keys', '-t', p.id, '-l', '--', data], this.socket);
+      },
     };
+  }
+
+  /** Why the agent found at planning no longer holds the pane, or undefined while it does (cheap: two /proc reads). */
+  private async stillHeld(p: Pane, agent: TeamAgent, agentPid: number | undefined): Promise<string | undefined> {
+    if (agentPid === undefined) return l10n.t('no agent process was found');
+    const [fg, holder] = await Promise.all([foregroundOf(p.pid, agentPid), ttyHolder(p.pid)]);
+    const v = paneVerdict(agent, { agent: { pid: agentPid, fg }, holder: holder?.leader, command: p.command });
+    return v.ok ? undefined : v.why;
   }
 }

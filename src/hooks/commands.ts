@@ -17,7 +17,10 @@ export function reporterCommandPath(home: string): string {
   return path.join(home, 'bin', 'agent-lens-report');
 }
 
-/** Every hook command Agent Lens writes contains this; installers recognise their own entries by it. */
+/**
+ * The reporter command's file name, in every hook command and plugin banner Agent Lens writes. Mentioning it
+ * does not make a hook ours: the installers match whole commands (src/hooks/install/ownEntries.ts).
+ */
 export const OUR_COMMAND_MARK = 'agent-lens-report';
 
 /**
@@ -32,6 +35,8 @@ export function markerDir(discoveryFile: string): string {
  * The command a hook runs. A gated one is for events that fire on every tool call and only ever close a wait
  * (PostToolUse): with no wait open for this agent process it costs one `test -e` and drains stdin so the CLI
  * never meets a broken pipe; it always exits 0. `$PPID` is the agent process that ran the hook's shell.
+ * The installers know Agent Lens's entries by these exact frames: a new frame goes into FRAMES in
+ * src/hooks/install/ownEntries.ts beside the old ones.
  */
 export function hookCommand(reporter: string, agent: ReportingAgent, gated: boolean): string {
   const run = `${shellWord(reporter)} ${agent}`;

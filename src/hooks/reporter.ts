@@ -3,7 +3,7 @@
  * byte on stdout (some CLIs feed a hook's stdout to the model); exit 0 always; bounded time (3 s for its own
  * request; hooks are registered with timeout 10); credentials only from the environment (`AGENT_LENS_HUB`
  * names the discovery file). Codex shows any hook that runs over 300 ms, so there the marker is written first
- * and the request handed to a detached copy of this script.
+ * and the request handed to a copy of this script that outlives the hook.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -21,7 +21,7 @@ const KEEP_STEPS = [TEXT_KEPT, 2000, 300, 40];
 /** Fields kept per object: a payload of thousands of keys is not a hook's. */
 const KEYS_KEPT = 200;
 const REQUEST_MS = 3000;
-/** Agents that show a slow hook on screen: the request goes to a detached copy. */
+/** Agents that show a slow hook on screen: the request goes to a copy that outlives the hook. */
 const DETACH: ReadonlySet<ReportingAgent> = new Set(['codex']);
 
 async function main(argv: string[]): Promise<void> {
@@ -117,10 +117,15 @@ function setMarker(hubFile: string, agentPid: number, action: 'open' | 'close'):
   }
 }
 
-/** Hands the body to a detached copy; resolves once the pipe took it all (exiting sooner could cut it). */
+/**
+ * Hands the body to a copy that outlives the hook; resolves once the pipe took it all (exiting sooner could cut
+ * it). The copy stays in the agent's session (not `detached`, which would start a new one): the hub finds who
+ * sent a report by the session of the terminal it runs in. Unref'd, with nothing of the hook's output held, so
+ * the hook still returns at once.
+ */
 function detach(body: string): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [__filename, '--send'], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: process.env });
+    const child = spawn(process.execPath, [__filename, '--send'], { stdio: ['pipe', 'ignore', 'ignore'], env: process.env });
     child.on('error', () => resolve());
     child.stdin.on('error', () => resolve());
     child.stdin.end(body, () => resolve());
@@ -129,6 +134,8 @@ function detach(body: string): Promise<void> {
 }
 
 async function sendDetached(): Promise<void> {
+  // In the agent's process group: a Ctrl-C or hang-up meant for the agent must not drop a report in flight (≤ 3 s).
+  for (const sig of ['SIGINT', 'SIGHUP'] as const) process.on(sig, () => undefined);
   const body = await readStdin();
   const hub = readDiscovery(process.env.AGENT_LENS_HUB);
   if (hub && body) await post(hub, body, REQUEST_MS);

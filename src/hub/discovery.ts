@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { writeFileAtomic } from '../fsutil';
+import { pidAlive } from '../process/pidAlive';
 
 /** What a terminal's `AGENT_LENS_HUB` file holds: where this window's hub listens and its token. */
 export interface Discovery {
@@ -42,19 +43,9 @@ function parseDiscovery(file: string | undefined): Discovery | undefined {
   return undefined;
 }
 
-/**
- * Whether process `pid` exists: signal 0 checks without signalling. ESRCH: gone, the file is stale. EPERM: it
- * runs as another user; counted as alive, as before this check (a pid reused by a process of our own user
- * still passes; the token check on the hub's side is what remains then).
- */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// A discovery file whose pid is gone is stale; a pid reused by a process of our own user still passes, and the
+// token check on the hub's side is what remains then.
+export { pidAlive };
 
 /** Removes the discovery file if it still names this hub (another window may have taken the path since). */
 export function removeDiscovery(file: string, token: string): void {

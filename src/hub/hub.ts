@@ -1,10 +1,17 @@
 import { randomBytes } from 'crypto';
 import * as http from 'http';
-import type { AddressInfo } from 'net';
+import type { AddressInfo, Socket } from 'net';
+import { printable } from '../printable';
+import { type ConnectionFacts, ConnectionGuard, type CutCounts } from './connections';
 import { checkHost, checkOrigin, checkToken, HubError, readJson } from './security';
 
-/** A route's handler: gets the parsed JSON body (undefined for GET), returns what to answer (undefined: 204; a Reply: its status). */
-export type Handler = (body: unknown) => unknown | Promise<unknown>;
+export type { ConnectionFacts } from './connections';
+
+/**
+ * A route's handler: gets the parsed JSON body (undefined for GET) and what the hub knows of the connection
+ * (the same object for every request on it), returns what to answer (undefined: 204; a Reply: its status).
+ */
+export type Handler = (body: unknown, connection: ConnectionFacts) => unknown | Promise<unknown>;
 
 /** An answer with a status of its own (the doorbell's 200 carries a warning, dispatch answers 409 when refused). */
 export class Reply {
@@ -32,8 +39,15 @@ export interface HubOptions {
 }
 
 export interface HubLimits {
-  /** Open connections at once; more are closed on accept (a runaway or hostile local client cannot exhaust our sockets). */
+  /** Open connections at once; more are closed once accepted (a runaway or hostile local client cannot exhaust our sockets). */
   maxConnections: number;
+  /**
+   * Before that cap: a connection that sends no byte this long after it was accepted is closed, and other local
+   * users (the socket's owner in the kernel's table, Linux) get a small share of the cap, each and together.
+   */
+  firstByteMs: number;
+  perOtherUser: number;
+  otherUsers: number;
   /** Time for a request's headers / whole request; a client that trickles them (slowloris) is cut off. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -44,7 +58,7 @@ export interface HubLimits {
 }
 
 /** Reports are small and local: a hook sends one request and closes, so these are generous. */
-export const HUB_LIMITS: HubLimits = { maxConnections: 256, headersTimeoutMs: 5000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1000, checkIntervalMs: 1000 };
+export const HUB_LIMITS: HubLimits = { maxConnections: 256, firstByteMs: 1000, perOtherUser: 16, otherUsers: 64, headersTimeoutMs: 5000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1000, checkIntervalMs: 1000 };
 
 /**
  * The local hub: HTTP on 127.0.0.1 only, a random port and a random token per run. Every request must name
@@ -61,8 +75,14 @@ export class Hub {
     return this.server;
   }
   private portNo = 0;
+  private guard: ConnectionGuard | undefined;
   /** Requests refused, by status: for diagnostics and tests. */
   readonly refused = new Map<number, number>();
+
+  /** Connections closed before any request: idle ones, and those over another user's share. */
+  get cut(): CutCounts {
+    return this.guard?.cut ?? { idle: 0, otherUser: 0, full: 0 };
+  }
 
   constructor(private readonly opts: HubOptions) {}
 
@@ -78,7 +98,12 @@ export class Hub {
   async listen(): Promise<number> {
     const l = { ...HUB_LIMITS, ...this.opts.limits };
     const server = http.createServer({ connectionsCheckingInterval: l.checkIntervalMs, headersTimeout: l.headersTimeoutMs, requestTimeout: l.requestTimeoutMs, keepAliveTimeout: l.keepAliveTimeoutMs }, (req, res) => void this.handle(req, res));
-    server.maxConnections = l.maxConnections;
+    // The cap is kept by the guard once it knows whose each connection is; Node's own limit, which counts them
+    // before that (and for a moment after they are closed), is only a backstop against running out of sockets.
+    server.maxConnections = l.maxConnections * 4;
+    const guard = new ConnectionGuard(l);
+    server.on('connection', (socket: Socket) => guard.accept(socket));
+    this.guard = guard;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host: '127.0.0.1', port: this.opts.port ?? 0, exclusive: true }, () => resolve());
@@ -91,6 +116,7 @@ export class Hub {
   async close(): Promise<void> {
     const s = this.server;
     this.server = undefined;
+    this.guard?.dispose();
     if (!s) return;
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -109,7 +135,7 @@ export class Hub {
       if (route.auth === 'token') checkToken(req, this.token);
       if (req.method !== route.method) throw new HubError(405, `use ${route.method}`);
       const body = route.method === 'POST' ? await readJson(req, this.opts.bodyLimit) : undefined;
-      const out = await route.handler(body);
+      const out = await route.handler(body, this.guard!.factsOf(req.socket));
       if (out === undefined) {
         res.writeHead(204).end();
       } else {
@@ -120,7 +146,7 @@ export class Hub {
     } catch (e) {
       const status = e instanceof HubError ? e.status : 500;
       this.refused.set(status, (this.refused.get(status) ?? 0) + 1);
-      if (status === 500) this.opts.log?.('warn', `hub: ${req.url}: ${(e as Error).message}`);
+      if (status === 500) this.opts.log?.('warn', `hub: ${printable(req.url ?? '')}: ${printable((e as Error).message)}`);
       // Drain what is left so the client reads our answer instead of a reset.
       req.resume();
       // A 403 says nothing (seed 002 §7.2): the caller is told only that it is not let in.

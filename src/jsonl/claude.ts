@@ -103,7 +103,7 @@ export function createClaudeDecoder(onProblem?: (kind: string, detail: string) =
     }
     turn = { id: u.uuid ?? undefined, tools: new Map() };
     const kind = u.origin?.kind ?? u.turnOrigin ?? u.promptSource ?? 'prompt';
-    return event(u, { state: 'working', evidence: evidence('claude.prompt', kind) });
+    return event(u, { state: 'working', evidence: evidence('claude.prompt', kind), prompt: true });
   }
 
   function onToolResult(u: User, results: Block[]): LogEvent[] {

@@ -29,7 +29,7 @@ const TurnAborted = Turned.extend({ reason: z.string().nullish() });
 
 const RELEVANT = new Set(['task_started', 'item_completed', 'task_complete', 'turn_aborted']);
 
-type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence'> & { turn?: string | null };
+type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'prompt'> & { turn?: string | null };
 
 export function createCodexDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
   const problems = new ProblemCounter(onProblem);
@@ -59,6 +59,7 @@ export function createCodexDecoder(onProblem?: (kind: string, detail: string) =>
     }
     const out: LogEvent = { agent: 'codex', sessionId: session.id, at, state: e.state, evidence: e.evidence };
     if (e.reason) out.reason = e.reason;
+    if (e.prompt) out.prompt = true;
     if (session.cwd) out.cwd = session.cwd;
     if (e.turn) out.turn = e.turn;
     return [out];
@@ -97,11 +98,11 @@ function decodeEvent(kind: string, payload: unknown, problems: ProblemCounter): 
   const p = r.data as z.infer<typeof ItemCompleted> & TaskComplete & z.infer<typeof TurnAborted>;
   switch (kind) {
     case 'task_started':
-      return { state: 'working', evidence: evidence('codex.task_started', 'turn started'), turn: p.turn_id };
+      return { state: 'working', evidence: evidence('codex.task_started', 'turn started'), turn: p.turn_id, prompt: true };
     case 'item_completed':
       // Only the user's message starts work; agent messages and commands arrive inside a running turn.
       if (p.item.type !== 'UserMessage') return undefined;
-      return { state: 'working', evidence: evidence('codex.item_completed', 'UserMessage'), turn: p.turn_id };
+      return { state: 'working', evidence: evidence('codex.item_completed', 'UserMessage'), turn: p.turn_id, prompt: true };
     case 'task_complete':
       return taskComplete(p);
     default:

@@ -86,7 +86,7 @@ interface SessionState {
   lastKey?: string;
 }
 
-type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at'> & { turn?: string };
+type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'> & { turn?: string };
 
 export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string) => void): OpenCodeDecoder {
   const problems = new ProblemCounter(onProblem);
@@ -215,7 +215,7 @@ function pruneToolErrors(s: SessionState): void {
 function derive(s: SessionState): Derived | undefined {
   const { user, assistant } = s;
   if (user && (!assistant || isOlder(assistant, user))) {
-    return { state: 'working', at: user.created, evidence: evidence('opencode.message', 'user prompt'), turn: user.id };
+    return { state: 'working', at: user.created, evidence: evidence('opencode.message', 'user prompt'), turn: user.id, prompt: true };
   }
   if (!assistant) return undefined;
   const turn = assistant.parentID;

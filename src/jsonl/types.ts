@@ -21,6 +21,8 @@ export interface LogEvent {
   cwd?: string;
   /** The turn's identity where the log has one (Codex `turn_id`, Claude prompt uuid, OpenCode user message id). */
   turn?: string;
+  /** The agent's own record of taking a prompt: its turn starts exactly at `at` (typed, queued or sent by a tool). */
+  prompt?: true;
 }
 
 /** Counts entries that did not parse, by kind, and reports the first of each kind once. */

@@ -1,6 +1,7 @@
 import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
 import { agentFromProcess } from '../detect/commandLine';
+import { pidAlive } from './pidAlive';
 import type { AgentKind } from '../detect/types';
 
 export interface ProcInfo {
@@ -108,9 +109,14 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
   }
 }
 
-/** One process's own name and arguments (Linux; elsewhere undefined): a tmux pane's process may be the agent itself. */
-export async function processInfo(pid: number): Promise<ProcInfo | undefined> {
-  return process.platform === 'linux' ? linuxInfo(pid, 0) : undefined;
+/**
+ * One process's own name and arguments (Linux /proc, `ps` on macOS and BSD; undefined on Windows or when it is
+ * gone): a tmux pane's process may be the agent itself, and a terminal's foreground may be its own shell.
+ */
+export async function processInfo(pid: number, platform: NodeJS.Platform = process.platform): Promise<ProcInfo | undefined> {
+  if (platform === 'linux') return linuxInfo(pid, 0);
+  if (platform === 'win32') return undefined;
+  return parsePs(await runAnyway('ps', ['-o', 'pid=,ppid=,comm=,args=', '-p', String(pid)])).find((p) => p.pid === pid);
 }
 
 /** Linux: walk down from the shell through each task's children list in /proc (no full /proc scan). */
@@ -181,4 +187,134 @@ export async function ttySize(shellPid: number, platform: NodeJS.Platform = proc
   } catch {
     return undefined;
   }
+}
+
+// ---- who holds a terminal: the foreground process group of its tty ---------------------------------------------
+
+/** A process's place in job control: its process group, its controlling tty and that tty's foreground group. */
+export interface TtyJob {
+  pid: number;
+  pgid: number;
+  /** The foreground process group of the process's controlling terminal; -1 or 0 when it has none. */
+  tpgid: number;
+  /** The controlling terminal: Linux's tty_nr as a number string, ps's tty name elsewhere; '' when there is none. */
+  tty: string;
+}
+
+/**
+ * /proc/<pid>/stat's job fields: 5 pgrp, 7 tty_nr, 8 tpgid (1-based, counting comm as field 2). Fields are
+ * counted after the last ')' because comm may itself hold spaces and parentheses.
+ */
+export function parseProcJob(stat: string): TtyJob | undefined {
+  const close = stat.lastIndexOf(')');
+  const pid = Number(stat.slice(0, stat.indexOf(' ')));
+  if (close < 0 || !Number.isInteger(pid)) return undefined;
+  // rest[0] is field 3 (state), so field n is rest[n - 3].
+  const rest = stat.slice(close + 2).split(' ');
+  const [pgid, ttyNr, tpgid] = [Number(rest[2]), Number(rest[4]), Number(rest[5])];
+  if (![pgid, ttyNr, tpgid].every(Number.isInteger)) return undefined;
+  return { pid, pgid, tpgid, tty: ttyNr ? String(ttyNr) : '' };
+}
+
+/** `ps -o pid=,pgid=,tpgid=,tty= -p A,B` (macOS, BSD, and procps on Linux): one process a line. */
+export function parsePsJobs(text: string): TtyJob[] {
+  const out: TtyJob[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*(\d+)\s+(-?\d+)\s+(-?\d+)\s+(\S+)/.exec(line);
+    if (!m) continue;
+    const tty = m[4] === '??' || m[4] === '?' ? '' : m[4];
+    out.push({ pid: Number(m[1]), pgid: Number(m[2]), tpgid: Number(m[3]), tty });
+  }
+  return out;
+}
+
+/** Whether a process holds its terminal: what can be read about it, or 'unknown' where nothing can (Windows). */
+export type Foreground = 'foreground' | 'background' | 'gone' | 'unknown';
+
+/**
+ * Where `agent` stands on the terminal `root` (a terminal's shell, a tmux pane's process) runs on: in the
+ * foreground process group of root's tty — the group the tty hands typed input to — or not. A process on
+ * another tty, or on none, is never in this terminal's foreground.
+ */
+export function foregroundFrom(root: TtyJob | undefined, agent: TtyJob | undefined): Foreground {
+  if (!root || !agent) return 'gone';
+  if (!root.tty || agent.tty !== root.tty || root.tpgid <= 0) return 'background';
+  return agent.pgid === root.tpgid ? 'foreground' : 'background';
+}
+
+function runAnyway(cmd: string, args: string[]): Promise<string> {
+  // ps exits 1 when a listed pid is gone; what it printed about the others still counts.
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { timeout: 5000, maxBuffer: 1024 * 1024 }, (err, stdout) => (err && !stdout && (err as NodeJS.ErrnoException).code === 'ENOENT' ? reject(err) : resolve(stdout ?? '')));
+  });
+}
+
+/**
+ * The job fields of some processes: /proc on Linux, one `ps` elsewhere; a process that is gone is left out.
+ * Undefined on Windows, whose consoles have no process groups to read.
+ */
+export async function readJobs(pids: readonly number[], platform: NodeJS.Platform = process.platform): Promise<TtyJob[] | undefined> {
+  if (platform === 'win32') return undefined;
+  if (platform === 'linux') {
+    const jobs = await Promise.all(pids.map((p) => fsp.readFile(`/proc/${p}/stat`, 'utf8').then(parseProcJob, () => undefined)));
+    return jobs.filter((j): j is TtyJob => !!j);
+  }
+  return parsePsJobs(await runAnyway('ps', ['-o', 'pid=,pgid=,tpgid=,tty=', '-p', pids.join(',')]));
+}
+
+
+/** Whether `agent` is in the foreground of `root`'s terminal (see foregroundFrom); 'unknown' on Windows while it runs. */
+export async function foregroundOf(root: number, agent: number, platform: NodeJS.Platform = process.platform): Promise<Foreground> {
+  const jobs = await readJobs([root, agent], platform);
+  if (!jobs) return pidAlive(root) && pidAlive(agent) ? 'unknown' : 'gone';
+  return foregroundFrom(jobs.find((j) => j.pid === root), jobs.find((j) => j.pid === agent));
+}
+
+/**
+ * The process leading the foreground group of `root`'s terminal: the program the terminal's typed input goes
+ * to (with its job, when it is a pipeline). `leader` is missing when the group's leader is gone or unreadable;
+ * the whole answer is undefined on Windows.
+ */
+export async function ttyHolder(root: number, platform: NodeJS.Platform = process.platform): Promise<{ tpgid: number; leader?: ProcInfo } | undefined> {
+  const jobs = await readJobs([root], platform);
+  if (!jobs) return undefined;
+  const tpgid = jobs[0]?.tpgid ?? -1;
+  return { tpgid, leader: tpgid > 0 ? await processInfo(tpgid, platform) : undefined };
+}
+
+/** Shells that keep a prompt in a terminal. pwsh is not here: it starts programs in its own process group. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'ksh93', 'mksh', 'pdksh', 'oksh', 'tcsh', 'csh', 'ash', 'yash', 'busybox', 'nu', 'elvish', 'xonsh']);
+/** Shell options whose next argument is a value, not a script to run (VS Code starts bash with --init-file). */
+const VALUE_OPTIONS = new Set(['--init-file', '--rcfile', '-o', '+o', '-O', '+O', '-C', '--init-command', '--emulate']);
+
+/** Whether a program name is a shell's (tmux's `pane_current_command`, a login shell's "-bash"). */
+export function isShellName(name: string): boolean {
+  return SHELLS.has((name.split('/').pop() ?? name).replace(/^-/, '').toLowerCase());
+}
+
+/**
+ * A shell reading its own input: named like a shell (by its executable, so `exec -a claude bash` is still bash)
+ * and running neither a command string (`-c`) nor a script. A shell running a script is that script's program.
+ */
+export function isInteractiveShell(p: ProcInfo): boolean {
+  if (!isShellName(p.name)) return false;
+  const args = p.args.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return i + 1 >= args.length;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (a === '--command' || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
+    else if (!a.startsWith('-') && !a.startsWith('+')) return false;
+  }
+  return true;
+}
+
+/** Every known agent among a terminal's processes, nearest the shell first (findAgent gives the first). */
+export function findAgents(procs: readonly ProcInfo[]): { agent: AgentKind; pid: number }[] {
+  const out: { agent: AgentKind; pid: number }[] = [];
+  for (const p of procs) {
+    const m = agentFromProcess(p.name, p.args.slice(1));
+    if (m) out.push({ agent: m.agent, pid: p.pid });
+  }
+  return out;
 }

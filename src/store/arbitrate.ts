@@ -1,4 +1,4 @@
-import { isPresenceOnly, isReplyQuestion, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
+import { isPresenceOnly, isPromptRecord, isReplyQuestion, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
 import type { Observation } from './observation';
 
 /**
@@ -9,13 +9,14 @@ import type { Observation } from './observation';
  * 2. The process scan's "it runs" counts only while no other source has spoken.
  * 3. An outcome (completed/failed) of the current turn beats the screen's ambiguous at-rest verdicts; the
  *    current turn is the one after the latest turn start any source saw (with SAME_MOMENT_MS of slack, as
- *    sources see the same moment at slightly different times). Among several, the most authoritative wins.
+ *    sources see the same moment at slightly different times), and never before the agent's own record of
+ *    the latest prompt (no slack: that record is exact). Among several, the most authoritative wins.
  * 4. A reply that ends with a question (any source) refines a completed turn and beats the screen's at-rest
  *    verdicts, until something starts after it: it is shown as the wait it is.
  * 5. Otherwise the freshest word wins: a source that said nothing about the current turn does not hold
  *    the state against a fresher one.
  */
-export function arbitrate(words: readonly Observation[], turnStartedAt = -Infinity): Observation | undefined {
+export function arbitrate(words: readonly Observation[], turnStartedAt = -Infinity, promptAt = -Infinity): Observation | undefined {
   if (words.length === 0) return undefined;
   const exited = newest(words.filter((w) => w.state === 'exited'));
   if (exited) return exited;
@@ -25,7 +26,8 @@ export function arbitrate(words: readonly Observation[], turnStartedAt = -Infini
   const turnStart = newest(speaking.filter(startsOrContinuesTurn));
   // The latest turn start any source ever reported, even one whose word has since been replaced.
   const startedAt = Math.max(turnStart?.at ?? -Infinity, turnStartedAt);
-  const floor = startedAt - SAME_MOMENT_MS;
+  const prompted = Math.max(promptAt, newest(speaking.filter(isPromptRecord))?.at ?? -Infinity);
+  const floor = Math.max(startedAt - SAME_MOMENT_MS, Math.min(prompted, startedAt));
   const current = speaking.filter((w) => w.at >= floor);
   const outcome = mostAuthoritative(current.filter((w) => OUTCOME_STATES.has(w.state)));
   const asks = newest(current.filter(isReplyQuestion));

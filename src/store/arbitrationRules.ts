@@ -15,6 +15,15 @@ export function startsOrContinuesTurn(o: Observation): boolean {
   return o.state === 'working' || (o.state === 'waiting' && !isReplyQuestion(o));
 }
 
+/**
+ * The agent's own record that it took a prompt, from a source Agent Lens can believe: the turn starts exactly
+ * then, so an outcome stamped before it (however close: a message typed ahead is sent the moment the previous
+ * turn ends) is the previous turn's.
+ */
+export function isPromptRecord(o: Observation): boolean {
+  return o.prompt === true && o.state === 'working' && (o.provenance === undefined || o.provenance === 'verified');
+}
+
 /** A reply that ends with a question: a turn's end that asks (seed 001). */
 export function isReplyQuestion(o: Observation): boolean {
   return o.state === 'waiting' && o.wait?.kind === 'reply-question';

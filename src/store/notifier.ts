@@ -12,12 +12,13 @@ export interface NotifyOptions {
   notify(w: Wait): void;
 }
 
-/** How often a wait whose terminal had focus is checked again. */
+/** How often an unanswered wait that was not yet worth a notification is checked again. */
 const RECHECK_MS = 3000;
+const RECHECK_MIN_MS = 50;
 
 /**
  * Pushes a notification once per wait, by wait id, when `worthNotifying` says so: counted from when the
- * dialog appeared (whichever source saw it first), re-checked while its terminal has focus.
+ * dialog appeared (whichever source saw it first), re-checked until it is notified or closed, whatever the focus.
  */
 export class WaitNotifier {
   private readonly timers = new Map<string, unknown>();
@@ -54,7 +55,13 @@ export class WaitNotifier {
         if (worthNotifying(w, this.scheduler.now(), this.delayMs(), focused)) {
           this.notified.add(id);
           this.opts.notify(w);
-        } else if (w.closedAt === undefined && focused) this.arm(id, RECHECK_MS);
+          // Every unanswered wait is looked at again until it is notified or closed: its terminal had focus, the
+          // timer fired a little early, or a second source moved its opening time.
+        } else if (w.closedAt === undefined) {
+          const untilDue = notifyDue(w, this.delayMs()) - this.scheduler.now();
+          // Never sooner than RECHECK_MIN_MS: a timer that fires early again must still move time on.
+          this.arm(id, untilDue > 0 ? Math.max(RECHECK_MIN_MS, Math.min(untilDue, RECHECK_MS)) : RECHECK_MS);
+        }
       }, ms),
     );
   }

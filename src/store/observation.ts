@@ -15,6 +15,14 @@ export interface Locator {
   logPath?: string;
 }
 
+/**
+ * How a hook report's sender was identified (src/hub/peer.ts): `verified`, the kernel showed the connection
+ * held by a process where the report said it came from; `unverified`, nothing could be checked (not Linux, no
+ * /proc, the connection gone); `disproven`, the kernel showed that none of the processes it named holds it.
+ * Words without one come from Agent Lens's own sources (screen, process scan, logs) or an in-process replay.
+ */
+export type Provenance = 'verified' | 'unverified' | 'disproven';
+
 /** What a source knows about a wait: its kind, and the question and choices where the source has them. */
 export interface WaitInfo {
   kind: WaitKind;
@@ -36,7 +44,11 @@ export interface Observation {
   wait?: WaitInfo;
   /** The reply that ended the turn, where the source has it (hooks' last assistant message), for routing triggers. */
   reply?: string;
+  /** The agent's own record of taking a prompt (its log's user entry, its prompt hook): a turn starts exactly at `at`. */
+  prompt?: boolean;
   locator: Locator;
+  /** Set on words that came over the hub (hook reports): what may be believed of them (src/store/trustRules.ts). */
+  provenance?: Provenance;
 }
 
 export function isAgentKind(a: AgentId): a is AgentKind {

@@ -2,8 +2,10 @@ import { randomBytes } from 'crypto';
 import type { AgentKind } from '../detect/types';
 import { chooseTerminal, type TerminalCandidate } from './binder';
 import { Emitter, type Event } from './emitter';
+import { printable } from '../printable';
 import { isAgentKind, type Observation } from './observation';
 import { AgentSession } from './session';
+import { TRUST_RULES, trustOf } from './trustRules';
 import type { SessionSummary, StateChange, TerminalState } from './types';
 import type { Wait } from './waits';
 
@@ -74,15 +76,24 @@ export class AgentStore {
   }
 
   observe(o: Observation): void {
+    if (!TRUST_RULES[trustOf(o)].recorded) return;
     const tid = o.locator.terminalId;
     const rec = tid !== undefined ? this.terminalsById.get(tid) : undefined;
-    if (rec && !isAgentKind(o.agent)) return this.shellWord(rec, o);
+    const trusted = TRUST_RULES[trustOf(o)].holds;
+    if (rec && !isAgentKind(o.agent)) return trusted ? this.shellWord(rec, o) : undefined;
     if (!isAgentKind(o.agent)) return;
     const known = this.knownElsewhere(o, rec);
-    const session = known ?? (rec ? this.terminalSession(rec, o) : this.sessionFor(o));
+    // A verified sender in one terminal (or agent process) is no witness for a session of another.
+    const word = known && trustOf(o) === 'verified' && !known.witnessedBy(o) ? { ...o, provenance: 'unverified' as const } : o;
+    const session = known ?? (rec ? this.terminalSession(rec, word) : this.sessionFor(word));
     if (!session) return;
+    if (!session.accepts(word)) {
+      session.refused++;
+      return;
+    }
+    this.indexIds(session, word);
     const before = session.waits.open;
-    if (session.observe(o)) this.sessionChanged(session, before);
+    if (session.observe(word)) this.sessionChanged(session, before);
     if (rec && session.turnStarts.at(-1) === o.at) this.tryLinkAll();
     else if (!session.terminalId) this.tryLink(session);
   }
@@ -152,14 +163,13 @@ export class AgentStore {
   }
 
   /** The terminal's current session for this word; a new agent, or one after an exit, is a new session. */
-  private terminalSession(rec: TerminalRecord, o: Observation): AgentSession {
+  private terminalSession(rec: TerminalRecord, o: Observation): AgentSession | undefined {
     const cur = rec.session;
     // Only the terminal's own sources see a new run start; a late log line or hook after an exit is about the run that ended.
     const terminalSource = o.source === 'pty-scrape' || o.source === 'process';
-    if (cur && cur.agent === o.agent && (!cur.exited || !terminalSource)) {
-      this.indexIds(cur, o);
-      return cur;
-    }
+    if (cur && cur.agent === o.agent && (!cur.exited || !terminalSource)) return cur;
+    // A word no one could place may speak of its own agent session, not end the one the terminal runs.
+    if (cur && !cur.exited && !TRUST_RULES[trustOf(o)].holds) return this.sessionFor(o);
     if (cur) {
       this.endSession(cur);
       cur.terminalId = undefined;
@@ -167,7 +177,6 @@ export class AgentStore {
     const s = new AgentSession(this.newKey('s'), o.agent as AgentKind, () => this.newKey('w'));
     s.terminalId = rec.id;
     rec.session = s;
-    this.indexIds(s, o);
     return s;
   }
 
@@ -197,8 +206,17 @@ export class AgentStore {
     return s;
   }
 
+  /**
+   * Maps the word's agent session id to `s`. A session a source had seen apart (a log read before the process
+   * scan found its terminal after a reload) is taken over here when a word of this terminal names its id.
+   */
   private indexIds(s: AgentSession, o: Observation): void {
-    if (o.locator.sessionId) this.byAgentSession.set(`${s.agent}:${o.locator.sessionId}`, s);
+    const id = o.locator.sessionId;
+    if (!id) return;
+    const prev = this.byAgentSession.get(`${s.agent}:${id}`);
+    const rec = s.terminalId !== undefined ? this.terminalsById.get(s.terminalId) : undefined;
+    if (prev && prev !== s && this.unlinked.has(prev) && rec) this.adopt(rec, prev, `its terminal's ${o.source} named session ${id}`);
+    this.byAgentSession.set(`${s.agent}:${id}`, s);
   }
 
   private evictUnlinked(): void {
@@ -220,9 +238,14 @@ export class AgentStore {
     const count = () => (s.cwd && this.opts.agentsInFolder ? this.opts.agentsInFolder(s.agent, s.cwd) : undefined);
     const res = chooseTerminal({ agent: s.agent, cwd: s.cwd, turnStarts: s.turnStarts, lastSeen: s.lastSeen, pinnedTerminal: s.pinnedTerminal }, candidates, count);
     if (!res.terminalId) return;
-    const rec = this.terminalsById.get(res.terminalId)!;
+    this.adopt(this.terminalsById.get(res.terminalId)!, s, res.why);
+  }
+
+  /** An unlinked session becomes part of the terminal's: its ids point there, its words are taken over. */
+  private adopt(rec: TerminalRecord, s: AgentSession, why: string): void {
     const target = rec.session!;
-    this.opts.log?.(`linked ${s.agent} session ${[...s.agentSessionIds].join(', ')} to terminal "${rec.name}": ${res.why}`);
+    // Session ids, folders and terminal names come from hook payloads, logs and programs: escaped.
+    this.opts.log?.(`linked ${s.agent} session ${printable([...s.agentSessionIds].join(', '))} to terminal "${printable(rec.name)}": ${printable(why)}`);
     this.unlinked.delete(s);
     for (const id of s.agentSessionIds) this.byAgentSession.set(`${s.agent}:${id}`, target);
     const before = target.waits.open;
@@ -273,6 +296,7 @@ export class AgentStore {
     if (s.waits.open) v.waitId = s.waits.open.id;
     const sid = [...s.agentSessionIds].at(-1);
     if (sid) v.agentSessionId = sid;
+    if (s.cwd) v.cwd = s.cwd;
     return v;
   }
 }

@@ -34,6 +34,8 @@ export interface TerminalState {
   /** The store's key of the agent session shown, and the agent's own session id once a source named it. */
   sessionKey?: string;
   agentSessionId?: string;
+  /** The folder the agent works in, once a source said (names terminals that would read alike). */
+  cwd?: string;
   /** Each source's latest word about the session, newest first. */
   words: readonly Observation[];
   history: readonly Transition[];

@@ -1,5 +1,6 @@
 import type { AgentKind, WaitKind } from '../detect/types';
 import type { Observation, Source } from './observation';
+import { holdFor, mayEnd, raiseHold, replacesText, type WaitHold } from './trustRules';
 
 /** A wait: the agent asked for something. First-class: views, the badge and notifications read it by id. */
 export interface Wait {
@@ -25,10 +26,12 @@ const CLOSED_KEPT = 20;
 /**
  * The waits of one agent session, derived from its shown state: the shown state entering "waiting" opens a
  * wait, any source's waiting word of the same kind confirms it and fills in the question, and the shown
- * state leaving "waiting" (or changing kind) closes it, by the source that moved it.
+ * state leaving "waiting" (or changing kind) closes it, by the source that moved it. Who may end or re-word
+ * the open wait is kept beside it (src/store/trustRules.ts); the session refuses words that may not.
  */
 export class SessionWaits {
   private openWait: Wait | undefined;
+  private openHold: WaitHold | undefined;
   private readonly closed: Wait[] = [];
 
   constructor(
@@ -44,6 +47,11 @@ export class SessionWaits {
     return this.closed;
   }
 
+  /** Who has spoken for the open wait. */
+  get hold(): WaitHold | undefined {
+    return this.openHold;
+  }
+
   /** Brings the waits in line with the shown word and the words behind it. Returns true when anything changed. */
   update(shown: Observation | undefined, words: readonly Observation[], agent: AgentKind, terminalId: string | undefined): boolean {
     const kind = shown?.state === 'waiting' ? shown.wait?.kind ?? 'prompt' : undefined;
@@ -54,6 +62,7 @@ export class SessionWaits {
     }
     if (kind && shown && !this.openWait) {
       this.openWait = { id: this.newId(), sessionKey: this.sessionKey, terminalId, agent, kind, openedAt: shown.at, openedBy: shown.source, seenBy: [shown.source] };
+      this.openHold = holdFor(shown);
       changed = true;
     }
     const w = this.openWait;
@@ -75,27 +84,33 @@ export class SessionWaits {
     return true;
   }
 
+  /** A word about the open wait: who saw it, since when, and its text where this word may give one. */
   private confirm(w: Wait, o: Observation): boolean {
+    const hold = this.openHold!;
+    // Only a word that may end the wait may also date or word it; a trusted text replaces an untrusted one.
+    const speaks = mayEnd(hold, o);
     let changed = false;
     if (!w.seenBy.includes(o.source)) {
       w.seenBy.push(o.source);
       changed = true;
     }
     // The screen sees a dialog first; a later source (a hook) may know it opened earlier.
-    if (o.at < w.openedAt) {
+    if (o.at < w.openedAt && speaks) {
       w.openedAt = o.at;
       w.openedBy = o.source;
       changed = true;
     }
-    if (o.wait?.question && !w.question) {
-      w.question = o.wait.question;
+    const q = o.wait?.question;
+    if (q && q !== w.question && (w.question === undefined ? speaks : replacesText(hold, o, 'question'))) {
+      w.question = q;
       changed = true;
     }
-    if (o.wait?.options?.length && !w.options) {
-      w.options = [...o.wait.options];
+    const opts = o.wait?.options;
+    if (opts?.length && opts.join('\n') !== w.options?.join('\n') && (w.options === undefined ? speaks : replacesText(hold, o, 'options'))) {
+      w.options = [...opts];
       changed = true;
     }
-    return changed;
+    return raiseHold(hold, o) || changed;
   }
 
   private close(by: Observation | undefined, at: number): void {
@@ -103,6 +118,7 @@ export class SessionWaits {
     w.closedAt = Math.max(at, w.openedAt);
     w.closedBy = by?.source;
     this.openWait = undefined;
+    this.openHold = undefined;
     this.closed.push(w);
     if (this.closed.length > CLOSED_KEPT) this.closed.shift();
   }

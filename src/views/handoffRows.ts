@@ -5,6 +5,7 @@ import type { Route } from '../handoff/routes';
 import type { IconSpec } from './labels';
 import { duration } from './labels';
 import type { TreeRow } from './model';
+import { markdown as md } from './untrusted';
 
 /** What the Handoff section reads: the registry's agents with their boards, the registry's state, the routes. */
 export interface HandoffView {
@@ -43,7 +44,7 @@ export function inFlight(v: HandoffView | undefined): Board[] {
 export function handoffRows(v: HandoffView, now: number): TreeRow[] {
   const group = handoffGroup();
   const children: TreeRow[] = [];
-  if (v.registryError) children.push({ key: 'handoff:registry-error', label: l10n.t('team.toml has an error'), description: v.registryError, icon: { id: 'error', color: 'charts.red' }, tooltip: `${v.registryError}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', v.teamFile)}`, contextValue: 'handoff.error', group, command: { id: HANDOFF_COMMANDS.openTeam, args: [] } });
+  if (v.registryError) children.push({ key: 'handoff:registry-error', label: l10n.t('team.toml has an error'), description: v.registryError, icon: { id: 'error', color: 'charts.red' }, tooltip: `${md(v.registryError, 2000)}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', md(v.teamFile))}`, contextValue: 'handoff.error', group, command: { id: HANDOFF_COMMANDS.openTeam, args: [] } });
   for (const a of v.agents) children.push(agentRow(a, now));
   if (v.ungrouped.length) {
     const last = v.ungrouped[v.ungrouped.length - 1];
@@ -52,7 +53,7 @@ export function handoffRows(v: HandoffView, now: number): TreeRow[] {
     const tooltip = l10n.t('Doorbell events whose id lacks the "{agent}::" prefix update no board. The agent should send "{agent}::{task_id}", as its brief says.');
     children.push({ key: 'handoff:ungrouped', label: n === 1 ? l10n.t('1 event without an agent') : l10n.t('{0} events without an agent', n), description: `“${last.id}” ${last.status}: ${last.summary}`, icon: { id: 'warning', color: 'charts.yellow' }, tooltip, contextValue: 'handoff.ungrouped', group });
   }
-  if (!v.agents.length && !v.registryError) children.push({ key: 'handoff:empty', label: l10n.t('No agents registered'), description: l10n.t('Register External Agent…'), icon: { id: 'add' }, tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', v.teamFile), contextValue: 'handoff.empty', group, command: { id: HANDOFF_COMMANDS.register, args: [] } });
+  if (!v.agents.length && !v.registryError) children.push({ key: 'handoff:empty', label: l10n.t('No agents registered'), description: l10n.t('Register External Agent…'), icon: { id: 'add' }, tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', md(v.teamFile)), contextValue: 'handoff.empty', group, command: { id: HANDOFF_COMMANDS.register, args: [] } });
   const busy = inFlight(v).length;
   const agents = v.agents.length === 1 ? l10n.t('1 agent') : l10n.t('{0} agents', v.agents.length);
   const rows: TreeRow[] = [{ key: 'group:handoff', label: group, description: busy ? l10n.t('{0} in flight', busy) : agents, icon: { id: 'mail' }, contextValue: 'group.handoff', children, collapsed: !v.agents.length && !v.registryError }];
@@ -68,21 +69,29 @@ function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   const task = b.task_id ? ` · ${b.task_id}` : '';
   const last = b.last_event ? ` · ${b.last_event.status}: ${oneLine(b.last_event.summary, 60)}` : '';
   const children: TreeRow[] = [];
-  if (b.error_reason) children.push({ key: `handoff:${a.key}:error`, label: l10n.t('Error'), description: b.error_reason, icon: { id: 'error', color: 'charts.red' }, tooltip: b.error_reason, contextValue: 'handoff.detail', group });
-  if (b.last_event) children.push({ key: `handoff:${a.key}:event`, label: l10n.t('Last event: {0}', b.last_event.status), description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary), icon: { id: 'bell' }, tooltip: `${b.last_event.id} (${b.last_event.via})\n\n${b.last_event.summary}`, contextValue: 'handoff.detail', group });
+  if (b.error_reason) children.push({ key: `handoff:${a.key}:error`, label: l10n.t('Error'), description: b.error_reason, icon: { id: 'error', color: 'charts.red' }, tooltip: md(b.error_reason), contextValue: 'handoff.detail', group });
+  if (b.last_event) children.push({ key: `handoff:${a.key}:event`, label: l10n.t('Last event: {0}', b.last_event.status), description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary), icon: { id: 'bell' }, tooltip: `${md(b.last_event.id)} (${b.last_event.via})\n\n${md(b.last_event.summary)}`, contextValue: 'handoff.detail', group });
   if (b.report_path) children.push({ key: `handoff:${a.key}:report`, label: l10n.t('Open Report'), description: b.report_path, icon: { id: 'file' }, contextValue: 'handoff.report', group, handoffAgent: a.key, command: { id: HANDOFF_COMMANDS.openReport, args: [{ agent: a.key }] } });
-  const delivery = b.delivery === 'delivered' ? l10n.t('delivered to {0}', b.delivered_to ?? '') : b.delivery === 'pending' ? l10n.t('delivering…') : b.delivery === 'failed' ? l10n.t('delivery failed') : l10n.t('nothing dispatched');
   return {
     key: `handoff:${a.key}`,
     label: a.name,
     description: `${look.text}${task}${last}`,
     icon: look.icon,
-    tooltip: `${l10n.t('{0} ({1}, mode {2}): {3}', a.name, a.key, a.mode, `${look.text}${task}`)}\n\n${delivery}${b.brief_path ? `\n\n${l10n.t('Brief: {0}', b.brief_path)}` : ''}${a.note ? `\n\n${l10n.t('Note: {0}', a.note)}` : ''}`,
+    tooltip: agentTooltip(a, `${look.text}${task}`),
     contextValue: `handoff.agent.${b.state}${b.report_path ? '.report' : ''}`,
     group,
     handoffAgent: a.key,
     ...(children.length ? { children } : {}),
   };
+}
+
+/** Name, key, mode, note and paths come from team.toml and the boards (anyone's): each part escaped for Markdown. */
+function agentTooltip(a: HandoffView['agents'][number], state: string): string {
+  const b = a.board;
+  const delivery = b.delivery === 'delivered' ? l10n.t('delivered to {0}', md(b.delivered_to ?? '')) : b.delivery === 'pending' ? l10n.t('delivering…') : b.delivery === 'failed' ? l10n.t('delivery failed') : l10n.t('nothing dispatched');
+  const brief = b.brief_path ? `\n\n${l10n.t('Brief: {0}', md(b.brief_path))}` : '';
+  const note = a.note ? `\n\n${l10n.t('Note: {0}', md(a.note))}` : '';
+  return `${l10n.t('{0} ({1}, mode {2}): {3}', md(a.name), md(a.key), md(a.mode), md(state))}\n\n${delivery}${brief}${note}`;
 }
 
 function routeRow(r: Route & { pending: boolean }): TreeRow {
@@ -91,7 +100,7 @@ function routeRow(r: Route & { pending: boolean }): TreeRow {
     label: `${r.from} → ${r.to}`,
     description: r.pending ? l10n.t('waiting for the target’s task to end') : l10n.t('when it stops or completes'),
     icon: { id: 'arrow-right' },
-    tooltip: `${l10n.t('When “{0}” comes to rest (Stopped or Completed), {1} gets this brief:', r.from, r.to)}\n\n${r.template}`,
+    tooltip: `${l10n.t('When “{0}” comes to rest (Stopped or Completed), {1} gets this brief:', md(r.from), md(r.to))}\n\n${md(r.template, 2000)}`,
     contextValue: 'route',
     group: routesGroup(),
     route: r.id,

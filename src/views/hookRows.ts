@@ -3,6 +3,7 @@ import type { AgentKind } from '../detect/types';
 import type { IconSpec } from './labels';
 import { agentName } from './labels';
 import type { TreeRow } from './model';
+import { markdown } from './untrusted';
 
 /** One agent's hook install state, as the installers read it from disk. */
 export interface HookStatus {
@@ -56,7 +57,8 @@ export function hookRows(hooks: readonly HookStatus[]): TreeRow {
         label: hookTargetName(h.agent, h.scope),
         description: text,
         icon: STATE_TEXT[h.state].icon,
-        tooltip: `${title}\n\n${h.path}${h.note ? `\n\n${h.note}` : ''}`,
+        // The path comes from the environment or a setting, the note may quote a file: Markdown-escaped.
+        tooltip: `${title}\n\n${markdown(h.path)}${h.note ? `\n\n${markdown(h.note, 2000)}` : ''}`,
         contextValue: `hooks.${h.state === 'installed' ? 'installed' : h.state === 'absent' ? 'absent' : 'stale'}`,
         group,
         hook: { agent: h.agent, scope: h.scope },

@@ -1,8 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { SIGNATURES } from '../detect/signatures';
+import { SHELL_FAILURES } from '../detect/commandLine';
 import type { AgentId, AgentState } from '../detect/types';
+import type { Source } from '../store/observation';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
+import { printable } from '../printable';
+import { markdown } from './untrusted';
 
 /** How each state looks (seed 000's colours: working green, waiting orange, stopped/failed red, completed green, exited grey). */
 export const LOOK: Record<AgentState, { icon: string; color?: string; label: () => string }> = {
@@ -50,20 +54,45 @@ export function stateCodicon(s: Pick<TerminalState, 'state'>): string {
   return LOOK[s.state].icon;
 }
 
-/** "12s", "3m", "2h 5m". */
+/** Below this age a duration is shown to the second: a wait's 15 s and a turn's first minutes are read closely. */
+export const SECONDS_SHOWN_MS = 10 * 60_000;
+
+/** "12s", "2m 30s" (to the second while it matters), "42m", "2h 5m". */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return l10n.t('{0}s', s);
   const m = Math.floor(s / 60);
+  if (s * 1000 < SECONDS_SHOWN_MS) return l10n.t('{0}m {1}s', m, s % 60);
   if (m < 60) return l10n.t('{0}m', m);
   const h = Math.floor(m / 60);
   return l10n.t('{0}h {1}m', h, m % 60);
 }
 
-/** "Claude Code · waiting for approval · 12s", or "shell". */
+/** "Claude Code · waiting for approval · 12s", "shell", or "shell · command not found: claude". */
 export function describe(s: TerminalState, now: number): string {
-  if (s.agent === 'shell') return s.state === 'exited' ? LOOK.exited.label() : agentName('shell');
+  if (s.agent === 'shell') {
+    if (s.state === 'exited') return LOOK.exited.label();
+    // A mistyped or missing agent command leaves a shell: say why no agent is listed.
+    const failed = Object.values(SHELL_FAILURES).find((f) => s.evidence.startsWith(`${f}:`));
+    return failed ? `${agentName('shell')} · ${s.evidence}` : agentName('shell');
+  }
   return `${agentName(s.agent)} · ${stateLabel(s)} · ${duration(now - s.since)}`;
+}
+
+/** Where a word came from, as a user reads it (the raw source names stay in the log and the history). */
+export function sourceName(source: Source): string {
+  switch (source) {
+    case 'pty-scrape':
+      return l10n.t('the screen');
+    case 'jsonl-watcher':
+      return l10n.t('the session log');
+    case 'hook':
+      return l10n.t('the agent’s hooks');
+    case 'process':
+      return l10n.t('the process list');
+    case 'doorbell':
+      return l10n.t('the doorbell');
+  }
 }
 
 /** "12:04:31" in local time. */
@@ -78,14 +107,16 @@ export function clock(ms: number): string {
  * newest first, so a user can see who said what.
  */
 export function tooltipMarkdown(s: TerminalState, now: number): string {
-  const lines = [l10n.t('**{0}** — {1}, {2} for {3}', escapeMd(s.name), escapeMd(agentName(s.agent)), escapeMd(stateLabel(s)), duration(now - s.since)), '', l10n.t('Shown from `{0}`: {1}', s.source, escapeMd(s.evidence))];
+  const lines = [l10n.t('**{0}** — {1}, {2} for {3}', markdown(s.name), markdown(agentName(s.agent)), markdown(stateLabel(s)), duration(now - s.since)), '', l10n.t('Shown from {0}: {1}', sourceName(s.source), markdown(s.evidence))];
   if (s.agent !== 'shell' && s.words.length) {
+    // For bug reports: every source's own word, with the raw source name the log uses.
     lines.push('', l10n.t('Latest word of each source:'), '');
-    for (const w of s.words) lines.push(`- ${clock(w.at)} \`${w.source}\`: ${escapeMd(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${escapeMd(w.evidence)}`);
+    for (const w of s.words) lines.push(`- ${clock(w.at)} \`${code(w.source)}\`: ${markdown(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${markdown(w.evidence)}`);
   }
   return lines.join('\n');
 }
 
-export function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+/** A source name inside a code span: no backtick (which would end the span), nothing hidden. */
+function code(s: string): string {
+  return printable(s).replace(/`/g, "'");
 }

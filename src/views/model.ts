@@ -4,8 +4,11 @@ import { answerableInline, byUrgency, isAgent, needsYou } from '../store/policy'
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import { handoffRows, type HandoffView, inFlight } from './handoffRows';
+import { displayNames } from './names';
 import { type HookStatus, hookRows } from './hookRows';
-import { agentName, describe, duration, type IconSpec, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+import { agentName, describe, duration, type IconSpec, SECONDS_SHOWN_MS, sourceName, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+import { printable } from '../printable';
+import { LIMITS, markdown, noIcons, type PickSpec, plain } from './untrusted';
 
 /**
  * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
@@ -26,6 +29,8 @@ export interface ViewInput {
 
 /** The commands rows run when clicked (their ids; `src/vscode` registers them). */
 export const COMMANDS = { showTerminal: 'agentLens.showTerminal', answer: 'agentLens.answerWait' } as const;
+/** VS Code's own "Terminal: Create New Terminal", which the empty state's row runs. */
+const OPEN_TERMINAL = 'workbench.action.terminal.new';
 
 export interface TreeRow {
   /** Stable across refreshes: `group:needs-you`, `wait:<id>`, `terminal:<id>`. */
@@ -60,7 +65,8 @@ export function needsYouGroup(): string {
 
 /** A "Needs you" group on top while anything waits (oldest wait first), then every other terminal, most urgent first. */
 export function treeRows(v: ViewInput): TreeRow[] {
-  const byId = new Map(v.terminals.map((t) => [t.id, t]));
+  const names = displayNames(v.terminals);
+  const byId = new Map(v.terminals.map((t) => [t.id, { ...t, name: names.get(t.id) ?? t.name }]));
   const waits = v.waits.filter(needsYou).filter((w) => byId.has(w.terminalId!));
   const waitingTerminals = new Set(waits.map((w) => w.terminalId!));
   const rows: TreeRow[] = [];
@@ -68,35 +74,60 @@ export function treeRows(v: ViewInput): TreeRow[] {
     const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now));
     rows.push({ key: 'group:needs-you', label: `${needsYouGroup()} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
   }
-  for (const t of [...v.terminals].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  for (const t of [...byId.values()].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  if (!v.terminals.length) rows.push(emptyRow());
   if (v.handoff) rows.push(...handoffRows(v.handoff, v.now));
   if (v.hooks?.length) rows.push(hookRows(v.hooks));
-  return rows;
+  return rows.map(shownRow);
 }
 
+/** Labels and descriptions hold terminal names, questions and summaries: plain text, bounded, at every depth. */
+function shownRow(r: TreeRow): TreeRow {
+  const out = { ...r, label: plain(r.label, LIMITS.label), description: plain(r.description, LIMITS.description) };
+  if (r.children) out.children = r.children.map(shownRow);
+  return out;
+}
+
+/**
+ * A wait under "Needs you": who waits and for how long on the row; what it asks on the line below (a row of
+ * its own, so a narrow side bar does not cut it off), then a dialog's choices. The tooltip leads with the
+ * question and its age; the evidence follows for bug reports.
+ */
 function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
-  const question = w.question ? ` · ${oneLine(w.question, 80)}` : '';
   const inline = answerableInline(w);
   const how = inline ? l10n.t('Click to answer from here; the answer is typed into the terminal.') : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
-  const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.join(' · '))}` : '';
+  const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
+  const asks = w.question ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question)) : l10n.t('**{0}** for {1}', markdown(waitLabel(w)), duration(now - w.openedAt));
+  const command = inline ? { id: COMMANDS.answer, args: [w.id] } : { id: COMMANDS.showTerminal, args: [t.id] };
+  const children = [...(w.question ? [questionRow(w, t, command)] : []), ...(w.options ?? []).map((o, i) => optionRow(w, t, o, i))];
   return {
     key: `wait:${w.id}`,
     label: t.name,
-    description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}${question}`,
+    description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}`,
     icon: { id: 'bell-dot', color: 'charts.orange' },
-    tooltip: `${tooltipMarkdown(t, now)}${w.question ? `\n\n${l10n.t('Question: {0}', w.question)}` : ''}${options}\n\n${l10n.t('Seen by: {0}', w.seenBy.join(', '))}\n\n${how}`,
+    tooltip: `${asks}${options}\n\n${how}\n\n${tooltipMarkdown(t, now)}\n\n${l10n.t('Seen by: {0}', w.seenBy.join(', '))}`,
     contextValue: `wait.${w.kind}`,
     terminalId: t.id,
     waitId: w.id,
     group: needsYouGroup(),
-    command: inline ? { id: COMMANDS.answer, args: [w.id] } : { id: COMMANDS.showTerminal, args: [t.id] },
-    ...(w.options?.length ? { children: w.options.map((o, i) => optionRow(w, t, o, i)) } : {}),
+    command,
+    ...(children.length ? { children } : {}),
   };
+}
+
+/** What the wait asks, on its own line under the wait. */
+function questionRow(w: Wait, t: TerminalState, command: TreeRow['command']): TreeRow {
+  return { key: `question:${w.id}`, label: oneLine(w.question ?? '', LIMITS.label), description: '', icon: { id: 'comment' }, tooltip: markdown(w.question ?? ''), contextValue: 'wait.question', terminalId: t.id, group: needsYouGroup(), command };
 }
 
 /** A dialog's choice, listed so the user can decide before switching to the terminal. */
 function optionRow(w: Wait, t: TerminalState, option: string, i: number): TreeRow {
   return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: needsYouGroup(), command: { id: COMMANDS.showTerminal, args: [t.id] } };
+}
+
+/** Before the first terminal: how to start (a click opens a terminal). */
+function emptyRow(): TreeRow {
+  return { key: 'empty', label: l10n.t('No terminal yet'), description: l10n.t('open a terminal and run claude, codex, opencode, gemini or pi'), icon: { id: 'terminal' }, tooltip: l10n.t('Agent Lens lists every terminal of this window and the agent running in it. Click to open a terminal.'), contextValue: 'empty', command: { id: OPEN_TERMINAL, args: [] } };
 }
 
 function terminalRow(t: TerminalState, now: number): TreeRow {
@@ -115,6 +146,11 @@ function terminalRow(t: TerminalState, now: number): TreeRow {
 function oneLine(s: string, max: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Whether a row shows an age that changes every second (a wait, or an agent's state younger than ten minutes). */
+export function ticksEverySecond(v: ViewInput): boolean {
+  return v.waits.some(needsYou) || v.terminals.some((t) => isAgent(t) && v.now - t.since < SECONDS_SHOWN_MS);
 }
 
 export interface Badge {
@@ -141,8 +177,8 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
   const flying = inFlight(v.handoff);
   if (flying.length) {
     const label = flying.length === 1 ? l10n.t('Agent Lens: 1 task in flight') : l10n.t('Agent Lens: {0} tasks in flight', flying.length);
-    const tasks = flying.map((b) => `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${b.last_event.summary.slice(0, 60)})` : ''}`).join(', ');
-    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: l10n.t('{0}: {1}. Click for the handoff status.', label, tasks), ariaLabel: label, warning: false };
+    const tasks = flying.map((b) => plain(`${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${plain(b.last_event.summary, 60)})` : ''}`, LIMITS.part)).join(', ');
+    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: plain(l10n.t('{0}: {1}. Click for the handoff status.', label, tasks), LIMITS.tooltip), ariaLabel: label, warning: false };
   }
   if (agents.length) {
     const working = agents.filter((s) => s.state === 'working').length;
@@ -151,35 +187,54 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
     out.summary = { text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`, tooltip: l10n.t('{0}. Click to pick a terminal, most urgent first.', label), ariaLabel: label, warning: waiting > 0 };
   }
   const s = v.terminals.find((t) => t.id === v.activeTerminalId);
-  if (s && isAgent(s)) {
-    const label = l10n.t('Active terminal {0}: {1} is {2}', s.name, agentName(s.agent), stateLabel(s));
-    out.active = { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${stateLabel(s)}`, tooltip: `${label}\n${l10n.t('Source: {0}', s.source)}\n${l10n.t('Evidence: {0}', s.evidence)}`, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
-  }
+  if (s && isAgent(s)) out.active = activeItem(s);
   return out;
 }
 
-export interface PickItem {
-  label: string;
+/** The active terminal's item: its state's reason, its name and the evidence are anyone's, so plain (and no icons in the text). */
+function activeItem(s: TerminalState): StatusItem {
+  const state = plain(stateLabel(s), LIMITS.name);
+  const label = plain(l10n.t('Active terminal {0}: {1} is {2}', plain(s.name, LIMITS.name), agentName(s.agent), state), LIMITS.tooltip);
+  const tooltip = [label, l10n.t('Source: {0}', s.source), l10n.t('Evidence: {0}', s.evidence)].map((line) => plain(line, LIMITS.tooltip)).join('\n');
+  return { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${noIcons(state)}`, tooltip, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
+}
+
+export interface PickItem extends PickSpec {
   description: string;
-  detail?: string;
   terminalId: string;
 }
 
-/** Terminals for the quick pick, most urgent first. */
+/**
+ * Terminals for the quick pick, most urgent first: the state's icon is ours, the name is not. The second line
+ * is what a waiting agent asks and for how long, else where its state comes from.
+ */
 export function pickItems(v: ViewInput, filter: (t: TerminalState) => boolean = () => true): PickItem[] {
+  const asks = new Map(v.waits.filter(needsYou).map((w) => [w.terminalId!, w]));
+  const detail = (s: TerminalState): string | undefined => {
+    if (!isAgent(s)) return undefined;
+    const w = asks.get(s.id);
+    if (w) return w.question ? l10n.t('{0} for {1}: {2}', waitLabel(w), duration(v.now - w.openedAt), oneLine(w.question, LIMITS.description)) : l10n.t('{0} for {1}', waitLabel(w), duration(v.now - w.openedAt));
+    return l10n.t('from {0}', sourceName(s.source));
+  };
+  const names = displayNames(v.terminals);
   return [...v.terminals]
     .filter(filter)
     .sort(byUrgency)
-    .map((s) => ({ label: `$(${isAgent(s) ? stateCodicon(s) : 'terminal'}) ${s.name}`, description: describe(s, v.now), detail: isAgent(s) ? `${s.source}: ${s.evidence}` : undefined, terminalId: s.id }));
+    .map((s) => {
+      const d = detail(s);
+      return { icon: isAgent(s) ? stateCodicon(s) : 'terminal', label: names.get(s.id) ?? s.name, description: describe(s, v.now), ...(d ? { detail: d } : {}), terminalId: s.id };
+    });
 }
 
-/** "Show State History": per terminal, the shown state, each source's latest word, and the transitions. */
+/** "Show State History": per terminal, the shown state, each source's latest word, and the transitions; log lines, so escaped. */
 export function historyLines(v: ViewInput): string[] {
   const out: string[] = [];
-  for (const s of v.terminals) {
+  const names = displayNames(v.terminals);
+  for (const t of v.terminals) {
+    const s = { ...t, name: names.get(t.id) ?? t.name };
     out.push(`[${s.name}] now ${describe(s, v.now)} (shown from ${s.source})`);
     for (const w of s.words) out.push(`[${s.name}]   latest ${w.source}: ${new Date(w.at).toISOString()} ${w.state}${w.reason ? ` · ${w.reason}` : ''} — ${w.evidence}`);
     for (const h of s.history) out.push(`[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state}${h.reason ? ` · ${h.reason}` : ''} (${h.source}) ${h.evidence}`);
   }
-  return out;
+  return out.map(printable);
 }

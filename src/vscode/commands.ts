@@ -3,20 +3,26 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../fsutil';
+import { jsonLine, printable } from '../printable';
 import { CastError, parseCast } from '../replay/cast';
 import { replayCast } from '../replay/replay';
 import { isAgent } from '../store/policy';
 import type { TerminalState } from '../store/types';
+import { replayFailedNotice, savedNotice, writeFailedNotice } from '../views/messages';
 import { historyLines, pickItems, type ViewInput } from '../views/model';
 import { FOCUS_COMMAND } from './statusBar';
+import { type RowOrId, terminalIdOf } from './commandArgs';
 import type { TerminalAdapter } from './terminals';
 import { SHOW_TERMINAL_COMMAND } from './tree';
+import * as ui from './ui';
 
 export function registerCommands(input: () => ViewInput, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  /** Brings a terminal forward; nothing chosen (Escape in a picker) is no error, a terminal that closed is. */
   const show = (id: string | undefined) => {
-    const t = id ? terminals.terminalOf(id) : undefined;
+    if (id === undefined) return;
+    const t = terminals.terminalOf(id);
     if (!t) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: that terminal is gone.'));
+      void ui.warn(vscode.l10n.t('Agent Lens: that terminal is gone.'));
       return;
     }
     t.show(false);
@@ -25,16 +31,16 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
   const pickTerminal = async (placeHolder: string, filter: (t: TerminalState) => boolean = () => true) => {
     const items = pickItems(input(), filter);
     if (items.length === 0) return undefined;
-    const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+    const picked = await ui.pick(items, { placeHolder, matchOnDescription: true });
     return picked?.terminalId;
   };
 
   return [
-    vscode.commands.registerCommand(SHOW_TERMINAL_COMMAND, (id: string) => show(id)),
+    vscode.commands.registerCommand(SHOW_TERMINAL_COMMAND, (arg?: RowOrId) => show(terminalIdOf(arg))),
 
     vscode.commands.registerCommand(FOCUS_COMMAND, async () => {
       if (!input().terminals.some(isAgent)) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: no terminal runs an agent right now.'));
+        void ui.info(vscode.l10n.t('Agent Lens: no terminal runs an agent right now.'));
         return;
       }
       show(await pickTerminal(vscode.l10n.t('Agent terminals, most urgent first'), isAgent));
@@ -47,13 +53,14 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
     }),
 
     // Arguments (terminal id, target path) let scripts and tests record without the dialogs.
-    vscode.commands.registerCommand('agentLens.recordTerminal', async (terminalId?: string, targetPath?: string) => {
+    vscode.commands.registerCommand('agentLens.recordTerminal', async (arg?: RowOrId, targetPath?: string) => {
+      const terminalId = terminalIdOf(arg);
       const activeId = vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined;
       const withRecording = (id: string) => (terminals.session(id)?.recording()?.length ?? 0) > 0;
       const id =
         terminalId && withRecording(terminalId) ? terminalId : activeId && withRecording(activeId) ? activeId : terminalId ? undefined : await pickTerminal(vscode.l10n.t('Which terminal’s stream to save as .cast?'), (t) => withRecording(t.id));
       if (!id) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.'));
+        void ui.info(vscode.l10n.t('Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.'));
         return undefined;
       }
       const rec = terminals.session(id)!.recording()!;
@@ -69,15 +76,10 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
       if (!target) return undefined;
       try {
         writeFileAtomic(target.fsPath, rec.toCast(`Agent Lens: ${name}`));
-        const file = path.basename(target.fsPath);
-        void vscode.window.showInformationMessage(
-          rec.truncated
-            ? vscode.l10n.t('Agent Lens: saved {0} (older output dropped: the recording keeps the last 512 KB). Replay it with “agent-lens replay”.', file)
-            : vscode.l10n.t('Agent Lens: saved {0}. Replay it with “agent-lens replay”.', file),
-        );
+        void ui.info(savedNotice(path.basename(target.fsPath), rec.truncated));
         return target.fsPath;
       } catch (e) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Lens: could not write {0}: {1}. Choose a folder you can write to.', target.fsPath, (e as Error).message));
+        void ui.error(writeFailedNotice(target.fsPath, (e as Error).message));
         return undefined;
       }
     }),
@@ -88,16 +90,17 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
       try {
         const cast = parseCast(fs.readFileSync(file.fsPath, 'utf8'), file.fsPath);
         const lines: string[] = [];
-        const res = replayCast(cast, {}, (d) => lines.push(JSON.stringify({ t: Math.round(d.t * 1000) / 1000, agent: d.agent, state: d.state, source: d.source, evidence: d.evidence, ...(d.waitKind ? { waitKind: d.waitKind } : {}) })));
+        // A stranger's recording: its evidence and screen can hold bidi controls or C1, shown escaped as in the CLI.
+        const res = replayCast(cast, {}, (d) => lines.push(jsonLine({ t: Math.round(d.t * 1000) / 1000, agent: d.agent, state: d.state, source: d.source, evidence: d.evidence, ...(d.waitKind ? { waitKind: d.waitKind } : {}) })));
         const content = `${lines.join('\n')}\n\n// ${vscode.l10n.t('final screen of {0}:', path.basename(file.fsPath))}\n${res.screen
           .split('\n')
-          .map((l) => `// ${l}`)
+          .map((l) => `// ${printable(l)}`)
           .join('\n')}\n`;
         const doc = await vscode.workspace.openTextDocument({ content, language: 'jsonc' });
         await vscode.window.showTextDocument(doc, { preview: false });
       } catch (e) {
         const msg = e instanceof CastError ? e.message : `${file.fsPath}: ${(e as Error).message}`;
-        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Lens: cannot replay: {0}', msg));
+        void ui.error(replayFailedNotice(msg));
       }
     }),
   ];

@@ -2,6 +2,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { AGENT_IDS, type AgentKind } from '../detect/types';
+import { SETTING_POLICY, type SettingKey, settingValue } from '../trustedSettings';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -18,23 +19,43 @@ export interface AgentLensConfig {
 
 const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_IDS.filter((a) => a !== 'shell').map((a) => [a, true])) as Record<AgentKind, boolean>;
 
+/**
+ * One setting, with an untrusted workspace's own values left out where src/trustedSettings.ts says so. Read
+ * from the layers rather than with `get()`, so a workspace's value never counts just because VS Code applied it.
+ */
+export function readSetting(key: SettingKey, trusted = vscode.workspace.isTrusted): unknown {
+  return settingValue(SETTING_POLICY[key], vscode.workspace.getConfiguration().inspect(key), trusted);
+}
+
 export function readConfig(): AgentLensConfig {
-  const c = vscode.workspace.getConfiguration('agentLens');
-  const agents = { ...DEFAULT_AGENTS, ...(c.get<Partial<Record<AgentKind, boolean>>>('agents') ?? {}) };
-  const num = (key: string, def: number, min: number, max: number) => {
-    const v = c.get<number>(key);
+  const trusted = vscode.workspace.isTrusted;
+  const get = (key: SettingKey) => readSetting(key, trusted);
+  const num = (key: SettingKey, def: number, min: number, max: number) => {
+    const v = get(key);
     return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : def;
   };
-  return {
-    agents,
-    notificationsEnabled: c.get<boolean>('notifications.enabled') ?? true,
-    notificationDelaySeconds: num('notifications.delaySeconds', 15, 0, 3600),
-    processScanIntervalSeconds: num('processScan.intervalSeconds', 2, 0, 60),
-    sessionLogsEnabled: c.get<boolean>('sessionLogs.enabled') ?? true,
-    claudeConfigDirs: paths(c.get('sessionLogs.claudeConfigDirs')),
-    codexHomes: paths(c.get('sessionLogs.codexHomes')),
-    opencodeDatabases: paths(c.get('sessionLogs.opencodeDatabases')),
+  const bool = (key: SettingKey, def: boolean) => {
+    const v = get(key);
+    return typeof v === 'boolean' ? v : def;
   };
+  return {
+    agents: agentSwitches(get('agentLens.agents')),
+    notificationsEnabled: bool('agentLens.notifications.enabled', true),
+    notificationDelaySeconds: num('agentLens.notifications.delaySeconds', 15, 0, 3600),
+    processScanIntervalSeconds: num('agentLens.processScan.intervalSeconds', 2, 0, 60),
+    sessionLogsEnabled: bool('agentLens.sessionLogs.enabled', true),
+    claudeConfigDirs: paths(get('agentLens.sessionLogs.claudeConfigDirs')),
+    codexHomes: paths(get('agentLens.sessionLogs.codexHomes')),
+    opencodeDatabases: paths(get('agentLens.sessionLogs.opencodeDatabases')),
+  };
+}
+
+/** Every agent on unless the setting switches it off with a boolean. */
+function agentSwitches(v: unknown): Record<AgentKind, boolean> {
+  const out = { ...DEFAULT_AGENTS };
+  if (typeof v !== 'object' || v === null) return out;
+  for (const [k, on] of Object.entries(v)) if (Object.prototype.hasOwnProperty.call(DEFAULT_AGENTS, k) && typeof on === 'boolean') out[k as AgentKind] = on;
+  return out;
 }
 
 /** A setting that should hold absolute paths: anything else is ignored, `~` means the home folder. */

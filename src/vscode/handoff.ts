@@ -12,25 +12,38 @@ import { isDrivable } from '../handoff/team/schema';
 import { agentLensHome } from '../hooks/commands';
 import { installCli } from '../hooks/reporterFiles';
 import type { AgentStore } from '../store/store';
-import { boardLabel, type HandoffView } from '../views/handoffRows';
+import { type HandoffView } from '../views/handoffRows';
+import { boardNotice } from '../views/messages';
 import type { RunningHub } from './hub';
 import { nodeForHooks } from './hub';
 import { TerminalFinder } from './terminalFinder';
 import type { TerminalAdapter } from './terminals';
 import { printable } from '../printable';
+import * as ui from './ui';
 
 const ROUTES_KEY = 'agentLens.routes';
 
-/** Where the registry and the boards live: the settings, else `.agent-lens/` in the workspace (or the home folder without one). */
-export function handoffLocations(): { root: string; teamFile: string; workspace?: string } {
+/**
+ * Where the registry and the boards live: the settings, else `.agent-lens/` in the workspace (or the home folder
+ * without one), and who chose each (the service lets only the user's own choice lead through a link).
+ */
+export function handoffLocations(): { root: string; teamFile: string; workspace?: string; rootFrom: 'user' | 'workspace' | 'default'; teamFrom: 'user' | 'workspace' | 'default' } {
   const c = vscode.workspace.getConfiguration('agentLens.handoff');
   const ws = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const base = ws ?? os.homedir();
-  const resolve = (v: string | undefined, def: string) => {
-    const s = (v ?? '').trim().replace(/^~(?=\/|$)/, os.homedir());
-    return s ? path.resolve(base, s) : path.join(base, '.agent-lens', def);
+  const locate = (key: 'root' | 'teamFile', def: string) => {
+    const s = (c.get<string>(key) ?? '').trim().replace(/^~(?=\/|$)/, os.homedir());
+    if (!s) return { at: path.join(base, '.agent-lens', def), from: 'default' as const };
+    // Both settings are restricted: in Restricted Mode get() ignores the workspace's values, so a user value wins.
+    const i = c.inspect<string>(key);
+    const fromWorkspace = vscode.workspace.isTrusted && (i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined);
+    // A relative path is resolved in whichever workspace is open: the user named it, the repository decides what is there.
+    const fromUser = !fromWorkspace && i?.globalValue !== undefined && path.isAbsolute(s);
+    return { at: path.resolve(base, s), from: fromUser ? ('user' as const) : ('workspace' as const) };
   };
-  return { root: resolve(c.get<string>('root'), 'handoff'), teamFile: resolve(c.get<string>('teamFile'), 'team.toml'), workspace: ws };
+  const root = locate('root', 'handoff');
+  const team = locate('teamFile', 'team.toml');
+  return { root: root.at, teamFile: team.at, workspace: ws, rootFrom: root.from, teamFrom: team.from };
 }
 
 export interface HandoffNotice {
@@ -71,7 +84,7 @@ export class HandoffHost implements vscode.Disposable {
     try {
       this.cli = installCli(agentLensHome(), this.context.asAbsolutePath(path.join('dist', 'cli.js')), nodeForHooks());
     } catch (e) {
-      this.log.warn(`could not install the agent-lens command for briefs: ${(e as Error).message}`);
+      this.log.warn(`could not install the agent-lens command for briefs: ${printable((e as Error).message)}`);
       this.cli = this.context.asAbsolutePath(path.join('dist', 'cli.js'));
     }
     this.restart();
@@ -91,7 +104,8 @@ export class HandoffHost implements vscode.Disposable {
       finder: new TerminalFinder(this.terminals, this.store),
       // Asked at each dispatch, so granting trust takes effect without a restart.
       trusted: () => vscode.workspace.isTrusted,
-      log: (level, m) => this.log[level](m),
+      // Service and router lines quote ids, names and reasons from requests: escaped once more here, so none forges a line.
+      log: (level, m) => this.log[level](printable(m)),
       onChange: () => this.boardsChanged(),
     });
     this.service = service;
@@ -101,7 +115,7 @@ export class HandoffHost implements vscode.Disposable {
       boards: service.boards,
       taskId: (agent) => this.nextTaskId(agent),
       reportPathOf: (name) => service.boards.all().find((b) => b.delivered_to === name && b.report_path)?.report_path ?? undefined,
-      log: (level, m) => this.log[level](m),
+      log: (level, m) => this.log[level](printable(m)),
       save: (routes) => {
         this.savedRoutes = routes;
         void this.context.workspaceState.update(ROUTES_KEY, routes);
@@ -109,7 +123,7 @@ export class HandoffHost implements vscode.Disposable {
       },
     });
     this.routerImpl.load(this.savedRoutes);
-    this.log.info(`handoff: registry ${loc.teamFile}, boards under ${loc.root}`);
+    this.log.info(`handoff: registry ${printable(loc.teamFile)}, boards under ${printable(loc.root)}`);
     for (const b of service.boards.all()) this.lastState.set(b.agent, b.state);
     this.changed();
   }
@@ -175,15 +189,14 @@ export class HandoffHost implements vscode.Disposable {
   }
 
   private notify(b: Board): void {
-    const task = `${b.agent}::${String(b.task_id)}`;
-    const message = b.last_event ? vscode.l10n.t('{0} is {1}: {2}', task, boardLabel(b), b.last_event.summary) : vscode.l10n.t('{0} is {1}', task, boardLabel(b));
-    this.notices.push({ agent: b.agent, taskId: b.task_id, state: b.state, message, at: Date.now() });
+    const notice = boardNotice(b);
+    this.notices.push({ agent: b.agent, taskId: b.task_id, state: b.state, message: notice.text, at: Date.now() });
     if (this.notices.length > 20) this.notices.shift();
-    this.log.info(`notified: ${message}`);
-    const show = b.state === 'blocked' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // The summary is the agent's; the doorbell already logged it (escaped) when it rang.
+    this.log.info(`notified: ${printable(`${b.agent}::${String(b.task_id)}`)} is ${b.state}`);
     const openReport = vscode.l10n.t('Open Report');
     const actions = b.report_path ? [openReport] : [];
-    void show(message, ...actions).then((choice) => {
+    void ui.show(notice, ...actions).then((choice) => {
       if (choice === openReport) void vscode.commands.executeCommand('agentLens.openReport', { agent: b.agent });
     });
   }

@@ -3,11 +3,14 @@ import * as vscode from 'vscode';
 import { isInFlight } from '../handoff/board';
 import type { DispatchResult } from '../handoff/dispatch';
 import { isSafeSegment } from '../handoff/paths';
-import { isValidKey, MODES, type Mode, type TeamAgent } from '../handoff/team/schema';
+import { isValidKey, type TeamAgent } from '../handoff/team/schema';
 import { writeAgentSection } from '../handoff/team/writeBack';
+import { printable } from '../printable';
+import { briefWhat, cancelPrompt, dispatchNotice, failedNotice, handshakeProgress, handshakeWhat, initNotice, noAgentNotice, readyNotice, registeredNotice, taskIdPrompt } from '../views/messages';
 import type { TreeRow } from '../views/model';
-import { boardLabel } from '../views/handoffRows';
+import { agentPicks, boardPicks, briefSourcePicks, modePicks, namePicks, routePicks } from '../views/picks';
 import type { HandoffHost } from './handoff';
+import * as ui from './ui';
 
 /** A command's agent: a tree row, `{agent}` from scripts and tests, or asked for. */
 type AgentArg = Pick<TreeRow, 'handoffAgent'> | { agent?: string } | string | undefined;
@@ -35,8 +38,8 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       try {
         return await fn(...args);
       } catch (e) {
-        log.error(`${id}: ${(e as Error).message}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Lens: {0}', (e as Error).message));
+        log.error(`${id}: ${printable((e as Error).message)}`);
+        void ui.error(failedNotice((e as Error).message));
         return undefined;
       }
     });
@@ -45,21 +48,19 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
     const given = typeof arg === 'string' ? arg : arg && 'handoffAgent' in arg ? arg.handoffAgent : arg && 'agent' in arg ? arg.agent : undefined;
     if (given) return given;
     const s = service();
-    const items = s.agents().filter((a) => filter(a.key)).map((a) => ({ label: a.display_name ?? a.key, description: `${a.key} · ${boardLabel(s.boards.get(a.key))}${s.boards.get(a.key).task_id ? ` · ${s.boards.get(a.key).task_id}` : ''}`, key: a.key }));
+    const items = agentPicks(s.agents().filter((a) => filter(a.key)).map((a) => ({ key: a.key, name: a.display_name ?? a.key, board: s.boards.get(a.key) })));
     if (!items.length) {
       const register = vscode.l10n.t('Register External Agent…');
-      const r = await vscode.window.showInformationMessage(vscode.l10n.t('No agent to choose: register one in {0}.', s.registry.file), register);
+      const r = await ui.info(noAgentNotice(s.registry.file), register);
       if (r === register) void vscode.commands.executeCommand('agentLens.registerAgent');
       return undefined;
     }
-    return (await vscode.window.showQuickPick(items, { placeHolder }))?.key;
+    return (await ui.pick(items, { placeHolder }))?.key;
   };
 
+  // The error can quote the workspace's team.toml (its launch) and the summary is an agent's: both plain text.
   const report = (r: DispatchResult, what: string) => {
-    const to = String(r.board?.delivered_to);
-    if (r.refused) void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: {0}', r.refused));
-    else if (r.error) void vscode.window.showErrorMessage(r.submitted ? vscode.l10n.t('Agent Lens: {0} is on the board but was not delivered: {1}', what, r.error) : vscode.l10n.t('Agent Lens: {0} failed: {1}', what, r.error));
-    else void vscode.window.showInformationMessage(r.note ? vscode.l10n.t('Agent Lens: {0} delivered to “{1}”. Note: {2}', what, to, r.note) : vscode.l10n.t('Agent Lens: {0} delivered to “{1}”.', what, to));
+    void ui.show(dispatchNotice(r, what));
     return r;
   };
 
@@ -67,26 +68,26 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
     reg('agentLens.dispatchBrief', async (a?: DispatchArgs) => {
       const agent = await pickAgent(a?.agent, vscode.l10n.t('Dispatch a brief to which agent?'));
       if (!agent) return undefined;
-      const taskId = a?.taskId ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Task id for {0}', agent), value: host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')) }));
+      const taskId = a?.taskId ?? (await ui.input({ prompt: taskIdPrompt(agent), value: host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')) }));
       if (!taskId) return undefined;
       const brief = a?.brief ?? (a?.briefFile ? fs.readFileSync(a.briefFile, 'utf8') : await askBrief());
       if (!brief?.trim()) return undefined;
-      return report(await service().dispatch({ agent, taskId, brief, message: a?.message }), vscode.l10n.t('Brief {0}', `${agent}::${taskId}`));
+      return report(await service().dispatch({ agent, taskId, brief, message: a?.message }), briefWhat(agent, taskId));
     }),
     reg('agentLens.firstHandshake', async (a?: AgentArg) => {
       const agent = await pickAgent(a, vscode.l10n.t('Handshake with which agent?'));
       if (!agent) return undefined;
-      const r = report(await service().dispatcher.handshake(agent), vscode.l10n.t('The handshake with {0}', agent));
+      const r = report(await service().dispatcher.handshake(agent), handshakeWhat(agent));
       if (!r.delivered) return r;
-      const ready = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Waiting for {0} to ring the doorbell…', agent), cancellable: true }, (_p, token) => waitReady(host, agent, token));
-      if (ready) void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is ready: {1}', agent, service().boards.get(agent).last_event?.summary ?? ''));
+      const ready = await ui.progress(handshakeProgress(agent), (token) => waitReady(host, agent, token));
+      if (ready) void ui.info(readyNotice(agent, service().boards.get(agent).last_event?.summary ?? ''));
       return r;
     }),
     reg('agentLens.showHandoffStatus', async () => {
       const s = service();
-      const items = s.boards.all().map((b) => ({ label: `${b.agent}: ${boardLabel(b)}`, description: b.task_id ?? '', detail: b.error_reason ?? (b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : undefined), agent: b.agent }));
-      if (!items.length) return void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: no handoff boards yet. Dispatch a brief first.'));
-      const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Handoff boards: pick one to open its report or brief') });
+      const items = boardPicks(s.boards.all());
+      if (!items.length) return void ui.info(vscode.l10n.t('Agent Lens: no handoff boards yet. Dispatch a brief first.'));
+      const pick = await ui.pick(items, { placeHolder: vscode.l10n.t('Handoff boards: pick one to open its report or brief') });
       if (pick) await vscode.commands.executeCommand('agentLens.openReport', { agent: pick.agent });
       return undefined;
     }),
@@ -96,7 +97,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (!agent) return undefined;
       const b = s.boards.get(agent);
       if (!b.task_id) throw new Error(vscode.l10n.t('{0} has no task to cancel', agent));
-      const reason = (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Why cancel {0}?', `${agent}::${b.task_id}`), value: vscode.l10n.t('cancelled from VS Code') }));
+      const reason = (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ?? (await ui.input({ prompt: cancelPrompt(agent, b.task_id), value: vscode.l10n.t('cancelled from VS Code') }));
       if (reason === undefined) return undefined;
       return s.cancel(agent, b.task_id, reason);
     }),
@@ -106,7 +107,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (!agent) return undefined;
       const dir = service().initFolder(agent);
       host.refresh();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is ready (read.md, memory.md, briefs/, reports/).', dir));
+      void ui.info(initNotice(dir));
       return dir;
     }),
     reg('agentLens.openReport', async (a?: AgentArg) => {
@@ -131,19 +132,19 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
     reg('agentLens.addRoute', async (a?: { from?: string; to?: string; template?: string }) => {
       const router = host.routes;
       if (!router) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
-      const from = a?.from ?? (await vscode.window.showQuickPick(vscode.window.terminals.map((t) => t.name), { placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…') }));
+      const from = a?.from ?? (await ui.pick(namePicks(vscode.window.terminals.map((t) => t.name)), { placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…') }))?.name;
       if (!from) return undefined;
       const to = await pickAgent(a?.to, vscode.l10n.t('…send a brief to which agent?'));
       if (!to) return undefined;
       // The braces are the route's placeholders, kept as they are (no arguments, so t() substitutes nothing).
-      const template = a?.template ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)'), value: defaultRouteTemplate().replace(/\n/g, ' ') }));
+      const template = a?.template ?? (await ui.input({ prompt: vscode.l10n.t('The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)'), value: defaultRouteTemplate().replace(/\n/g, ' ') }));
       if (!template) return undefined;
       return router.add(from, to, template);
     }),
     reg('agentLens.removeRoute', async (a?: Pick<TreeRow, 'route'> | string) => {
       const router = host.routes;
       if (!router) return false;
-      const id = typeof a === 'string' ? a : a?.route ?? (await vscode.window.showQuickPick(router.routes().map((r) => ({ label: `${r.from} → ${r.to}`, id: r.id })), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id;
+      const id = typeof a === 'string' ? a : a?.route ?? (await ui.pick(routePicks(router.routes()), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id;
       return id ? router.remove(id) : false;
     }),
   ];
@@ -152,15 +153,13 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
 /** The brief: the selection, else the active editor, else a file. */
 async function askBrief(): Promise<string | undefined> {
   const ed = vscode.window.activeTextEditor;
-  const choices: { label: string; get: () => Promise<string | undefined> }[] = [];
-  if (ed && !ed.selection.isEmpty) choices.push({ label: `$(selection) ${vscode.l10n.t('The selection')}`, get: async () => ed.document.getText(ed.selection) });
-  if (ed) choices.push({ label: `$(file) ${vscode.l10n.t('The active editor ({0})', vscode.workspace.asRelativePath(ed.document.uri))}`, get: async () => ed.document.getText() });
-  choices.push({ label: `$(folder-opened) ${vscode.l10n.t('A file…')}`, get: async () => {
-    const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Use as brief'), filters: { [vscode.l10n.t('Markdown')]: ['md', 'markdown', 'txt'] } }))?.[0];
-    return uri ? Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') : undefined;
-  } });
-  const pick = choices.length === 1 ? choices[0] : await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t('Where is the brief?') });
-  return pick?.get();
+  const choices = briefSourcePicks(ed !== undefined && !ed.selection.isEmpty, ed ? vscode.workspace.asRelativePath(ed.document.uri) : undefined);
+  const pick = choices.length === 1 ? choices[0] : await ui.pick(choices, { placeHolder: vscode.l10n.t('Where is the brief?') });
+  if (!pick) return undefined;
+  if (ed && pick.source === 'selection') return ed.document.getText(ed.selection);
+  if (ed && pick.source === 'editor') return ed.document.getText();
+  const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, title: vscode.l10n.t('Pick the brief file: the task to dispatch'), openLabel: vscode.l10n.t('Use as brief'), filters: { [vscode.l10n.t('Markdown')]: ['md', 'markdown', 'txt'] } }))?.[0];
+  return uri ? Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') : undefined;
 }
 
 async function waitReady(host: HandoffHost, agent: string, token: vscode.CancellationToken): Promise<boolean> {
@@ -178,13 +177,13 @@ async function waitReady(host: HandoffHost, agent: string, token: vscode.Cancell
 async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Promise<TeamAgent | undefined> {
   const s = host.service;
   if (!s) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
-  const key = given?.key ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Agent key (unique; it cannot be changed later)'), placeHolder: 'claude', validateInput: (v) => (!isValidKey(v) ? vscode.l10n.t('letters, digits, "-" and "_" (up to 64), starting with a letter or digit') : s.registry.get(v) ? vscode.l10n.t('{0} is already registered', v) : undefined) }));
+  const key = given?.key ?? (await ui.input({ prompt: vscode.l10n.t('Agent key (unique; it cannot be changed later)'), placeHolder: 'claude', validateInput: (v) => (!isValidKey(v) ? vscode.l10n.t('letters, digits, "-" and "_" (up to 64), starting with a letter or digit') : s.registry.get(v) ? vscode.l10n.t('{0} is already registered', v) : undefined) }));
   if (!key) return undefined;
   if (!isValidKey(key)) throw new Error(vscode.l10n.t('agent key {0} is not allowed: use letters, digits, "-" and "_"', JSON.stringify(key)));
   if (!given?.key && s.registry.get(key)) throw new Error(vscode.l10n.t('{0} is already registered', key));
-  const mode = given?.mode ?? ((await vscode.window.showQuickPick(MODES.map((m) => ({ label: m, description: m === 'embedded' || m === 'background' ? vscode.l10n.t('a terminal agent (drivable from VS Code)') : vscode.l10n.t('not drivable from VS Code') })), { placeHolder: vscode.l10n.t('How does it run?') }))?.label as Mode | undefined);
+  const mode = given?.mode ?? (await ui.pick(modePicks(), { placeHolder: vscode.l10n.t('How does it run?') }))?.mode;
   if (!mode) return undefined;
-  const ask = async (field: keyof TeamAgent, prompt: string, placeHolder?: string) => (given && field in given ? (given[field] as string | undefined) : (await vscode.window.showInputBox({ prompt, placeHolder }))?.trim() || undefined);
+  const ask = async (field: keyof TeamAgent, prompt: string, placeHolder?: string) => (given && field in given ? (given[field] as string | undefined) : (await ui.input({ prompt, placeHolder }))?.trim() || undefined);
   const agent: TeamAgent = {
     key,
     mode,
@@ -196,6 +195,7 @@ async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Pro
     ...(given?.args ? { args: given.args } : {}),
     ...(given?.note ? { note: given.note } : {}),
     ...(given?.tmux ? { tmux: given.tmux } : {}),
+    ...(given?.allow_custom_message !== undefined ? { allow_custom_message: given.allow_custom_message } : {}),
     dispatch_steps: given?.dispatch_steps ?? [],
   };
   for (const k of Object.keys(agent) as (keyof TeamAgent)[]) if (agent[k] === undefined) delete agent[k];
@@ -203,6 +203,6 @@ async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Pro
   const err = s.registry.load();
   if (err) throw err;
   host.refresh();
-  void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: {0} is registered in {1}.', key, s.registry.file));
+  void ui.info(registeredNotice(key, s.registry.file));
   return agent;
 }

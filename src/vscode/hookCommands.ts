@@ -4,9 +4,13 @@ import * as vscode from 'vscode';
 import type { AgentKind } from '../detect/types';
 import { agentLensHome, reporterCommandPath } from '../hooks/commands';
 import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../hooks/install/targets';
-import { hookStateText, hookTargetName, type HookStatus } from '../views/hookRows';
+import { hookTargetName, type HookStatus } from '../views/hookRows';
+import { hookNotice } from '../views/messages';
 import type { TreeRow } from '../views/model';
+import { hookPicks } from '../views/picks';
 import { agentFound } from '../hooks/install/found';
+import { printable } from '../printable';
+import * as ui from './ui';
 
 /** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
 type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'system'; dir?: string };
@@ -50,13 +54,12 @@ export class HookCommands implements vscode.Disposable {
       const who = hookTargetName(t.agent, t.scope);
       try {
         const wrote = action === 'install' ? t.install() : t.uninstall();
-        this.log.info(`${action} hooks for ${who} in ${t.path}: ${wrote ? 'written' : 'nothing to change'}`);
-        const done = action === 'install' ? vscode.l10n.t('Agent Lens: {0} hooks installed in {1}.', who, t.path) : vscode.l10n.t('Agent Lens: {0} hooks removed from {1}.', who, t.path);
-        void vscode.window.showInformationMessage(action === 'install' && t.note ? `${done} ${t.note}` : done);
+        this.log.info(`${action} hooks for ${who} in ${printable(t.path)}: ${wrote ? 'written' : 'nothing to change'}`);
+        void ui.show(hookNotice(action, who, t.path, { note: t.note }));
       } catch (e) {
         const msg = e instanceof InstallError ? e.message : `${t.path}: ${(e as Error).message}`;
-        this.log.error(`${action} hooks for ${who}: ${msg}`);
-        void vscode.window.showErrorMessage(action === 'install' ? vscode.l10n.t('Agent Lens: could not install {0} hooks: {1}', who, msg) : vscode.l10n.t('Agent Lens: could not uninstall {0} hooks: {1}', who, msg));
+        this.log.error(`${action} hooks for ${who}: ${printable(msg)}`);
+        void ui.show(hookNotice(action, who, t.path, { error: msg }));
       }
       out.push(t.status());
     }
@@ -76,15 +79,16 @@ export class HookCommands implements vscode.Disposable {
     const found = new Map(targets.map((t) => [t, agentFound(t.agent, t.path)]));
     // Install ticks the agents found on this machine; when none is found (a fresh machine), every user-level one.
     const anyFound = [...found.values()].some((f) => f.found);
-    const items = targets.map((t) => {
-      const s = t.status();
-      const f = found.get(t)!;
-      const where = f.found ? vscode.l10n.t('found: {0}', f.why ?? '') : vscode.l10n.t('not found on this machine');
-      const picked = action === 'install' ? s.state !== 'installed' && t.scope === 'user' && (f.found || !anyFound) : s.state !== 'absent';
-      return { label: hookTargetName(t.agent, t.scope), description: `${hookStateText(s.state)} · ${where}`, detail: t.note ? `${t.path} — ${t.note}` : t.path, picked, target: t };
-    });
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
-    return picked?.map((p) => p.target) ?? [];
+    const items = hookPicks(
+      targets.map((t) => {
+        const s = t.status();
+        const f = found.get(t)!;
+        const picked = action === 'install' ? s.state !== 'installed' && t.scope === 'user' && (f.found || !anyFound) : s.state !== 'absent';
+        return { agent: t.agent, scope: t.scope, state: s.state, found: f, path: t.path, note: t.note, picked };
+      }),
+    );
+    const picked = await ui.pickMany(items, { title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
+    return picked?.map((p) => targets[p.index]) ?? [];
   }
 
   dispose(): void {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { agentLensHome, markerDir } from '../hooks/commands';
 import { installReporter } from '../hooks/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
-import { removeDiscovery, writeDiscovery } from '../hub/discovery';
+import { pidAlive, removeDiscovery, writeDiscovery } from '../hub/discovery';
 import { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
 import { HookSource } from '../sources/hooks/hookSource';
@@ -31,7 +31,7 @@ export interface RunningHub extends vscode.Disposable {
 export async function startHub(context: vscode.ExtensionContext, store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
-  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids) });
+  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), debug: (m) => log.debug(m) });
   // First: it refuses a bin folder others can write, and then no hub should be left listening.
   const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log: (level, m) => log[level](m) });
@@ -98,10 +98,6 @@ function pruneMarkers(dir: string): void {
   for (const n of names) {
     const pid = Number(n);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      process.kill(pid, 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(path.join(dir, n), { force: true });
-    }
+    if (!pidAlive(pid)) fs.rmSync(path.join(dir, n), { force: true });
   }
 }

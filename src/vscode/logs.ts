@@ -3,6 +3,7 @@ import { defaultLogLocations, JsonlLogSource, type LogLocations } from '../sourc
 import { defaultOpenCodeDbPath } from '../sources/logs/opencodeDb';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
+import { printable } from '../printable';
 import type { AgentLensConfig } from './config';
 
 interface Running {
@@ -29,13 +30,14 @@ export function startLogSources(store: AgentStore, config: () => AgentLensConfig
     stop();
     if (!c.sessionLogsEnabled) return;
     const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
-    const logTo = (level: 'debug' | 'info' | 'warn', msg: string) => log[level](msg);
+    // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
+    const logTo = (level: 'debug' | 'info' | 'warn', msg: string) => log[level](printable(msg));
     const r: Running = { jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }), opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }) };
     running = r;
     r.opencode.start();
     r.jsonl.start().then(
-      () => log.info(`watching session logs in ${[...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', ')}`),
-      (e) => log.warn(`session logs cannot be watched: ${(e as Error).message}. States come from the screen only.`),
+      () => log.info(`watching session logs in ${printable([...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', '))}`),
+      (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),
     );
   };
   start();

@@ -17,6 +17,7 @@ import { printable } from '../printable';
  * the pty's size where we can and fall back to this.
  */
 const FALLBACK_SIZE = { cols: 240, rows: 80 };
+const NAME_POLL_MS = 1000;
 
 /**
  * The only code that reads terminals: shell-integration executions in, chunks to the per-terminal
@@ -28,6 +29,14 @@ export class TerminalAdapter implements vscode.Disposable {
   private readonly reading = new Set<string>();
   /** Terminals running a command whose output is not read: watched by the process scan. */
   private readonly unread = new Set<string>();
+  /**
+   * Terminals whose shell reported a command start since Agent Lens began watching them. A terminal revived
+   * after a reload (persistent sessions) has shell integration again but saw no start: whatever runs in it
+   * started before, so only its process tree tells.
+   */
+  private readonly sawStart = new Set<string>();
+  private soonTimer: NodeJS.Timeout | undefined;
+  private readonly nameTimer: NodeJS.Timeout;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly rc = new RcFiles();
   /** Each terminal's shell process: hook reports name their ancestors, and the shell among them is the terminal. */
@@ -36,6 +45,10 @@ export class TerminalAdapter implements vscode.Disposable {
   private sizeTimer: NodeJS.Timeout | undefined;
   private scanning = false;
   readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
+  /** Each terminal's agent process, where a scan or the agent's folder lookup found it. */
+  private readonly agentPids = new Map<string, number>();
+  /** A scan found an agent in a terminal that saw no command start (revived after a reload). */
+  onAgentFound: ((terminalId: string, found: { agent: AgentKind; pid: number }) => void) | undefined;
   /** Every chunk read from a terminal, after the detector has it (the handoff fallback reads ```handoff blocks). */
   onOutput: ((terminalId: string, chunk: string) => void) | undefined;
   onClosed: ((terminalId: string) => void) | undefined;
@@ -55,6 +68,8 @@ export class TerminalAdapter implements vscode.Disposable {
     );
     for (const t of w.terminals) this.track(t);
     this.reschedule();
+    // VS Code fires no event when a tab's title changes (the program in it, a rename): names are compared each second.
+    this.nameTimer = setInterval(() => this.syncNames(), NAME_POLL_MS);
   }
 
   idOf(t: vscode.Terminal): string | undefined {
@@ -79,6 +94,15 @@ export class TerminalAdapter implements vscode.Disposable {
     return this.sessions.get(id);
   }
 
+  shellPidOf(id: string): number | undefined {
+    for (const [pid, tid] of this.shellPids) if (tid === id) return pid;
+    return undefined;
+  }
+
+  agentPidOf(id: string): number | undefined {
+    return this.agentPids.get(id);
+  }
+
   /** Settings changed: restart the scan loop with the new interval. */
   reconfigure(): void {
     this.reschedule();
@@ -86,6 +110,8 @@ export class TerminalAdapter implements vscode.Disposable {
 
   dispose(): void {
     if (this.scanTimer) clearTimeout(this.scanTimer);
+    if (this.soonTimer) clearTimeout(this.soonTimer);
+    clearInterval(this.nameTimer);
     if (this.sizeTimer) clearInterval(this.sizeTimer);
     for (const s of this.sessions.values()) s.dispose();
     this.disposables.forEach((d) => d.dispose());
@@ -102,11 +128,14 @@ export class TerminalAdapter implements vscode.Disposable {
       ...FALLBACK_SIZE,
       stats: this.stats,
       isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
-      log: (tid, o) => this.log.info(`[${printable(this.store.terminal(tid)?.name ?? tid)}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`),
+      // The evidence is screen text: escaped like the name, so a line on screen cannot forge a log line.
+      log: (tid, o) => this.log.info(printable(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`)),
     });
     this.sessions.set(id, session);
     void t.processId.then((pid) => {
       if (pid && this.ids.get(t) === id) this.shellPids.set(pid, id);
+      // An agent may already run in it (a terminal revived after a reload): look at once, not at the next tick.
+      this.scanSoon();
     });
     void this.sizeFromPty(t, session);
     this.reschedule();
@@ -118,6 +147,18 @@ export class TerminalAdapter implements vscode.Disposable {
     if (id) this.store.renameTerminal(id, t.name);
   }
 
+  private syncNames(): void {
+    for (const [t, id] of this.ids) if (this.store.terminal(id)?.name !== t.name) this.store.renameTerminal(id, t.name);
+  }
+
+  private scanSoon(): void {
+    if (this.soonTimer) return;
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined;
+      void this.scan().finally(() => this.reschedule());
+    }, 200);
+  }
+
   private closed(t: vscode.Terminal): void {
     const id = this.ids.get(t);
     if (!id) return;
@@ -125,6 +166,8 @@ export class TerminalAdapter implements vscode.Disposable {
     this.sessions.delete(id);
     this.reading.delete(id);
     this.unread.delete(id);
+    this.sawStart.delete(id);
+    this.agentPids.delete(id);
     this.ids.delete(t);
     for (const [pid, tid] of this.shellPids) if (tid === id) this.shellPids.delete(pid);
     this.store.closeTerminal(id);
@@ -134,12 +177,15 @@ export class TerminalAdapter implements vscode.Disposable {
 
   private started(e: vscode.TerminalShellExecutionStartEvent): void {
     const id = this.track(e.terminal);
+    this.sawStart.add(id);
     const session = this.sessions.get(id)!;
     const cl = e.execution.commandLine;
     const confidence = cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High ? 'high' : cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Medium ? 'medium' : 'low';
     const cwd = e.execution.cwd?.fsPath ?? e.terminal.shellIntegration?.cwd?.fsPath;
     const decision = readDecision(cl.value, confidence, this.rc.resolver(cwd));
-    this.log.debug(`[${e.terminal.name}] execution ${JSON.stringify(cl.value)} (${confidence}): ${decision.read ? 'read' : 'not read'}, ${decision.reason}`);
+    // A command line can carry a secret (a token in an argument); the user turns trace on to see it.
+    this.log.debug(`[${printable(e.terminal.name)}] execution (${confidence}): ${decision.read ? 'read' : 'not read'}, ${printable(decision.reason)}`);
+    this.log.trace(`[${printable(e.terminal.name)}] command line ${printable(JSON.stringify(cl.value))}`);
     if (!decision.read) {
       session.startExecution(cl.value, false, undefined, cwd);
       this.reading.delete(id);
@@ -162,7 +208,7 @@ export class TerminalAdapter implements vscode.Disposable {
           this.onOutput?.(id, chunk);
         }
       } catch (err) {
-        this.log.warn(`[${e.terminal.name}] reading the terminal stream failed: ${(err as Error).message}`);
+        this.log.warn(`[${printable(e.terminal.name)}] reading the terminal stream failed: ${printable((err as Error).message)}`);
       }
     })();
   }
@@ -189,6 +235,8 @@ export class TerminalAdapter implements vscode.Disposable {
         const pid = await t.processId;
         const found = pid ? findAgent(await processesUnder(pid)) : undefined;
         const cwd = found ? await agentCwd(found.pid) : undefined;
+        const id = this.ids.get(t);
+        if (found && id) this.agentPids.set(id, found.pid);
         if (cwd) return session.setCwd(cwd);
       } catch {
         // The terminal or the process went away: nothing to follow.
@@ -208,12 +256,13 @@ export class TerminalAdapter implements vscode.Disposable {
   }
 
   /**
-   * Terminals the process scan watches: those without shell integration (disabled, unsupported shell, or
-   * restored after a reload while an agent ran) and those running a command that is not read. An idle
-   * shell with integration needs no scan: its next command arrives as an event.
+   * Terminals the process scan watches: those without shell integration (disabled, unsupported shell), those
+   * running a command that is not read, and those that have not reported a command start since Agent Lens
+   * began watching them (revived after a reload with an agent still running). A shell that reported a start
+   * needs no scan while idle: its next command arrives as an event.
    */
   private needsScan(t: vscode.Terminal, id: string): boolean {
-    return !this.reading.has(id) && (this.unread.has(id) || !t.shellIntegration);
+    return !this.reading.has(id) && (this.unread.has(id) || !t.shellIntegration || !this.sawStart.has(id));
   }
 
   /** The process scan runs every N seconds, only while some terminal needs it. */
@@ -263,10 +312,15 @@ export class TerminalAdapter implements vscode.Disposable {
         if (!pid) continue;
         const found = findAgent(await processesUnder(pid));
         const cwd = found ? await agentCwd(found.pid) : undefined;
-        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd } : undefined);
+        const known = this.agentPids.get(id);
+        if (found) this.agentPids.set(id, found.pid);
+        else this.agentPids.delete(id);
+        // What the terminal had before a reload goes in first: the scan's word is newer.
+        if (found && known !== found.pid && !this.sawStart.has(id)) this.onAgentFound?.(id, { agent: found.agent, pid: found.pid });
+        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd, revived: !this.sawStart.has(id) } : undefined);
       }
     } catch (err) {
-      this.log.debug(`process scan failed: ${(err as Error).message}`);
+      this.log.debug(`process scan failed: ${printable((err as Error).message)}`);
     } finally {
       this.scanning = false;
     }

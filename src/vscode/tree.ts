@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TreeRow, ViewInput } from '../views/model';
-import { treeRows } from '../views/model';
+import { ticksEverySecond, treeRows } from '../views/model';
+import { LIMITS, plain } from '../views/untrusted';
 import { toThemeIcon } from './icons';
 
 import { COMMANDS } from '../views/model';
@@ -29,11 +30,17 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
 
+  private lastTick = 0;
+
   constructor(private readonly input: () => ViewInput) {
-    // Time in state moves on; a coarse refresh keeps descriptions honest without churning.
+    // Time in state moves on: every second while an age is shown to the second, else every half minute.
     this.timer = setInterval(() => {
-      if (input().terminals.some((s) => s.agent !== 'shell')) this.refresh();
-    }, 5000);
+      const v = input();
+      const due = ticksEverySecond(v) ? 1000 : 30_000;
+      if (v.now - this.lastTick < due - 50) return;
+      this.lastTick = v.now;
+      this.refresh();
+    }, 1000);
   }
 
   refresh(): void {
@@ -45,14 +52,20 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 
   getTreeItem(row: TreeRow): vscode.TreeItem {
-    const item = new vscode.TreeItem(row.label, !row.children ? vscode.TreeItemCollapsibleState.None : row.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+    // The view model already made them plain; again here (it is idempotent), since this is where VS Code gets them.
+    const label = plain(row.label, LIMITS.label);
+    const description = plain(row.description, LIMITS.description);
+    const item = new vscode.TreeItem(label, !row.children ? vscode.TreeItemCollapsibleState.None : row.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
     item.id = row.key;
-    item.description = row.description;
+    item.description = description;
     item.iconPath = toThemeIcon(row.icon);
     item.contextValue = row.contextValue;
-    if (row.tooltip) item.tooltip = new vscode.MarkdownString(row.tooltip, true);
-    if (row.command) item.command = { command: row.command.id, title: row.label, arguments: row.command.args };
-    item.accessibilityInformation = { label: row.description ? `${row.label}: ${row.description}` : row.label };
+    if (row.tooltip) item.tooltip = tooltip(row.tooltip);
+    // No arguments on the item's own command: VS Code keeps a command with arguments only until the next
+    // refresh of the tree, and a click that lands in between fails ("Actual command not found"). The click
+    // selects the row first; ROW_CLICK runs the row's command for the selection (see registerRowClick).
+    if (row.command) item.command = { command: ROW_CLICK, title: label };
+    item.accessibilityInformation = { label: description ? `${label}: ${description}` : label };
     return item;
   }
 
@@ -73,4 +86,30 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     if (this.timer) clearInterval(this.timer);
     this.changed.dispose();
   }
+}
+
+/** The command every row's click runs: the selected row's own command, with its arguments. */
+export const ROW_CLICK = 'agentLens.openRow';
+
+/**
+ * Runs what a clicked row stands for. A click (or Enter on a focused row) selects the row before VS Code runs the
+ * item's command, and both reach the extension host in that order, so the selection is the row clicked.
+ */
+export function registerRowClick(view: vscode.TreeView<TreeRow>): vscode.Disposable {
+  return vscode.commands.registerCommand(ROW_CLICK, (arg?: TreeRow) => {
+    const row = arg?.command ? arg : view.selection[0];
+    if (row?.command) return vscode.commands.executeCommand(row.command.id, ...row.command.args);
+    return undefined;
+  });
+}
+
+/**
+ * A row's tooltip: Markdown whose outside parts src/views escaped. Untrusted (no command links), no HTML, and no
+ * theme icons (none of our tooltips uses one, so `$(…)` in a name stays text).
+ */
+function tooltip(markdown: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(markdown, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
 }

@@ -3,9 +3,13 @@ import { realScheduler } from '../scheduler';
 import { typeAnswer } from '../sources/terminal/answer';
 import { answerableInline } from '../store/policy';
 import type { AgentStore } from '../store/store';
-import { agentName } from '../views/labels';
+import { printable } from '../printable';
+import { answerBox, movedOnNotice, nothingTypedNotice } from '../views/messages';
 import { COMMANDS } from '../views/model';
+import { displayName } from '../views/names';
+import { type RowOrId, terminalIdOf, waitIdOf } from './commandArgs';
 import type { TerminalAdapter } from './terminals';
+import * as ui from './ui';
 
 /**
  * "Answer…" on a Needs-you item. A reply that asks gets an input box and the answer typed into its terminal;
@@ -15,44 +19,51 @@ import type { TerminalAdapter } from './terminals';
 export function registerWaitCommands(store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
     // A dialog's keys are the TUI's: show its terminal (from a Needs-you row's menu, or a terminal id).
-    vscode.commands.registerCommand('agentLens.answerInTerminal', (row?: { terminalId?: string } | string) => {
-      const id = typeof row === 'string' ? row : row?.terminalId;
+    vscode.commands.registerCommand('agentLens.answerInTerminal', (arg?: RowOrId) => {
+      const id = terminalIdOf(arg);
       const t = id ? terminals.terminalOf(id) : undefined;
       if (t) t.show(false);
-      else void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: that terminal is gone.'));
+      else void ui.warn(vscode.l10n.t('Agent Lens: that terminal is gone.'));
     }),
-    vscode.commands.registerCommand(COMMANDS.answer, async (waitId?: string, given?: string) => {
+    // From the row's click or inline button (the row), a script (a wait id and the answer), or the palette.
+    vscode.commands.registerCommand(COMMANDS.answer, async (arg?: RowOrId, given?: string) => {
+      const waitId = waitIdOf(arg);
       const w = waitId ? store.wait(waitId) : store.waits().find(answerableInline);
       const t = w?.terminalId ? terminals.terminalOf(w.terminalId) : undefined;
       if (!w || w.closedAt !== undefined || !t) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Lens: that question is no longer open (answered, or its terminal is gone).'));
+        void ui.info(vscode.l10n.t('Agent Lens: that question is no longer open (answered, or its terminal is gone).'));
         return undefined;
       }
       if (!answerableInline(w)) {
         t.show(false);
         return undefined;
       }
-      const name = store.terminal(w.terminalId!)?.name ?? w.terminalId ?? '';
-      const answer =
-        given ??
-        (await vscode.window.showInputBox({
-          title: vscode.l10n.t('{0} in “{1}” asks', agentName(w.agent), name),
-          prompt: w.question ?? vscode.l10n.t('Its reply ends with a question.'),
-          placeHolder: vscode.l10n.t('Your answer: typed into the terminal as one line, then Enter'),
+      const t0 = store.terminal(w.terminalId!);
+      const name = t0 ? displayName(t0, store.terminals()) : w.terminalId ?? '';
+      // The question is the agent's: as the prompt, VS Code would render a link in it, so it is plain text.
+      let answer = given;
+      try {
+        answer ??= await ui.input({
+          ...answerBox(w, name),
           ignoreFocusOut: true,
           validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type an answer, or press Escape to leave it.')),
-        }));
+        });
+      } catch (e) {
+        // Typing goes only where the user typed it: without the box, nothing is sent to the terminal.
+        void ui.warn(vscode.l10n.t('Agent Lens: the answer box could not open ({0}); nothing was typed. Answer in the terminal instead.', (e as Error).message));
+        return undefined;
+      }
       if (answer === undefined) return undefined;
       if (store.wait(w.id)?.closedAt !== undefined) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: {0} in “{1}” moved on before the answer was sent; nothing was typed.', agentName(w.agent), name));
+        void ui.warn(movedOnNotice(w, name));
         return undefined;
       }
       try {
         const line = await typeAnswer((data) => t.sendText(data, false), answer, realScheduler);
-        log.info(`answered ${w.id} in "${name}": typed ${line.length} characters, then Enter`);
+        log.info(`answered ${printable(w.id)} in "${printable(name)}": typed ${line.length} characters, then Enter`);
         return line;
       } catch (e) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Agent Lens: nothing typed: {0}.', (e as Error).message));
+        void ui.warn(nothingTypedNotice((e as Error).message));
         return undefined;
       }
     }),

@@ -4,6 +4,9 @@ import { SAME_MOMENT_MS } from '../../src/store/arbitrationRules';
 import { SOURCES, type Source } from '../../src/store/observation';
 import { obs } from './obs';
 
+/** The agent's own record of a prompt (its log's user entry, its prompt hook): an exact turn start. */
+const prompt = (o: ReturnType<typeof obs>): ReturnType<typeof obs> => ({ ...o, prompt: true });
+
 // `process` outcomes exist only as a headless run's exit code: the run's own verdict.
 const AUTHORITY: Record<Source, number> = { process: 5, 'jsonl-watcher': 4, hook: 3, doorbell: 2, 'pty-scrape': 1 };
 
@@ -39,6 +42,11 @@ describe('arbitration', () => {
     ['Codex Interrupt (a denial or Esc) fails the turn over the screen’s stopped', [obs('pty-scrape', 5000, 'waiting', { agent: 'codex' }), obs('hook', 9000, 'failed', { agent: 'codex', reason: 'interrupted' }), obs('pty-scrape', 9200, 'stopped', { agent: 'codex' })], 'hook failed'],
     ['the hook’s Stop is confirmed by the log', [obs('hook', 9000, 'completed'), obs('jsonl-watcher', 9100, 'completed'), obs('pty-scrape', 9300, 'idle')], 'jsonl-watcher completed'],
     ['a denied permission: the log says failed after the stale hook wait', [obs('hook', 5700, 'waiting'), obs('pty-scrape', 26_300, 'stopped'), obs('jsonl-watcher', 26_200, 'failed', { reason: 'permission rejected' })], 'jsonl-watcher failed'],
+    // A message typed ahead is sent the moment the turn ends: its prompt record follows the Stop hook by ~0.1 s.
+    ['a queued prompt 0.1 s after the Stop hook starts a new turn', [obs('pty-scrape', 5000, 'working'), obs('hook', 9000, 'completed'), prompt(obs('jsonl-watcher', 9115, 'working'))], 'jsonl-watcher working'],
+    ['a queued prompt by hook 0.1 s after the log’s turn end starts a new turn', [obs('jsonl-watcher', 9000, 'completed'), prompt(obs('hook', 9100, 'working'))], 'hook working'],
+    ['an outcome after the prompt record is the new turn’s', [prompt(obs('jsonl-watcher', 9000, 'working')), obs('hook', 9050, 'completed')], 'hook completed'],
+    ['an unverified prompt record moves no turn boundary', [obs('jsonl-watcher', 9000, 'completed'), { ...prompt(obs('hook', 9100, 'working')), provenance: 'unverified' }], 'jsonl-watcher completed'],
   ];
   for (const [name, words, want] of table) {
     it(name, () => {

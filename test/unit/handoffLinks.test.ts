@@ -99,6 +99,9 @@ describe('a ```handoff block printed in a terminal (no token)', () => {
       assert.strictEqual(s.ringLocal(event('w::t1'), 'terminal').ok, true);
       // The token-holding doorbell still takes unregistered keys (seed 002: boards for agents not in the registry).
       assert.strictEqual(s.ringLocal(event('stranger::t1'), 'doorbell').ok, true);
+      // …on a board in memory only: a key nobody registered never gets a folder.
+      assert.strictEqual(s.boards.get('stranger').last_event?.summary, event('x').summary);
+      assert.strictEqual(fs.existsSync(path.join(s.paths.root, 'stranger')), false);
     });
   });
 });

@@ -38,13 +38,15 @@ function slowloris(port: number, first: string, giveUpMs: number): Promise<numbe
 describe('hub limits: connections, headers, requests', function () {
   this.timeout(30_000);
 
-  it('sets maxConnections and the header / request / keep-alive timeouts on its server', async () => {
+  it('sets the cap, the other users’ share, the first-byte deadline and the header / request / keep-alive timeouts', async () => {
     const hub = new Hub({ bodyLimit: 1024 });
     await hub.listen();
     try {
       const s = hub.httpServer!;
-      assert.deepStrictEqual([s.maxConnections, s.headersTimeout, s.requestTimeout, s.keepAliveTimeout], [256, 5000, 10_000, 1000]);
-      assert.deepStrictEqual([HUB_LIMITS.maxConnections, HUB_LIMITS.checkIntervalMs], [256, 1000]);
+      assert.deepStrictEqual([s.headersTimeout, s.requestTimeout, s.keepAliveTimeout], [5000, 10_000, 1000]);
+      const { maxConnections, firstByteMs, perOtherUser, otherUsers, checkIntervalMs } = HUB_LIMITS;
+      assert.deepStrictEqual({ maxConnections, firstByteMs, perOtherUser, otherUsers, checkIntervalMs }, { maxConnections: 256, firstByteMs: 1000, perOtherUser: 16, otherUsers: 64, checkIntervalMs: 1000 });
+      assert.strictEqual(s.maxConnections, 4 * 256, 'Node’s own limit counts sockets before they are placed: only a backstop');
     } finally {
       await hub.close();
     }

@@ -147,7 +147,7 @@ describe('install: addHooks / removeHooks', () => {
   });
 
   it('replaces an outdated entry of ours in place and drops ours from events the table no longer has', () => {
-    const [old, stale] = [hookEntries('claude-code', '/old/agent-lens-report'), { event: 'Retired', command: 'exec /old/agent-lens-report x', timeout: 5 } as HookEntry];
+    const [old, stale] = [hookEntries('claude-code', '/home/old/.agent-lens/bin/agent-lens-report'), { event: 'Retired', command: 'exec /home/old/.agent-lens/bin/agent-lens-report claude-code', timeout: 5 } as HookEntry];
     const user = { hooks: [{ type: 'command', command: 'notify-send done' }] };
     const later = { matcher: 'x', hooks: [{ type: 'command', command: 'added after ours' }] };
     const v = parse(addHooks(JSON.stringify({ hooks: { Stop: [user] } }, null, 2), [...old, stale]));
@@ -260,9 +260,9 @@ describe('install: settings files', () => {
     const original = '{\n    "model": "opus"\n}';
     write(file, original);
     installInto(file, hookEntries('claude-code', '/old/agent-lens-report'), { env });
-    assert.strictEqual(fileState(file, hookEntries('claude-code', REPORTER)), 'outdated');
+    assert.strictEqual(fileState(file, hookEntries('claude-code', REPORTER), env), 'outdated');
     assert.strictEqual(installInto(file, hookEntries('claude-code', REPORTER), { env }), true);
-    assert.strictEqual(fileState(file, hookEntries('claude-code', REPORTER)), 'installed');
+    assert.strictEqual(fileState(file, hookEntries('claude-code', REPORTER), env), 'installed');
     assert.strictEqual(fs.readFileSync(backupPath(file), 'utf8'), original);
     uninstallFrom(file, { env });
     assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
@@ -343,7 +343,7 @@ describe('install: agent targets', () => {
 describe('install: plugin files', () => {
   const src = (name: string, body: string, comment = '//'): string => {
     const f = path.join(tmp, 'src', name);
-    write(f, `${comment} ${agents.PLUGIN_MARK} for tests\n${body}\n`);
+    write(f, `${comment === '#' ? agents.PLUGIN_BANNERS[1] : agents.PLUGIN_BANNERS[0]}\n${body}\n`);
     return f;
   };
 
@@ -354,7 +354,7 @@ describe('install: plugin files', () => {
     assert.strictEqual(agents.installPlugin(plugin), true);
     assert.strictEqual(agents.pluginState(plugin), 'installed');
     assert.strictEqual(agents.installPlugin(plugin), false);
-    fs.writeFileSync(target, `// ${agents.PLUGIN_MARK} old\nexport const A = 0;\n`);
+    fs.writeFileSync(target, `${agents.PLUGIN_BANNERS[0]}\nexport const A = 0;\n`);
     assert.strictEqual(agents.pluginState(plugin), 'outdated');
     agents.installPlugin(plugin);
     assert.ok(fs.readFileSync(target).equals(fs.readFileSync(plugin.files[0].source)));
@@ -373,14 +373,14 @@ describe('install: plugin files', () => {
     assert.throws(() => agents.uninstallPlugin(plugin), (e: unknown) => e instanceof InstallError && /remove it yourself/.test(e.message));
     assert.strictEqual(fs.readFileSync(plugin.files[0].target, 'utf8'), 'export const Mine = 1;\n');
     write(path.join(tmp, 'plain.js'), 'export {};\n');
-    assert.throws(() => agents.installPlugin(agents.opencodePlugin(path.join(tmp, 'plain.js'), {}, tmp)), /must carry/, 'an unmarked source could never be uninstalled');
+    assert.throws(() => agents.installPlugin(agents.opencodePlugin(path.join(tmp, 'plain.js'), {}, tmp)), /must start with one of the banners/, 'an unmarked source could never be uninstalled');
   });
 
   it('Hermes: a folder of ours, with leftovers of older versions and compiled files cleaned up', () => {
     const files = [src('__init__.py', 'def register(ctx): pass', '#'), src('plugin.yaml', 'name: agent-lens', '#')];
     const plugin = agents.hermesPlugin(files, { HERMES_HOME: path.join(tmp, 'hermes') }, tmp);
     const dir = plugin.dir!;
-    write(path.join(dir, 'old.py'), `# ${agents.PLUGIN_MARK} v0\n`);
+    write(path.join(dir, 'old.py'), `${agents.PLUGIN_BANNERS[1]}\n# v0\n`);
     assert.strictEqual(agents.pluginState(plugin), 'outdated');
     agents.installPlugin(plugin);
     assert.deepStrictEqual(fs.readdirSync(dir).sort(), ['__init__.py', 'plugin.yaml']);

@@ -63,4 +63,18 @@ describe('wait notifications', () => {
     sched.advance(4_000);
     assert.deepStrictEqual(pushed, ['t1:permission']);
   });
+
+  it('looks again at an unfocused wait when its timer fires early, and notifies it', () => {
+    const sched = new FakeScheduler();
+    // Node's timers may fire a few milliseconds early (and a second source may move the opening time): this
+    // scheduler fires every timer 5 ms before it is due, which left such a wait unnotified for good.
+    const early = { now: () => sched.now(), setTimeout: (fn: () => void, ms: number) => sched.setTimeout(fn, Math.max(0, ms - 5)), clearTimeout: (h: unknown) => sched.clearTimeout(h) };
+    const store = new AgentStore({ now: () => sched.now() });
+    const pushed: string[] = [];
+    new WaitNotifier(store, early, { enabled: () => true, delaySeconds: () => 15, isFocused: () => false, notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`) });
+    store.openTerminal('t1', 'a');
+    wait(store, sched.now(), 'permission');
+    sched.advance(15_100);
+    assert.deepStrictEqual(pushed, ['t1:permission'], 'notified a moment after it was due, not never');
+  });
 });

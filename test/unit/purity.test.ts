@@ -67,7 +67,71 @@ describe('layer boundary', function () {
 
   it('the lint rule is off in src/vscode, src/extension.ts and the e2e suite only', () => {
     for (const f of inside) {
-      for (const r of [rules[f].imports, rules[f].syntax]) assert.ok(severity(r) === 0 || severity(r) === 'off', `${f}: ${JSON.stringify(r)}`);
+      assert.ok(severity(rules[f].imports) === 0 || severity(rules[f].imports) === 'off', `${f}: ${JSON.stringify(rules[f].imports)}`);
+      // no-restricted-syntax stays on in the adapter for the UI sinks (below), but without the vscode selectors
+      const syntax = rules[f].syntax;
+      assert.ok(severity(syntax) === 0 || severity(syntax) === 'off' || !/'vscode'/.test(JSON.stringify(syntax)), `${f}: ${JSON.stringify(syntax)}`);
     }
+  });
+});
+
+/** The calls that render `[label](command:…)` links or `$(icon)`s: only src/vscode/ui.ts may make them. */
+const UI_SINKS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'withProgress'];
+
+/** no-restricted-syntax as ESLint resolves it for each file, and what the first file's setting reports on each sample. */
+function sinkRule(files: string[], samples: string[]): { rules: Record<string, RuleEntry>; fired: string[][] } {
+  const script = `import { ESLint, Linter } from 'eslint';
+const [files, samples] = JSON.parse(process.argv[1]);
+const eslint = new ESLint();
+const rules = {};
+for (const f of files) rules[f] = (await eslint.calculateConfigForFile(f)).rules?.['no-restricted-syntax'] ?? null;
+const linter = new Linter();
+const config = [{ languageOptions: { ecmaVersion: 2022, sourceType: 'module' }, rules: { 'no-restricted-syntax': rules[files[0]] } }];
+const fired = samples.map((s) => linter.verify(s, config).map((m) => m.ruleId + ': ' + m.message));
+console.log(JSON.stringify({ rules, fired }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([files, samples])], { cwd: ROOT, encoding: 'utf8' })) as { rules: Record<string, RuleEntry>; fired: string[][] };
+}
+
+describe('untrusted text reaches VS Code only through src/vscode/ui.ts', function () {
+  this.timeout(60_000);
+  const guarded = ['src/vscode/commands.ts', 'src/vscode/handoffCommands.ts', 'src/vscode/waitCommands.ts', 'src/vscode/hookCommands.ts', 'src/vscode/handoff.ts', 'src/vscode/tree.ts', 'src/extension.ts', 'src/views/model.ts', 'src/store/store.ts'];
+  const bad = [
+    "vscode.window.showInformationMessage('x');",
+    "void vscode.window.showWarningMessage(msg, 'Open');",
+    "const show = b ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;",
+    "window['showErrorMessage']('x');",
+    'const { showInputBox } = vscode.window;',
+    'await vscode.window.showQuickPick(items, {});',
+    'const qp = vscode.window.createQuickPick();',
+    'const box = window.createInputBox();',
+    'vscode.window.withProgress({ title: t }, async () => 1);',
+  ];
+  const good = ["void ui.info('x');", 'await vscode.window.showTextDocument(doc);', 'vscode.window.createStatusBarItem();', "const t = vscode.l10n.t('x');"];
+  let result: ReturnType<typeof sinkRule> = { rules: {}, fired: [] };
+  before(() => {
+    result = sinkRule([...guarded, 'src/vscode/ui.ts', 'test/e2e/suite/util.ts'], [...bad, ...good]);
+  });
+
+  it('the lint rule names every sink and is an error everywhere but the UI module and the e2e suite', () => {
+    for (const f of guarded) {
+      const r = result.rules[f];
+      assert.ok(severity(r) === 2 || severity(r) === 'error', `${f}: ${JSON.stringify(r)}`);
+      for (const name of UI_SINKS) assert.ok(JSON.stringify(r).includes(name), `${f}: ${name} is not restricted`);
+    }
+    for (const f of ['src/vscode/ui.ts', 'test/e2e/suite/util.ts']) assert.ok(severity(result.rules[f]) === 0 || severity(result.rules[f]) === 'off', `${f}: ${JSON.stringify(result.rules[f])}`);
+  });
+
+  it('fires on each way to reach a sink, and not on other calls', () => {
+    bad.forEach((code, i) => {
+      assert.ok(result.fired[i].length > 0, `not reported: ${code}`);
+      assert.ok(result.fired[i].every((m) => m.startsWith('no-restricted-syntax: ') && m.includes('src/vscode/ui.ts')), result.fired[i].join('\n'));
+    });
+    good.forEach((code, i) => assert.deepStrictEqual(result.fired[bad.length + i], [], code));
+  });
+
+  it('no source but the UI module names a sink, not even under an eslint-disable comment', () => {
+    const named = new RegExp(`\\b(${UI_SINKS.join('|')})\\b`);
+    const offenders = walk('src', []).filter((f) => f !== 'src/vscode/ui.ts' && named.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    assert.deepStrictEqual(offenders, []);
   });
 });

@@ -60,9 +60,9 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     store.openTerminal('T1', 'claude');
     hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
     received = [];
-    hub.mount(REPORT_PATH, (b) => {
+    hub.mount(REPORT_PATH, (b, connection) => {
       received.push(b as Record<string, unknown>);
-      return hooks.handle(b);
+      return hooks.handle(b, connection);
     });
     const port = await hub.listen();
     discovery = path.join(home, 'hubs', 'test.json');
@@ -84,6 +84,7 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     assert.strictEqual(received[0].pid, process.pid, 'the hook’s parent is the agent');
     const [w] = store.waits();
     assert.deepStrictEqual([w.kind, w.openedBy, w.terminalId], ['permission', 'hook', 'T1']);
+    assert.strictEqual(store.terminal('T1')!.words.find((o) => o.source === 'hook')?.provenance, 'verified', 'the hub found the reporter below this process');
     assert.match(w.question ?? '', /^Bash: /);
     assert.ok(fs.existsSync(marker()), 'marker written for the gated closes');
     console.log(`      reporting event: ${r.ms.toFixed(0)} ms wall (process start included)`);
@@ -148,7 +149,7 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     assert.deepStrictEqual([...ats].sort((a, b) => a - b), ats);
   });
 
-  it('Codex: returns before the request (a detached copy sends it), which still arrives', async () => {
+  it('Codex: returns before the request (a copy that outlives the hook sends it), which still arrives, verified', async () => {
     const codex = path.join(ROOT, 'test/fixtures/recordings/codex/04-approval-approve/hooks.jsonl');
     const [p] = payloads(codex, 'PermissionRequest');
     const r = await runHook(cmd('codex'), JSON.stringify(p), env);
@@ -157,6 +158,8 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     while (received.length === 0 && Date.now() - t0 < 5000) await new Promise((res) => setTimeout(res, 20));
     assert.strictEqual(received.length, 1);
     assert.strictEqual((received[0].payload as { hook_event_name: string }).hook_event_name, 'PermissionRequest');
-    console.log(`      codex hook returned after ${r.ms.toFixed(0)} ms; the detached copy delivered ${Date.now() - t0} ms later`);
+    // The copy is left behind in this process's session: the hub finds it there.
+    assert.ok(store.sessions().some((s) => s.agent === 'codex' && s.shown?.provenance === 'verified'), 'the copy was found in the agent’s session');
+    console.log(`      codex hook returned after ${r.ms.toFixed(0)} ms; the copy delivered ${Date.now() - t0} ms later`);
   });
 });

@@ -123,6 +123,18 @@ describe('agent store', () => {
     assert.strictEqual(store.terminal('A')!.agent, 'shell');
   });
 
+  it('logs hook-supplied session ids, folders and terminal names escaped: no forged log line', () => {
+    const lines: string[] = [];
+    const store = new AgentStore({ log: (m) => lines.push(m), agentsInFolder: () => 1 });
+    const dir = '/w\u001b[31m';
+    store.openTerminal('A', 'bash\u001b]0;evil\u0007\u202e');
+    store.observe(screen('A', 1000, 'working', { locator: { cwd: dir } }));
+    store.observe(logged('abc\n2026-12-04 21:00:00.000 [info] hub listening on 127.0.0.1:1; forged line', 2000, 'working', { locator: { cwd: dir } }));
+    assert.strictEqual(lines.length, 1, 'linked once');
+    assert.doesNotMatch(lines[0], /[\u0000-\u001f\u007f-\u009f]/);
+    assert.match(lines[0], /session abc\\u000a2026-12-04 21:00:00\.000 \[info\] hub listening .* to terminal "bash\\u001b\]0;evil\\u0007/);
+  });
+
   describe('waits', () => {
     it('opens a wait with an id when the screen sees a dialog, lets the hook confirm it, and closes it by the source that moved on', () => {
       const store = twoTerminals();

@@ -3,7 +3,8 @@ import { CastBuffer } from '../../src/replay/castWriter';
 import { parseCast } from '../../src/replay/cast';
 import { replayCast } from '../../src/replay/replay';
 import { parseAliases, readDecision } from '../../src/sources/terminal/readPolicy';
-import { TerminalSession } from '../../src/sources/terminal/session';
+import { replyQuestion, TerminalSession } from '../../src/sources/terminal/session';
+import { describe as describeState } from '../../src/views/labels';
 import { AgentStore } from '../../src/store/store';
 import { FakeScheduler } from './fakeScheduler';
 import { recordings } from './helpers';
@@ -91,6 +92,38 @@ describe('terminal session (live timing with a manual clock)', () => {
     s.setProcessAgent({ agent: 'claude-code', evidence: 'process claude (pid 7)' });
     s.endExecution(0);
     assert.deepStrictEqual([store.terminal('t1')!.agent, store.terminal('t1')!.state, store.terminal('t1')!.evidence], ['claude-code', 'exited', 'command ended with exit code 0']);
+  });
+
+  it('an agent command the shell could not find is no agent: the terminal is a shell that says why', () => {
+    const store = new AgentStore();
+    store.openTerminal('t1', 'bash');
+    const s = new TerminalSession('t1', (o) => store.observe(o), new FakeScheduler());
+    s.startExecution('claude', true, { agent: 'claude-code', evidence: 'command line: claude' });
+    assert.strictEqual(store.terminal('t1')!.agent, 'claude-code');
+    s.write('bash: claude: command not found\r\n');
+    s.endExecution(127);
+    const t = store.terminal('t1')!;
+    assert.deepStrictEqual([t.agent, t.state, t.evidence], ['shell', 'idle', 'command not found: claude']);
+    assert.strictEqual(describeState(t, 0), 'shell · command not found: claude');
+    // An agent that ran and exited with an error of its own stays the agent that exited.
+    s.startExecution('claude', true, { agent: 'claude-code', evidence: 'command line: claude' });
+    s.endExecution(1);
+    assert.deepStrictEqual([store.terminal('t1')!.agent, store.terminal('t1')!.state], ['claude-code', 'exited']);
+  });
+
+  it('an agent found in a terminal revived after a reload is at rest until a source says more', () => {
+    const store = new AgentStore();
+    store.openTerminal('t1', 'opencode');
+    const s = new TerminalSession('t1', (o) => store.observe(o), new FakeScheduler());
+    s.setProcessAgent({ agent: 'opencode', evidence: 'process opencode (pid 42)', revived: true });
+    const t = store.terminal('t1')!;
+    assert.deepStrictEqual([t.agent, t.state, t.source], ['opencode', 'idle', 'process']);
+    assert.match(t.evidence, /running since before this window/);
+  });
+
+  it('a reply’s question loses the quotes and the reply’s own bullet', () => {
+    assert.strictEqual(replyQuestion('codex.reply+reply-question: "• I can use pytest or unittest. Which one should I use?"'), 'I can use pytest or unittest. Which one should I use?');
+    assert.strictEqual(replyQuestion('cc.reply+reply-question: "Which format do you want?"'), 'Which format do you want?');
   });
 
   it('reports a switched-off agent as a plain shell', () => {

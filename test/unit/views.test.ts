@@ -29,7 +29,10 @@ describe('view model', () => {
     );
     const [w] = rows[0].children!;
     assert.strictEqual(w.label, 'claude one');
-    assert.strictEqual(w.description, 'Claude Code · waiting for approval · 18s · Run rm -rf build?');
+    assert.strictEqual(w.description, 'Claude Code · waiting for approval · 18s');
+    // What it asks is on the line below, where a narrow side bar does not cut it off; the tooltip leads with it.
+    assert.deepStrictEqual(w.children!.map((c) => c.label), ['Run rm -rf build?']);
+    assert.match(w.tooltip!, /^\*\*waiting for approval\*\* for 18s: Run rm \\-rf build\\?/);
     assert.strictEqual(w.contextValue, 'wait.permission');
     assert.ok(w.waitId);
     assert.match(w.tooltip!, /Seen by: pty-scrape, hook/);
@@ -59,7 +62,7 @@ describe('view model', () => {
   it('the tooltip names the shown source and lists each source’s latest word, newest first', () => {
     const { store } = world();
     const md = tooltipMarkdown(store.terminal('B')!, 20_000);
-    assert.match(md, /Shown from `jsonl-watcher`/);
+    assert.match(md, /Shown from the session log: codex\\.turn/);
     const iLog = md.indexOf('`jsonl-watcher`: failed · interrupted');
     const iScreen = md.indexOf('`pty-scrape`: working');
     assert.ok(iLog > 0 && iScreen > iLog, md);
@@ -80,7 +83,7 @@ describe('view model', () => {
     assert.strictEqual(stateLabel({ state: 'waiting', waitKind: 'reply-question' }), 'asked a question');
     assert.strictEqual(stateLabel({ state: 'failed', reason: 'API error 529' }), 'failed · API error 529');
     assert.strictEqual(stateLabel({ state: 'completed', reason: 'ignored' }), 'completed');
-    assert.deepStrictEqual([duration(5_000), duration(125_000), duration(7_500_000)], ['5s', '2m', '2h 5m']);
+    assert.deepStrictEqual([duration(5_000), duration(125_000), duration(725_000), duration(7_500_000)], ['5s', '2m 5s', '12m', '2h 5m']);
     const { store } = world();
     assert.strictEqual(describeState(store.terminal('C')!, 0), 'shell');
   });
@@ -99,11 +102,12 @@ describe('view model', () => {
     const [dialog, reply] = group.children!;
     assert.strictEqual(dialog.waitId, q.id);
     assert.deepStrictEqual(dialog.command, { id: COMMANDS.showTerminal, args: ['A'] });
-    assert.deepStrictEqual(dialog.children!.map((c) => c.label), ['1. Jest', '2. Vitest']);
+    assert.deepStrictEqual(dialog.children!.map((c) => c.label), ['Which test framework?', '1. Jest', '2. Vitest']);
     assert.match(dialog.tooltip!, /Answer in the terminal/);
     assert.deepStrictEqual(reply.command, { id: COMMANDS.answer, args: [reply.waitId] });
     assert.strictEqual(reply.contextValue, 'wait.reply-question');
-    assert.match(reply.description, /Codex · asked a question · 3s · Shall I commit\?/);
+    assert.match(reply.description, /Codex · asked a question · 3s$/);
+    assert.deepStrictEqual(reply.children!.map((c) => [c.label, c.command?.id]), [['Shall I commit?', COMMANDS.answer]]);
   });
 
   it('lists each agent’s hook install state last, collapsed, with the file it lives in', () => {

@@ -4,6 +4,8 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, TomlError } from 'smol-toml';
+import { FileReadError, readRegularFile } from '../../fsutil';
+import { firstProblem } from '../paths';
 import type { z } from 'zod';
 import {
   DEPRECATED_FIELDS,
@@ -122,17 +124,44 @@ export function parseTeam(text: string, file: string): ParsedTeam {
   return { agents, warnings };
 }
 
-/** A missing file is an empty registry: most people have no team yet. */
+/**
+ * A missing file is an empty registry: most people have no team yet. The file is read only as a regular file of
+ * at most TEAM_FILE_MAX bytes: a link to one is followed (dotfile managers keep team.toml as a link), but a FIFO,
+ * a device such as /dev/zero or a folder is refused before a byte is read, so a planted one cannot hang the read.
+ */
 export function readTeamFile(file: string): ParsedTeam {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file, { max: TEAM_FILE_MAX, followLink: true }).toString('utf8');
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ENOENT') return { agents: [], warnings: [] };
-    throw new TeamError(file, l10n.t('cannot read the file ({0}); check that it is a readable file', String(err.code ?? err.message)));
+    if (!(e instanceof FileReadError)) throw e;
+    if (e.code === 'ENOENT') return { agents: [], warnings: [] };
+    if (e.code === 'EFBIG') throw new TeamError(file, l10n.t('is over {0} KB, the most a team.toml is read: remove what is not an agent\'s section', TEAM_FILE_MAX / 1024));
+    throw new TeamError(file, l10n.t('cannot read the file: {0}', e.message));
   }
   return parseTeam(text, file);
+}
+
+/**
+ * Why a team file the workspace chose (its settings, or the default `.agent-lens/team.toml`) is not read: a
+ * part of its folder from the workspace folder down is a link or not a folder, it lies outside the workspace,
+ * or it is a link that leads out of it. Reads nothing but link and folder entries.
+ */
+export function workspaceTeamRefusal(file: string, workspace: string): string | undefined {
+  const p = firstProblem(workspace, path.dirname(file));
+  const fix = l10n.t('set agentLens.handoff.teamFile in your user settings (serve: --team) to use a registry elsewhere');
+  if (p?.kind === 'outside') return l10n.t('is outside the workspace {0}, whose settings chose it: {1}', workspace, fix);
+  if (p?.kind === 'link' || p?.kind === 'not-folder') return l10n.t('{0} is {1}: the workspace {2} chose where team.toml is, so Agent Lens reads it only from real folders in it; remove it, or {3}', p.at, p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'), workspace, fix);
+  if (p) return undefined; // not created yet: an empty registry
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return undefined;
+    const real = fs.realpathSync(file);
+    const rel = path.relative(fs.realpathSync(workspace), real);
+    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return l10n.t('is a symbolic link to {0}, outside the workspace {1}: remove the link, or {2}', real, workspace, fix);
+  } catch {
+    /* missing, or a dangling link: the read says so */
+  }
+  return undefined;
 }
 
 function toAgent(key: string, d: z.infer<typeof sectionSchema>): TeamAgent {
@@ -230,6 +259,11 @@ export function locate(lines: TomlLine[], key: string, p: Path): number | undefi
 export interface TeamRegistryOptions {
   onChange?: () => void;
   warn?: (msg: string) => void;
+  /**
+   * The workspace folder, when the workspace chose this file (its settings or the default location): no link
+   * from there down to the file's folder is followed (workspaceTeamRefusal). Unset: the user's own choice.
+   */
+  checkFrom?: string;
 }
 
 export class TeamRegistry {
@@ -245,6 +279,8 @@ export class TeamRegistry {
   /** Re-reads the file. On error the last good agents stay in use and the error is returned (and kept). */
   load(): TeamError | undefined {
     try {
+      const refused = this.opts.checkFrom === undefined ? undefined : workspaceTeamRefusal(this.file, this.opts.checkFrom);
+      if (refused) throw new TeamError(this.file, refused);
       const { agents, warnings } = readTeamFile(this.file);
       this.good = agents;
       this.err = undefined;
@@ -257,6 +293,11 @@ export class TeamRegistry {
 
   agents(): TeamAgent[] {
     return [...this.good];
+  }
+
+  /** The workspace folder links are checked from, when the workspace chose the file (pass it on to writeAgentSection). */
+  get checkFrom(): string | undefined {
+    return this.opts.checkFrom;
   }
 
   get(key: string): TeamAgent | undefined {

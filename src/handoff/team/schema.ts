@@ -40,6 +40,12 @@ export interface TeamAgent {
   description?: string;
   /** The tmux pane target used when delivering headless, e.g. "agents:0.1". */
   tmux?: string;
+  /**
+   * Whether `POST /handoff/dispatch` (and `agent-lens dispatch --message`) may choose the line typed into this
+   * agent's terminal. Off unless set: every process in every terminal holds the hub's token, so a caller-chosen
+   * line would let any of them type into this agent. Dispatches started in VS Code are not affected.
+   */
+  allow_custom_message?: boolean;
   dispatch_steps: DispatchStep[];
 }
 
@@ -70,11 +76,12 @@ export const sectionSchema = z.object({
   note: z.string().optional(),
   description: z.string().optional(),
   tmux: z.string().optional(),
+  allow_custom_message: z.boolean().optional(),
   dispatch_steps: z.array(stepSchema).default([]),
 });
 
 /** Every field but the steps, in the order write-back emits them. */
-export const SCALAR_FIELDS = ['mode', 'display_name', 'icon', 'launch', 'args', 'window_hint', 'process', 'note', 'description', 'tmux'] as const;
+export const SCALAR_FIELDS = ['mode', 'display_name', 'icon', 'launch', 'args', 'window_hint', 'process', 'note', 'description', 'tmux', 'allow_custom_message'] as const;
 export const SECTION_FIELDS: readonly string[] = Object.keys(sectionSchema.shape);
 export const STEP_FIELDS: readonly string[] = Object.keys(stepSchema.shape);
 

@@ -5,8 +5,8 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'smol-toml';
-import { writeFileAtomic } from '../../fsutil';
-import { type ParsedTeam, parseTeam, TeamError } from './registry';
+import { FileReadError, readRegularFile, writeFileAtomic } from '../../fsutil';
+import { type ParsedTeam, parseTeam, TEAM_FILE_MAX, TeamError, workspaceTeamRefusal } from './registry';
 import { isValidKey, SCALAR_FIELDS, scanToml, type TeamAgent, type TomlLine } from './schema';
 
 interface Range {
@@ -120,22 +120,14 @@ export function removeAgentSection(text: string, key: string, file = 'team.toml'
 
 /**
  * Saves one agent's section into the file. Refuses a file that does not parse now (it is the user's half-done
- * edit, never ours to clobber) and a result that would not read back as exactly this agent.
+ * edit, never ours to clobber) and a result that would not read back as exactly this agent. With `checkFrom`
+ * (the workspace folder, when the workspace chose the file) it refuses what TeamRegistry.load refuses: a link
+ * on the way there or out of the workspace, so a save never lands outside it.
  */
-export function writeAgentSection(file: string, agent: TeamAgent): void {
-  let target = file;
-  let text = '';
-  let mode: number | undefined;
-  try {
-    // Through a symlink (dotfile managers), so the rename replaces the real file, not the link.
-    target = fs.realpathSync(file);
-    text = fs.readFileSync(target, 'utf8');
-    mode = fs.statSync(target).mode & 0o7777;
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code !== 'ENOENT') throw new TeamError(file, l10n.t('cannot read the file ({0}); nothing was written', String(err.code ?? err.message)));
-    target = file;
-  }
+export function writeAgentSection(file: string, agent: TeamAgent, opts: { checkFrom?: string } = {}): void {
+  const refused = opts.checkFrom === undefined ? undefined : workspaceTeamRefusal(file, opts.checkFrom);
+  if (refused) throw new TeamError(file, l10n.t('{0}; nothing was written', refused));
+  const { target, text, mode } = readForRewrite(file);
   let before: ParsedTeam;
   try {
     before = parseTeam(text, file);
@@ -159,6 +151,23 @@ export function writeAgentSection(file: string, agent: TeamAgent): void {
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   writeFileAtomic(target, out, mode);
+}
+
+/**
+ * The file to replace (through a symlink, as dotfile managers keep it, so the rename replaces the real file and
+ * not the link), its text and mode. Read as a regular file of at most TEAM_FILE_MAX bytes, like the registry.
+ */
+function readForRewrite(file: string): { target: string; text: string; mode?: number } {
+  try {
+    const target = fs.realpathSync(file);
+    const text = readRegularFile(target, { max: TEAM_FILE_MAX }).toString('utf8');
+    return { target, text, mode: fs.statSync(target).mode & 0o7777 };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') return { target: file, text: '' };
+    const why = e instanceof FileReadError ? e.message : String(err.code ?? err.message);
+    throw new TeamError(file, l10n.t('cannot read the file ({0}); nothing was written', why));
+  }
 }
 
 /** The agent as parseTeam would return it: only its known fields, every step with a `with`. */

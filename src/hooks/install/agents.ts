@@ -60,6 +60,17 @@ export function hermesPluginTarget(env: NodeJS.ProcessEnv = process.env, home = 
 /** Every plugin file we write carries this in its first line (`// …` in JS, `# …` in Python and YAML). */
 export const PLUGIN_MARK = `${OUR_COMMAND_MARK} plugin`;
 
+/**
+ * The first lines Agent Lens has written into plugin files, exactly (the OpenCode bundle's banner in
+ * esbuild.mjs, the Hermes files in resources/hermes). A file is ours only when its first line is one of these,
+ * not when it merely mentions PLUGIN_MARK. When a banner changes, add the new one and keep the old, so updates
+ * and uninstall still know the files older versions left.
+ */
+export const PLUGIN_BANNERS: readonly string[] = [
+  `// ${PLUGIN_MARK} for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".`,
+  `# ${PLUGIN_MARK} for Hermes: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".`,
+];
+
 export interface PluginFile {
   source: string;
   target: string;
@@ -85,7 +96,8 @@ export function hermesPlugin(sources: readonly string[], env: NodeJS.ProcessEnv 
 
 function marked(bytes: Buffer): boolean {
   const nl = bytes.indexOf(0x0a);
-  return bytes.subarray(0, nl < 0 ? bytes.length : nl).toString('utf8').includes(PLUGIN_MARK);
+  const first = bytes.subarray(0, nl < 0 ? bytes.length : nl).toString('utf8');
+  return PLUGIN_BANNERS.includes(first.endsWith('\r') ? first.slice(0, -1) : first);
 }
 
 /** Files of ours in the plugin's own folder that it no longer ships. */
@@ -115,7 +127,7 @@ export function pluginState(p: Plugin): InstallState {
 }
 
 function foreign(target: string, doing: string): InstallError {
-  return new InstallError(l10n.t('{0} exists and Agent Lens did not write it (its first line lacks "{1}"), so it was left alone: {2}.', target, PLUGIN_MARK, doing), target);
+  return new InstallError(l10n.t('{0} exists and Agent Lens did not write it (its first line is not the banner Agent Lens writes), so it was left alone: {1}.', target, doing), target);
 }
 
 /** Copies the plugin's files into place. Returns whether anything changed. */
@@ -123,7 +135,7 @@ export function installPlugin(p: Plugin): boolean {
   const sources = p.files.map((f) => ({ ...f, bytes: fs.readFileSync(f.source) }));
   // Checked first, so a refused install changes nothing; an unmarked source could never be uninstalled.
   for (const f of sources) {
-    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must carry "{1}" in its first line', f.source, PLUGIN_MARK));
+    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must start with one of the banners in PLUGIN_BANNERS (src/hooks/install/agents.ts)', f.source));
     const have = readBytes(f.target);
     if (have && !marked(have)) throw foreign(f.target, l10n.t('move or rename it, then install again'));
   }

@@ -1,6 +1,7 @@
 import { hookCommand } from '../commands';
 import type { ReportingAgent } from '../wire';
 import type { HookEntry } from './jsonHooks';
+import { OUR_HOOK_NAME } from './ownEntries';
 
 /** The agents whose hooks live in a JSON settings file (OpenCode and Hermes take plugins instead: ./agents.ts). */
 export type JsonHookAgent = Extract<ReportingAgent, 'claude-code' | 'codex' | 'gemini'>;
@@ -64,7 +65,7 @@ export const HOOK_TABLES: Record<JsonHookAgent, HookTable> = {
     ],
   },
   gemini: {
-    name: 'agent-lens',
+    name: OUR_HOOK_NAME,
     rows: [row('Notification', GEMINI_MS), row('AfterAgent', GEMINI_MS), row('BeforeAgent', GEMINI_MS), row('SessionEnd', GEMINI_MS), row('AfterTool', GEMINI_MS, true)],
   },
 };

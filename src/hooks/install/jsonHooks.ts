@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { applyEdits, type Edit, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser/lib/esm/main';
-import { OUR_COMMAND_MARK } from '../commands';
+import { isOurHandler, type OwnEntries, ownEntries, withCommands } from './ownEntries';
 
 /**
  * Our hooks in an agent's JSON settings (`{"hooks": {"<Event>": [{"matcher"?, "hooks": [handler]}]}}`: Claude
@@ -115,15 +115,15 @@ function handlerList(group: Node): Node | undefined {
   return hs?.type === 'array' ? hs : undefined;
 }
 
-function isOurs(handler: Node): boolean {
-  const cmd = handler.type === 'object' ? propValue(handler, 'command') : undefined;
-  return cmd?.type === 'string' && String(cmd.value).includes(OUR_COMMAND_MARK);
+/** Exact command shapes only (./ownEntries.ts): a user's hook that merely mentions our reporter stays theirs. */
+function isOurs(handler: Node, own: OwnEntries): boolean {
+  return handler.type === 'object' && isOurHandler(getNodeValue(handler), own);
 }
 
 /** `ours`: every handler is ours (the whole group goes); `mixed`: a user put handlers of theirs beside ours. */
-function kindOf(group: Node): 'ours' | 'mixed' | 'user' {
+function kindOf(group: Node, own: OwnEntries): 'ours' | 'mixed' | 'user' {
   const hs = handlerList(group)?.children ?? [];
-  const n = hs.filter(isOurs).length;
+  const n = hs.filter((h) => isOurs(h, own)).length;
   return n === 0 ? 'user' : n === hs.length ? 'ours' : 'mixed';
 }
 
@@ -267,7 +267,7 @@ function removeEdit(text: string, container: Node, i: number): Edit[] {
 // ---- planning: one edit at a time, re-parsed in between, so offsets are always fresh ---------------------------
 
 /** The next removal of ours in events outside `keep`; an emptied group, event or `hooks` goes with it. */
-function nextRemoval(doc: Doc, keep: ReadonlySet<string>): Edit[] | undefined {
+function nextRemoval(doc: Doc, keep: ReadonlySet<string>, own: OwnEntries): Edit[] | undefined {
   const { root, hooks, hooksProp } = doc;
   if (!hooks || !hooksProp) return undefined;
   const props = hooks.children ?? [];
@@ -275,11 +275,11 @@ function nextRemoval(doc: Doc, keep: ReadonlySet<string>): Edit[] | undefined {
     const arr = prop.children?.[1];
     if (keep.has(String(prop.children?.[0].value)) || arr?.type !== 'array') continue;
     for (const [gi, g] of (arr.children ?? []).entries()) {
-      const kind = kindOf(g);
+      const kind = kindOf(g, own);
       if (kind === 'user') continue;
       if (kind === 'mixed') {
         const hs = handlerList(g)!;
-        return removeEdit(doc.text, hs, hs.children!.findIndex(isOurs));
+        return removeEdit(doc.text, hs, hs.children!.findIndex((h) => isOurs(h, own)));
       }
       if (arr.children!.length > 1) return removeEdit(doc.text, arr, gi);
       if (props.length > 1) return removeEdit(doc.text, hooks, pi);
@@ -290,14 +290,14 @@ function nextRemoval(doc: Doc, keep: ReadonlySet<string>): Edit[] | undefined {
 }
 
 /** Brings one event's array to: the user's groups untouched, then ours (outdated ones replaced in place). */
-function nextEventEdit(doc: Doc, arr: Node, want: readonly Json[]): Edit[] | undefined {
+function nextEventEdit(doc: Doc, arr: Node, want: readonly Json[], own: OwnEntries): Edit[] | undefined {
   const kids = arr.children ?? [];
-  const mixed = kids.find((g) => kindOf(g) === 'mixed');
+  const mixed = kids.find((g) => kindOf(g, own) === 'mixed');
   if (mixed) {
     const hs = handlerList(mixed)!;
-    return removeEdit(doc.text, hs, hs.children!.findIndex(isOurs));
+    return removeEdit(doc.text, hs, hs.children!.findIndex((h) => isOurs(h, own)));
   }
-  const ours = kids.filter((g) => kindOf(g) === 'ours');
+  const ours = kids.filter((g) => kindOf(g, own) === 'ours');
   for (const [i, g] of ours.entries()) {
     if (i >= want.length) return removeEdit(doc.text, arr, kids.indexOf(g));
     if (!same(getNodeValue(g), want[i])) return replaceEdit(doc, g, want[i]);
@@ -305,15 +305,15 @@ function nextEventEdit(doc: Doc, arr: Node, want: readonly Json[]): Edit[] | und
   return ours.length < want.length ? appendEdit(doc, arr, want[ours.length]) : undefined;
 }
 
-function nextAddition(doc: Doc, want: Map<string, Json[]>): Edit[] | undefined {
+function nextAddition(doc: Doc, want: Map<string, Json[]>, own: OwnEntries): Edit[] | undefined {
   if (!doc.hooks) return appendEdit(doc, doc.root, Object.fromEntries(want), 'hooks');
   for (const [event, groups] of want) {
     const arr = propValue(doc.hooks, event);
-    const edit = arr ? nextEventEdit(doc, arr, groups) : appendEdit(doc, doc.hooks, groups, event);
+    const edit = arr ? nextEventEdit(doc, arr, groups, own) : appendEdit(doc, doc.hooks, groups, event);
     if (edit) return edit;
   }
   // Last, so `hooks` never empties on the way: ours in events the table no longer has.
-  return nextRemoval(doc, new Set(want.keys()));
+  return nextRemoval(doc, new Set(want.keys()), own);
 }
 
 function converge(text: string, next: (t: string) => Edit[] | undefined): string {
@@ -331,27 +331,30 @@ const blank = (text: string | undefined): text is undefined => text === undefine
 
 /**
  * `text` with our `entries`: each event's groups of the user's stay first and untouched, ours follow. Equal
- * entries already there: the same text comes back. `text` undefined or blank: a new 2-space file.
+ * entries already there: the same text comes back. `text` undefined or blank: a new 2-space file. `own` says
+ * which older entries are ours to replace (the entries themselves always are).
  */
-export function addHooks(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file'): string {
+export function addHooks(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file', own = ownEntries()): string {
   const want = wanted(entries);
   if (blank(text)) return `${JSON.stringify({ hooks: Object.fromEntries(want) }, null, 2)}\n`;
-  return converge(text, (t) => nextAddition(loadForAdd(t, file, want.keys()), want));
+  const mine = withCommands(own, entries.map((e) => e.command));
+  return converge(text, (t) => nextAddition(loadForAdd(t, file, want.keys()), want, mine));
 }
 
 /** `text` without any handler of ours; groups, events and `hooks` that only held ours go too. */
-export function removeHooks(text: string, file = 'The settings file'): string {
+export function removeHooks(text: string, file = 'The settings file', own = ownEntries()): string {
   if (blank(text)) return text;
-  return converge(text, (t) => nextRemoval(load(t, file), new Set()));
+  return converge(text, (t) => nextRemoval(load(t, file), new Set(), own));
 }
 
 /**
  * `installed`: exactly our entries; `outdated`: something of ours differs from them (older reporter path or
  * table); `partial`: ours are current but some are missing; `absent`: nothing of ours.
  */
-export function installedState(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file'): InstallState {
+export function installedState(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file', own = ownEntries()): InstallState {
   if (blank(text)) return 'absent';
   const { hooks } = load(text, file);
+  const mine = withCommands(own, entries.map((e) => e.command));
   const want = wanted(entries);
   let found = 0;
   let stale = false;
@@ -360,13 +363,13 @@ export function installedState(text: string | undefined, entries: readonly HookE
     const arr = prop.children?.[1];
     const event = String(prop.children?.[0].value);
     if (arr?.type !== 'array' || !want.has(event)) {
-      if (arr?.type === 'array' && arr.children?.some((g) => kindOf(g) !== 'user')) stale = true;
+      if (arr?.type === 'array' && arr.children?.some((g) => kindOf(g, mine) !== 'user')) stale = true;
       continue;
     }
     const groups = want.get(event)!;
     want.delete(event);
-    const ours = (arr.children ?? []).filter((g) => kindOf(g) === 'ours');
-    if (arr.children?.some((g) => kindOf(g) === 'mixed')) stale = true;
+    const ours = (arr.children ?? []).filter((g) => kindOf(g, mine) === 'ours');
+    if (arr.children?.some((g) => kindOf(g, mine) === 'mixed')) stale = true;
     for (const [i, g] of ours.entries()) {
       if (i < groups.length && same(getNodeValue(g), groups[i])) found++;
       else stale = true;

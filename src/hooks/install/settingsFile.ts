@@ -6,14 +6,15 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../fsutil';
 import { agentLensHome } from '../commands';
 import { addHooks, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
+import { type OwnEntries, ownEntries } from './ownEntries';
 
 /**
  * Installs into and uninstalls from one agent's JSON settings file on disk.
  *
  * Uninstalling right after installing gives back the original bytes exactly: before the first write we keep the
- * pre-install text in `<file>.agent-lens-backup` and record the sha256 of what we wrote; at uninstall, a file
- * still equal to that is replaced by the backup (or deleted, when there was no file). A file someone changed in
- * between gets the structural removal instead, which keeps their change.
+ * file's bytes as they were in `<file>.agent-lens-backup` (the user's own hooks included) and record the sha256
+ * of what we wrote; at uninstall, a file still equal to that is replaced by the backup (or deleted, when there
+ * was no file). A file someone changed in between gets the structural removal instead, which keeps their change.
  *
  * The backup sits beside the file, named after it: it is the user's data, so they find it where they look (and
  * can restore it by hand without Agent Lens), and it has the same owner and folder permissions as the original.
@@ -22,9 +23,14 @@ import { addHooks, type HookEntry, InstallError, type InstallState, installedSta
  */
 
 export interface InstallOptions {
-  /** For AGENT_LENS_HOME (where the install records live). */
+  /** For AGENT_LENS_HOME (where the install records live, and whose reporter our commands run). */
   env?: NodeJS.ProcessEnv;
+  /** Commands this target writes: uninstall finds them even when the install record is gone. */
+  commands?: readonly string[];
 }
+
+/** Commands remembered per file: a few per event and reporter path; more can only come from a tampered record. */
+const COMMANDS_KEPT = 256;
 
 /** Merges tried when the agent keeps rewriting its settings under us; then we give up with a clear error. */
 const MERGE_TRIES = 3;
@@ -41,6 +47,8 @@ const recordSchema = z.object({
   original: z.string().optional(),
   /** sha256 of the bytes we last wrote. */
   wrote: z.string(),
+  /** Every hook command we wrote into the file, so an update and uninstall find them whatever their reporter path. */
+  commands: z.array(z.string()).max(COMMANDS_KEPT).optional(),
 });
 type InstallRecord = z.infer<typeof recordSchema>;
 
@@ -110,21 +118,29 @@ function backupIntact(file: string, r: InstallRecord): boolean {
   return !!b && sha(b) === r.original;
 }
 
+/** What counts as ours in `file`: the current home's commands, and every command the record says we wrote. */
+function ownIn(env: NodeJS.ProcessEnv, r: InstallRecord | undefined, commands: readonly string[] = []): OwnEntries {
+  return ownEntries([agentLensHome(env)], [...(r?.commands ?? []), ...commands]);
+}
+
+function remembered(r: InstallRecord | undefined, entries: readonly HookEntry[]): string[] {
+  return [...new Set([...(r?.commands ?? []), ...entries.map((e) => e.command)])].slice(-COMMANDS_KEPT);
+}
+
 /**
- * Keeps what uninstall should restore. A file still exactly as we last wrote it keeps the first install's
- * backup (an update must not back up our own hooks). Otherwise the backup is the current text minus anything of
- * ours already in it, so restoring it never brings back an old hook of ours.
+ * Keeps what uninstall should restore: the file's bytes before this change, untouched (nothing is taken out, so
+ * a hook we would wrongly take for ours is still in the backup). A file still exactly as we last wrote it keeps
+ * the first install's backup (an update must not back up our own hooks). Entries of ours that an older install
+ * left in the backup are taken out when it is restored.
  */
-function takeBackup(file: string, before: string | undefined, env: NodeJS.ProcessEnv): Pick<InstallRecord, 'existed' | 'original'> {
-  const r = readRecord(file, env);
-  if (r && before !== undefined && sha(before) === r.wrote && backupIntact(file, r)) return { existed: r.existed, original: r.original };
-  if (before === undefined) {
+function takeBackup(file: string, bytes: Buffer | undefined, r: InstallRecord | undefined): Pick<InstallRecord, 'existed' | 'original'> {
+  if (r && bytes !== undefined && sha(bytes) === r.wrote && backupIntact(file, r)) return { existed: r.existed, original: r.original };
+  if (bytes === undefined) {
     fs.rmSync(backupPath(file), { force: true });
     return { existed: false };
   }
-  const original = removeHooks(before, file);
-  writeFileAtomic(backupPath(file), original, modeOf(realTarget(file)));
-  return { existed: true, original: sha(original) };
+  writeFileAtomic(backupPath(file), bytes, modeOf(realTarget(file)));
+  return { existed: true, original: sha(bytes) };
 }
 
 /** File-system failures (a folder we may not write) as InstallError, which the UI shows as they are. */
@@ -176,18 +192,22 @@ function install(file: string, entries: readonly HookEntry[], env: NodeJS.Proces
   const target = realTarget(file);
   const bytes = readBytes(target);
   const before = bytes && decode(file, bytes);
-  const next = addHooks(before, entries, file);
+  const r = readRecord(file, env);
+  const next = addHooks(before, entries, file, ownIn(env, r));
   if (next === before) return false;
-  const kept = takeBackup(file, before, env);
+  const kept = takeBackup(file, bytes, r);
   if (bytes === undefined) fs.mkdirSync(path.dirname(target), { recursive: true });
   // A new settings file may come to hold API keys: this user's only (0600). An existing one keeps its mode.
   writeChecked(target, next, bytes === undefined ? 0o600 : modeOf(target), bytes);
-  writeRecord(file, env, { ...kept, wrote: sha(next) });
+  writeRecord(file, env, { ...kept, wrote: sha(next), commands: remembered(r, entries) });
   return true;
 }
 
-/** The file is still ours as written: put the original back. False when the backup cannot be trusted. */
-function restore(file: string, target: string, r: InstallRecord, current: Buffer): boolean {
+/**
+ * The file is still ours as written: put the original back, to the byte unless it held entries of ours from
+ * an install before the one that took the backup. False when the backup cannot be trusted.
+ */
+function restore(file: string, target: string, r: InstallRecord, current: Buffer, own: OwnEntries): boolean {
   if (!r.existed) {
     if (!readBytes(target)?.equals(current)) throw new ChangedMeanwhile(target);
     fs.rmSync(target, { force: true });
@@ -195,24 +215,27 @@ function restore(file: string, target: string, r: InstallRecord, current: Buffer
   }
   const b = readBytes(backupPath(file));
   if (!b || sha(b) !== r.original) return false;
-  writeChecked(target, b, modeOf(target), current);
+  const text = decode(file, b);
+  const clean = removeHooks(text, file, own);
+  writeChecked(target, clean === text ? b : clean, modeOf(target), current);
   return true;
 }
 
 /** Takes our hooks out of `file`. Returns whether the file changed. */
 export function uninstallFrom(file: string, opts: InstallOptions = {}): boolean {
-  return guarded(file, () => retried(file, () => uninstall(file, opts.env ?? process.env)));
+  return guarded(file, () => retried(file, () => uninstall(file, opts.env ?? process.env, opts.commands)));
 }
 
-function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
+function uninstall(file: string, env: NodeJS.ProcessEnv, commands: readonly string[] | undefined): boolean {
   const target = realTarget(file);
   const bytes = readBytes(target);
   const r = readRecord(file, env);
+  const own = ownIn(env, r, commands);
   let changed = false;
-  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r, bytes)) changed = true;
+  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r, bytes, own)) changed = true;
   else if (bytes !== undefined) {
     const text = decode(file, bytes);
-    const next = removeHooks(text, file);
+    const next = removeHooks(text, file, own);
     if (next !== text) writeChecked(target, next, modeOf(target), bytes);
     changed = next !== text;
   }
@@ -221,7 +244,7 @@ function uninstall(file: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** What of ours `file` holds; a missing file holds nothing. Throws InstallError for a file we cannot read. */
-export function fileState(file: string, entries: readonly HookEntry[]): InstallState {
+export function fileState(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv = process.env): InstallState {
   const bytes = readBytes(realTarget(file));
-  return bytes === undefined ? 'absent' : installedState(decode(file, bytes), entries, file);
+  return bytes === undefined ? 'absent' : installedState(decode(file, bytes), entries, file, ownIn(env, readRecord(file, env)));
 }

@@ -35,12 +35,14 @@ function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string
   const entries = hookEntries(agent, ctx.reporter);
   const status = (): HookStatus => {
     try {
-      return { agent, scope, path: file, state: fileState(file, entries), ...(note ? { note } : {}) };
+      return { agent, scope, path: file, state: fileState(file, entries, ctx.env), ...(note ? { note } : {}) };
     } catch (e) {
       return { agent, scope, path: file, state: 'error', note: (e as Error).message };
     }
   };
-  return { agent, scope, path: file, note, status, install: () => installInto(file, entries, { env: ctx.env }), uninstall: () => uninstallFrom(file, { env: ctx.env }) };
+  // No reporter (the vscode:uninstall script): the current home's reporter and the install records still say what is ours.
+  const commands = ctx.reporter ? entries.map((e) => e.command) : [];
+  return { agent, scope, path: file, note, status, install: () => installInto(file, entries, { env: ctx.env }), uninstall: () => uninstallFrom(file, { env: ctx.env, commands }) };
 }
 
 function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): HookTarget {

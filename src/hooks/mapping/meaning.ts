@@ -25,6 +25,8 @@ export interface Word {
   onlyKnown?: boolean;
   /** The turn's reply text, when the event carries it (routing triggers hand it on). */
   reply?: string;
+  /** A submitted prompt: the agent's own word that a turn starts now. */
+  prompt?: true;
 }
 
 export function toWord(m: Meaning): Word | undefined {
@@ -32,7 +34,7 @@ export function toWord(m: Meaning): Word | undefined {
     case 'wait':
       return { state: 'waiting', wait: m.wait };
     case 'working':
-      return { state: 'working' };
+      return m.turnStart ? { state: 'working', prompt: true } : { state: 'working' };
     case 'turn-end': {
       const q = m.reply === undefined ? undefined : lastQuestion(m.reply);
       if (q) return { state: 'waiting', wait: { kind: 'reply-question', question: q } };

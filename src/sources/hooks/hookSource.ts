@@ -1,60 +1,101 @@
 import { HookMapper } from '../../hooks/mapping/mapReport';
 import { type Report, reportSchema } from '../../hooks/report';
+import type { ConnectionFacts } from '../../hub/connections';
+import { type Claim, PeerFinder, type PeerVerdict } from '../../hub/peer';
 import { HubError } from '../../hub/security';
-import type { Observation } from '../../store/observation';
+import { printable } from '../../printable';
+import type { Locator, Observation } from '../../store/observation';
 import type { AgentStore } from '../../store/store';
 
 export interface HookSourceOptions {
-  /** The terminal whose shell is among these processes (the reporter's ancestry), if any. */
+  /** The terminal whose shell is among these processes (the sender's parents and session), if any. */
   terminalFor(pids: readonly number[]): string | undefined;
+  /** Who sent a report, from its connection (default: the kernel's answer on Linux; unverified elsewhere). */
+  identify?: (connection: ConnectionFacts, claim: Claim) => PeerVerdict;
+  /** Debug lines: reports refused because the kernel disproved where they say they come from. */
+  debug?: (msg: string) => void;
+  now?: () => number;
 }
 
-/**
- * The hook source: reports from agents' hooks and plugins, through the mapping tables, into the store as
- * observations with source `hook`, attributed to a terminal by process ancestry and to an agent session by
- * its id and folder (which also links it to that session's log).
- */
 /** The end of a reply kept for routing triggers (the reporter already cut the payload's text). */
 const REPLY_KEPT = 4000;
 
+/**
+ * The hook source: reports from agents' hooks and plugins, through the mapping tables, into the store as
+ * observations with source `hook`, attributed to an agent session by its id and folder (which also links it to
+ * that session's log), and to a terminal by who the kernel says sent it: the report's own `pid` and `ancestry`
+ * only say where to look (src/hub/peer.ts), and are believed as they are only where the kernel cannot be asked.
+ */
 export class HookSource {
   private readonly mapper = new HookMapper();
-  /** Reports received and recorded, for diagnostics and tests. */
-  readonly counts = { received: 0, recorded: 0 };
+  private readonly identify: (connection: ConnectionFacts, claim: Claim) => PeerVerdict;
+  private readonly now: () => number;
+  /** Reports received, recorded, and refused because their claim was disproved: for diagnostics and tests. */
+  readonly counts = { received: 0, recorded: 0, disproven: 0 };
 
   constructor(
     private readonly store: Pick<AgentStore, 'observe' | 'knowsAgentSession'>,
     private readonly opts: HookSourceOptions,
-  ) {}
+  ) {
+    const finder = opts.identify ? undefined : new PeerFinder();
+    this.identify = opts.identify ?? ((c, claim) => finder!.identify(c, claim));
+    this.now = opts.now ?? Date.now;
+  }
 
-  /** The hub route: validates, then records. */
-  handle = (body: unknown): undefined => {
+  /** The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. */
+  handle = (body: unknown, connection?: ConnectionFacts): undefined => {
     const r = reportSchema.safeParse(body);
     if (!r.success) throw new HubError(400, `not a report: ${r.error.issues[0]?.path.join('.') || ''} ${r.error.issues[0]?.message ?? ''}`.trim());
-    this.record(r.data);
+    // Plugins (OpenCode, Hermes) send from inside the agent; the reporter is a process below it.
+    const claim = { pid: r.data.pid, ancestry: r.data.ancestry, inProcess: r.data.agent === 'opencode' || r.data.agent === 'hermes' };
+    const verdict: PeerVerdict = connection ? this.identify(connection, claim) : { provenance: 'unverified', why: 'no connection', askable: false };
+    // A report cannot come from the future: a forged late `at` would outlast every later word of its source.
+    this.record({ ...r.data, at: Math.min(r.data.at, this.now()) }, verdict);
     return undefined;
   };
 
-  record(r: Report): Observation | undefined {
+  /**
+   * Records a report. `verdict`: who the hub found on the other end; none for an in-process caller (a replay
+   * of a recorded session), which vouches for the report itself.
+   */
+  record(r: Report, verdict?: PeerVerdict): Observation | undefined {
     this.counts.received++;
+    if (verdict?.provenance === 'disproven') {
+      this.counts.disproven++;
+      this.opts.debug?.(`hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`);
+      return undefined;
+    }
     const m = this.mapper.map(r);
     if (!m.word) return undefined;
     if (m.word.onlyKnown && !(m.sessionId && this.store.knowsAgentSession(m.agent, m.sessionId))) return undefined;
-    const pids = [r.pid, ...(r.ancestry ?? [])].filter((p): p is number => p !== undefined);
-    const terminalId = pids.length ? this.opts.terminalFor(pids) : undefined;
     const o: Observation = {
       source: 'hook',
       at: r.at,
       agent: m.agent,
       state: m.word.state,
       evidence: `${m.event}${m.word.wait?.question ? `: "${m.word.wait.question.slice(0, 120)}"` : ''}`,
-      locator: { ...(terminalId ? { terminalId } : {}), ...(r.pid ? { pid: r.pid } : {}), ...(m.cwd ? { cwd: m.cwd } : {}), ...(m.sessionId ? { sessionId: m.sessionId } : {}), ...(m.logPath ? { logPath: m.logPath } : {}) },
+      locator: { ...this.placed(r, verdict), ...(m.cwd ? { cwd: m.cwd } : {}), ...(m.sessionId ? { sessionId: m.sessionId } : {}), ...(m.logPath ? { logPath: m.logPath } : {}) },
     };
+    if (verdict) o.provenance = verdict.provenance;
     if (m.word.wait) o.wait = m.word.wait;
     if (m.word.reason) o.reason = m.word.reason;
+    if (m.word.prompt) o.prompt = true;
     if (m.word.reply) o.reply = m.word.reply.slice(-REPLY_KEPT);
     this.counts.recorded++;
     this.store.observe(o);
     return o;
+  }
+
+  /**
+   * The terminal and agent process: from the kernel's facts for a verified sender (its parents, and its
+   * session, whose leader is a terminal's shell); from the claim only where the kernel cannot be asked.
+   */
+  private placed(r: Report, verdict: PeerVerdict | undefined): Pick<Locator, 'terminalId' | 'pid'> {
+    let pids: number[];
+    if (verdict?.provenance === 'verified') pids = [verdict.peer.pid, ...verdict.peer.chain, verdict.peer.sid];
+    else if (verdict?.provenance === 'unverified' && verdict.askable) return {};
+    else pids = [r.pid, ...(r.ancestry ?? [])].filter((p): p is number => p !== undefined);
+    const terminalId = pids.length ? this.opts.terminalFor(pids) : undefined;
+    return { ...(terminalId ? { terminalId } : {}), ...(r.pid ? { pid: r.pid } : {}) };
   }
 }

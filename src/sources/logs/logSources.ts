@@ -39,6 +39,7 @@ export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent 
 export function logEventToObservation(e: LogEvent, logPath?: string): Observation {
   const o: Observation = { source: 'jsonl-watcher', at: e.at, agent: e.agent, state: e.state, evidence: e.evidence, locator: { sessionId: e.sessionId, cwd: e.cwd, logPath } };
   if (e.reason) o.reason = e.reason;
+  if (e.prompt) o.prompt = true;
   return o;
 }
 

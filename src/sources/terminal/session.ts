@@ -1,3 +1,4 @@
+import { SHELL_FAILURES } from '../../detect/commandLine';
 import { TerminalDetector } from '../../detect/detector';
 import type { AgentId, AgentKind, AgentState, Detection } from '../../detect/types';
 import { CastBuffer } from '../../replay/castWriter';
@@ -38,6 +39,7 @@ export class TerminalSession {
   private disposed = false;
   private cwd: string | undefined;
   private last: { agent: AgentId; state: AgentState } | undefined;
+  private commandLine: string | undefined;
 
   constructor(
     readonly id: string,
@@ -57,6 +59,7 @@ export class TerminalSession {
   /** A shell execution started; `read` says whether its output will arrive through `write`. */
   startExecution(commandLine: string | undefined, read: boolean, agentHint?: { agent: AgentKind; evidence: string }, cwd?: string): void {
     this.stopDetector();
+    this.commandLine = commandLine;
     this.processAgent = undefined;
     this.cwd = cwd;
     this.startMs = this.scheduler.now();
@@ -108,7 +111,11 @@ export class TerminalSession {
     const ms = this.scheduler.now();
     this.cast?.exit(ms, exitCode);
     const ended = exitCode === undefined ? 'command ended' : `command ended with exit code ${exitCode}`;
-    if (det && det.detection.agent !== 'shell') det.exit(exitCode, (ms - this.startMs) / 1000);
+    const missing = exitCode !== undefined ? SHELL_FAILURES[exitCode] : undefined;
+    // 127 and 126 are the shell's own verdicts (no such command, not executable): no agent ever ran, whatever
+    // the command line named, so the terminal is a shell that says why.
+    if (det && missing) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
+    else if (det && det.detection.agent !== 'shell') det.exit(exitCode, (ms - this.startMs) / 1000);
     else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
     else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'process', evidence: ended });
     this.processAgent = undefined;
@@ -128,7 +135,7 @@ export class TerminalSession {
    * What a process-tree scan found under this terminal's shell. Used only when the output is not read
    * (no shell integration, a reload while an agent ran, an unread wrapper): agent + working/exited.
    */
-  setProcessAgent(found: { agent: AgentKind; evidence: string; cwd?: string } | undefined): void {
+  setProcessAgent(found: { agent: AgentKind; evidence: string; cwd?: string; revived?: boolean } | undefined): void {
     if (this.detector) {
       // The stream is authoritative while read; a scan may still name an agent the screen has not shown yet.
       return;
@@ -137,7 +144,11 @@ export class TerminalSession {
     const prev = this.processAgent;
     this.processAgent = found;
     if (found && (!prev || prev.agent !== found.agent)) {
-      this.report({ t: 0, agent: found.agent, state: 'working', source: 'process', evidence: found.evidence });
+      // An agent the user just started through something unread is at work; one found in a terminal revived
+      // after a reload may be doing anything, and most agents most of the time sit at their prompt: its log,
+      // its hooks or its next screen say more.
+      const state = found.revived ? 'idle' : 'working';
+      this.report({ t: 0, agent: found.agent, state, source: 'process', evidence: found.revived ? `${found.evidence}, running since before this window (re)loaded` : found.evidence });
     } else if (!found && prev) {
       this.report({ t: 0, agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
     }
@@ -203,7 +214,18 @@ export class TerminalSession {
 /** A detector's verdict as a store observation. */
 export function detectionToObservation(d: Detection, at: number, locator: Observation['locator']): Observation {
   const o: Observation = { source: d.source, at, agent: d.agent, state: d.state, evidence: d.evidence, locator };
-  if (d.state === 'waiting') o.wait = { kind: d.waitKind ?? 'prompt', ...(d.waitKind === 'reply-question' ? { question: d.evidence.replace(/^[^:]*: /, '').replace(/^"|"$/g, '') } : {}) };
+  if (d.state === 'waiting') o.wait = { kind: d.waitKind ?? 'prompt', ...(d.waitKind === 'reply-question' ? { question: replyQuestion(d.evidence) } : {}), ...(d.options?.length ? { options: d.options } : {}) };
   if (d.reason) o.reason = d.reason;
   return o;
+}
+
+/**
+ * The question of a reply that asks, from the detector's evidence (`rule: "text"`): the quotes and the reply's
+ * own bullet (Codex and Claude Code start a reply's first row with `•`/`●`/`⏺`) are not part of what it asks.
+ */
+export function replyQuestion(evidence: string): string {
+  return evidence
+    .replace(/^[^:]*: /, '')
+    .replace(/^"|"$/g, '')
+    .replace(/^[•●⏺◦▪*\u2022-]\s+/u, '');
 }

@@ -55,10 +55,13 @@ describe('Agent Lens in a real VS Code', function () {
     assert.match(item!.description, /^Claude Code · waiting for approval · \d+s$/);
     assert.strictEqual(item!.icon, 'bell-dot');
     assert.strictEqual(item!.color, 'charts.orange');
-    const bar = a.ui.statusBar();
+    // The views are redrawn at most every 100 ms: the status bar follows the store a moment later.
+    const bar = await waitFor('the status bar to show the wait', () => {
+      const b = a.ui.statusBar();
+      return /Claude Code: waiting for approval/.test(b.active ?? '') ? b : undefined;
+    }, 2000);
     assert.match(bar.summary ?? '', /\$\(bell-dot\) 1/);
     assert.strictEqual(bar.summaryWarning, true);
-    assert.match(bar.active ?? '', /Claude Code: waiting for approval/);
     await screenshot('fake-claude-waiting');
     // Looking at another terminal: the dialog raises one notification after the (shortened) delay.
     const other = await shellTerminal('other');
@@ -78,7 +81,10 @@ describe('Agent Lens in a real VS Code', function () {
 
     // Record Terminal to .cast, then Replay Recording…: the saved stream replays to the same states.
     const castFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'al-rec-')), 'fake.cast');
-    const saved = await vscode.commands.executeCommand<string>('agentLens.recordTerminal', a.terminalId(t), castFile);
+    // As a user records: the terminal in front, the command run without a terminal id (a user has none).
+    t.show();
+    await waitFor('the agent terminal active', () => vscode.window.activeTerminal === t, 10_000);
+    const saved = await vscode.commands.executeCommand<string>('agentLens.recordTerminal', undefined, castFile);
     assert.strictEqual(saved, castFile);
     const header = JSON.parse(fs.readFileSync(castFile, 'utf8').split('\n')[0]);
     assert.strictEqual(header.version, 2);

@@ -7,12 +7,22 @@ import type { AgentLensApi } from '../../../src/extension';
 import type { Board } from '../../../src/handoff/board';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
+import { foregroundOf, processesUnder } from '../../../src/process/processTree';
 import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, waitFor, waitState } from './util';
 
 const WORKER = path.join(ROOT, 'test', 'e2e', 'fake-agent', 'handoff-worker');
 
 function board(a: AgentLensApi, agent: string): Board | undefined {
   return a.handoff()?.boards.find((b) => b.agent === agent);
+}
+
+/** Like waitFor, for a probe that reads processes (asynchronous). */
+async function untilAsync(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
 }
 
 /** Points the handoff settings at a fresh folder and waits until the service runs on them. */
@@ -25,6 +35,43 @@ async function useHandoff(a: AgentLensApi, root: string, team: string): Promise<
   await waitFor('the handoff service on the new settings', () => a.handoff()?.root === root && a.handoff()?.teamFile === path.join(root, 'team.toml'), 20_000);
   // The registry file was written before or after the restart: either way the watcher or the start read it.
   await waitFor('the registry', () => a.ui.tree().some((i) => i.group === 'Handoff' && i.contextValue.startsWith('handoff.agent.')), 20_000);
+}
+
+/**
+ * Registers "idle" (process idle-agent, window_hint "idle agent") and opens a shell named "idle agent". A plain
+ * shell whose name matches window_hint is never typed into, even a line the user chose: the board says why, and
+ * no command starts there. Then an agent-like program runs in that terminal, and the dispatch is delivered.
+ */
+async function idleAgentTerminal(a: AgentLensApi, root: string): Promise<vscode.Terminal> {
+  const idleAgent = path.join(root, 'bin', 'idle-agent');
+  fs.mkdirSync(path.dirname(idleAgent), { recursive: true });
+  fs.symlinkSync('/bin/cat', idleAgent); // an agent-like program: it reads lines, never rings
+  fs.writeFileSync(path.join(root, 'team.toml'), `${fs.readFileSync(path.join(root, 'team.toml'), 'utf8')}\n[idle]\nmode = "embedded"\nprocess = "idle-agent"\nwindow_hint = "idle agent"\n`);
+  const idleTerm = await shellTerminal('idle agent');
+  await waitFor('the hand edit of team.toml, live', () => a.ui.tree().some((i) => i.label === 'idle' && i.group === 'Handoff'), 20_000);
+  const started: string[] = [];
+  const watch = vscode.window.onDidStartTerminalShellExecution((e) => void (e.terminal === idleTerm && started.push(e.execution.commandLine.value)));
+  const pwned = path.join(root, 'PWNED');
+  const shellOnly = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't0', brief: 'Stay busy.', message: `touch ${pwned}` })) as { delivered: boolean; error?: string };
+  assert.strictEqual(shellOnly.delivered, false, JSON.stringify(shellOnly));
+  assert.strictEqual(board(a, 'idle')?.error_point, 'no_terminal');
+  assert.match(board(a, 'idle')?.error_reason ?? '', /no terminal runs idle in its foreground \(looked for process "idle-agent", window_hint "idle agent"\): "idle agent": no process "idle-agent" runs in it.*Nothing was typed/);
+  await sleep(2500); // longer than the default steps take (400 ms, then Enter 1 s after the text)
+  watch.dispose();
+  assert.deepStrictEqual(started, [], 'no command started in the shell');
+  assert.ok(!fs.existsSync(pwned), 'the line did not run');
+
+  // Delivered once the agent-like program holds the same terminal (and then in flight, for the gate).
+  idleTerm.shellIntegration!.executeCommand(idleAgent);
+  await untilAsync('idle-agent in the foreground of its terminal', async () => {
+    const shell = await idleTerm.processId;
+    const p = shell ? (await processesUnder(shell)).find((x) => x.name === 'idle-agent') : undefined;
+    return !!p && (await foregroundOf(shell!, p.pid)) === 'foreground';
+  });
+  const held = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't1', brief: 'Stay busy.' })) as { delivered: boolean; board: Board };
+  assert.ok(held.delivered, `delivered to the terminal where idle-agent holds the foreground: ${JSON.stringify(held)}`);
+  assert.strictEqual(held.board.delivered_to, 'idle agent');
+  return idleTerm;
 }
 
 /**
@@ -55,14 +102,15 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     assert.ok(r.delivered, JSON.stringify(r));
     assert.ok(fs.readFileSync(r.brief_path, 'utf8').includes('## Doorbell contract'), 'the brief carries the generated contract');
     await waitFor('in progress with the progress event', () => board(a, 'worker')?.state === 'in_progress' && board(a, 'worker')?.last_event?.status === 'progress', 30_000);
-    assert.strictEqual(a.ui.statusBar().handoff, '$(mail) 1');
+    // The views are redrawn at most every 100 ms: the status bar follows the boards a moment later.
+    await waitFor('the in-flight item', () => a.ui.statusBar().handoff === '$(mail) 1', 2000);
     assert.ok(a.ui.tree().some((i) => i.label === 'Worker' && /in progress · 1203-01/.test(i.description)));
     await screenshot('handoff-in-progress');
     await waitFor('done', () => board(a, 'worker')?.state === 'done', 30_000);
     assert.strictEqual(board(a, 'worker')!.report_path, r.report_path);
     assert.ok(fs.readFileSync(r.report_path, 'utf8').includes('✅'), 'the report was written');
     await waitFor('the done notification', () => a.handoff()!.notices.find((n) => n.agent === 'worker' && n.state === 'done'), 10_000);
-    assert.strictEqual(a.ui.statusBar().handoff, undefined, 'nothing in flight');
+    await waitFor('nothing in flight on the status bar', () => a.ui.statusBar().handoff === undefined, 2000);
     const opened = await vscode.commands.executeCommand('agentLens.openReport', { agent: 'worker' });
     assert.strictEqual(opened, r.report_path);
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, r.report_path);
@@ -78,11 +126,7 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     await waitFor('the second task done', () => board(a, 'worker')?.state === 'done' && board(a, 'worker')?.task_id === '1203-02', 30_000);
 
     // The in-flight gate, seen from the palette's command: refused while a task is in flight, then cancel frees it.
-    fs.writeFileSync(path.join(root, 'team.toml'), `${fs.readFileSync(path.join(root, 'team.toml'), 'utf8')}\n[idle]\nmode = "embedded"\nwindow_hint = "idle agent"\n`);
-    const idleTerm = await shellTerminal('idle agent');
-    await waitFor('the hand edit of team.toml, live', () => a.ui.tree().some((i) => i.label === 'idle' && i.group === 'Handoff'), 20_000);
-    const held = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't1', brief: 'Stay busy.' })) as { delivered: boolean };
-    assert.ok(held.delivered, 'delivered by window_hint to the terminal named "idle agent"');
+    const idleTerm = await idleAgentTerminal(a, root);
     const refused = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't2', brief: 'Another.' })) as { refused?: string };
     assert.match(refused.refused ?? '', /in flight: wait for its doorbell .* or cancel it/);
     await vscode.commands.executeCommand('agentLens.cancelTask', { agent: 'idle', reason: 'e2e' });

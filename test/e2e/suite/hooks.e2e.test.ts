@@ -89,7 +89,7 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       console.log(`      reply-question ${ask.id} from ${ask.seenBy.join(', ')}: ${ask.question}`);
       assert.match(ask.question ?? '', /delete the cache folder\?/);
       await screenshot('hooks-reply-question');
-      await answerFromInputBox(ask.id, 'No, keep the cache folder');
+      await answerFromInputBox('No, keep the cache folder');
       await waitFor('the mock model to receive the typed answer', () => fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes('No, keep the cache folder'), 60_000);
       await waitFor('the reply-question to close', () => !a.waits().some((w) => w.id === ask.id), 30_000);
       await waitFor('the third turn to finish', () => ['completed', 'stopped', 'idle'].includes(stateOf(a, t)?.state ?? '') && mock.agentRequests >= 3, 60_000);
@@ -138,33 +138,20 @@ async function checkNotificationRule(a: Awaited<ReturnType<typeof api>>, t: vsco
 }
 
 /**
- * "Answer…" as a user runs it: the input box opens, the runner types the answer into it (playwright's
- * keyboard, screenshot readme-answer.png) and presses Enter; the command types the line into the terminal.
- * Without a runner (test:vscode), or when the box cannot be driven, the command gets the answer as its
- * second argument instead, so the test still checks that the answer reaches the CLI.
+ * "Answer…" as a user runs it: the runner clicks the question's row under Needs you (the row's own command
+ * opens the input box), types the answer into the box (playwright's keyboard, screenshot readme-answer.png)
+ * and presses Enter; the command types the line into the terminal. Without a runner (test:vscode) the command
+ * runs as from the palette (no wait id: a user has none) with the answer given.
  */
-async function answerFromInputBox(waitId: string, answer: string): Promise<void> {
+async function answerFromInputBox(answer: string): Promise<void> {
   if (UI_DRIVER) {
-    const typed = vscode.commands.executeCommand<string | undefined>('agentLens.answerWait', waitId);
-    const drove = await ui('readme-answer', {
-      actions: [{ waitFor: QUICK_INPUT, hasText: 'asks' }, { fill: QUICK_INPUT_FIELD, text: answer }, { sleep: 300 }],
+    await vscode.commands.executeCommand('workbench.view.extension.agentLens');
+    await ui('readme-answer', {
+      actions: [{ click: '.part.sidebar .monaco-list-row', hasText: 'asked a question' }, { waitFor: QUICK_INPUT, hasText: 'asks' }, { fill: QUICK_INPUT_FIELD, text: answer }, { sleep: 300 }],
       after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
-    }).then(
-      () => true,
-      (e: Error) => {
-        console.log(`      (could not type into the input box: ${e.message})`);
-        return false;
-      },
-    );
-    let line = drove ? await Promise.race([typed, sleep(30_000).then(() => 'timeout' as const)]) : 'timeout';
-    if (line === 'timeout') {
-      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-      line = await typed;
-    }
-    if (line) {
-      console.log(`      answered through the input box: ${line.length} characters typed into the terminal`);
-      return;
-    }
+    });
+    console.log('      answered through the input box opened by a click on the Needs-you row');
+    return;
   }
-  await vscode.commands.executeCommand('agentLens.answerWait', waitId, answer);
+  await vscode.commands.executeCommand('agentLens.answerWait', undefined, answer);
 }

@@ -3,16 +3,9 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { AgentLensApi } from '../../../src/extension';
 import type { TerminalState } from '../../../src/store/types';
+import { ROOT } from '../repoRoot';
 
-export const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json')) || !fs.existsSync(path.join(dir, 'test', 'e2e'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`cannot find the repository root above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-})();
+export { ROOT };
 
 export const ARTIFACTS = process.env.AGENT_LENS_E2E_ARTIFACTS ?? path.join(ROOT, 'artifacts', 'e2e');
 

@@ -1,0 +1,104 @@
+import * as path from 'path';
+import { shellWord } from '../../shellQuote';
+import { OUR_COMMAND_MARK } from '../commands';
+import { REPORTING_AGENTS } from '../wire';
+
+/**
+ * Which hook handlers in an agent's settings file are Agent Lens's. Install replaces them and uninstall removes
+ * them, so a false match deletes a user's hook: a handler is ours only when its command is, to the byte, a
+ * command Agent Lens writes (hookCommand in ../commands.ts), not when it merely mentions the reporter.
+ *
+ * The command is one of two frames around `<reporter> <agent>`, anchored at both ends. `<reporter>` must be
+ * written exactly as shellWord writes it (bare, or single-quoted with `'\''` for a quote), and must name
+ * `agent-lens-report` in the `bin` folder of an Agent Lens home. `<agent>` must be a reporting agent. A
+ * handler that parses this way is ours when its home is one of these:
+ * - a home this install knows: the current `AGENT_LENS_HOME` (or `~/.agent-lens`);
+ * - a folder named `.agent-lens`, the default home of any account. Settings files travel in dotfiles
+ *   repositories between machines and user names;
+ * - any home at all, if the handler also carries Agent Lens's hook name (Gemini CLI's `name`, written with
+ *   every Gemini hook since the first version).
+ * Commands Agent Lens wrote into this very file are also ours, whatever their shape (the install record keeps
+ * them), and so are the ones being installed.
+ *
+ * Claude Code and Codex get no such marker: Claude Code validates its settings and skips a whole file over one
+ * field it does not know, and Codex asks the user to trust every hook again when a hook changes.
+ */
+
+/**
+ * The frames every version of hookCommand has written, plain and gated. When hookCommand changes, add its new
+ * frame here and keep the old one, so an update still finds and replaces what the old version wrote.
+ */
+const FRAMES: readonly (readonly [head: string, tail: string])[] = [
+  ['exec ', ''],
+  ['if [ -e "${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ', '; else cat >/dev/null; fi; exit 0'],
+];
+
+/** Gemini CLI shows a hook's name while it runs; Agent Lens has always named its Gemini hooks this. */
+export const OUR_HOOK_NAME = 'agent-lens';
+
+const DEFAULT_HOME_NAME = '.agent-lens';
+
+export interface ParsedCommand {
+  reporter: string;
+  /** The Agent Lens home the reporter sits in (`<home>/bin/agent-lens-report`). */
+  home: string;
+  agent: string;
+  gated: boolean;
+}
+
+/** What one install counts as its own, besides commands of the default home's shape. */
+export interface OwnEntries {
+  homes: ReadonlySet<string>;
+  commands: ReadonlySet<string>;
+}
+
+export function ownEntries(homes: Iterable<string> = [], commands: Iterable<string> = []): OwnEntries {
+  return { homes: new Set([...homes].filter(Boolean).map((h) => path.resolve(h))), commands: new Set(commands) };
+}
+
+/** `own` plus the exact `commands` (the entries an install writes are its own, whatever their reporter). */
+export function withCommands(own: OwnEntries, commands: Iterable<string>): OwnEntries {
+  return { homes: own.homes, commands: new Set([...own.commands, ...commands]) };
+}
+
+/** `<home>` of `<home>/bin/agent-lens-report`, for an absolute path with no `.`, `..` or doubled separator. */
+function reporterHome(reporter: string): string | undefined {
+  const p = reporter.includes('\\') ? path.win32 : path.posix;
+  if (!p.isAbsolute(reporter) || p.normalize(reporter) !== reporter) return undefined;
+  const bin = p.dirname(reporter);
+  if (p.basename(reporter) !== OUR_COMMAND_MARK || p.basename(bin) !== 'bin') return undefined;
+  return p.dirname(bin);
+}
+
+/** The shell word back to the string it quotes; only shellWord's own spelling of that string is accepted. */
+function unquote(word: string): string | undefined {
+  const s = word.length >= 2 && word.startsWith("'") && word.endsWith("'") ? word.slice(1, -1).split(`'\\''`).join("'") : word;
+  return s !== '' && shellWord(s) === word ? s : undefined;
+}
+
+/** The parts of a command Agent Lens writes; undefined for anything else, however much it resembles one. */
+export function parseOurCommand(command: string): ParsedCommand | undefined {
+  for (const [i, [head, tail]] of FRAMES.entries()) {
+    if (command.length < head.length + tail.length || !command.startsWith(head) || !command.endsWith(tail)) continue;
+    const middle = command.slice(head.length, command.length - tail.length);
+    const cut = middle.lastIndexOf(' ');
+    const agent = middle.slice(cut + 1);
+    if (cut < 0 || !(REPORTING_AGENTS as readonly string[]).includes(agent)) continue;
+    const reporter = unquote(middle.slice(0, cut));
+    const home = reporter === undefined ? undefined : reporterHome(reporter);
+    if (reporter !== undefined && home !== undefined) return { reporter, home, agent, gated: i === 1 };
+  }
+  return undefined;
+}
+
+/** Whether a handler (a parsed JSON value from the `hooks` list of a group) is Agent Lens's. */
+export function isOurHandler(handler: unknown, own: OwnEntries): boolean {
+  if (!handler || typeof handler !== 'object' || Array.isArray(handler)) return false;
+  const { type, command, name } = handler as Record<string, unknown>;
+  if (type !== 'command' || typeof command !== 'string') return false;
+  if (own.commands.has(command)) return true;
+  const parsed = parseOurCommand(command);
+  if (!parsed) return false;
+  const p = parsed.home.includes('\\') ? path.win32 : path.posix;
+  return own.homes.has(parsed.home) || p.basename(parsed.home) === DEFAULT_HOME_NAME || name === OUR_HOOK_NAME;
+}
