@@ -458,6 +458,7 @@ async function main() {
     else if (a.press) await (a.selector ? loc(a.selector).press(a.press, { timeout }) : page.keyboard.press(a.press));
     else if (a.type !== undefined) await page.keyboard.type(a.type, { delay: 15 });
     else if (a.click) await loc(a.click).click({ timeout });
+    else if (a.hover) await loc(a.hover).hover({ timeout });
     else if (a.sleep) await sleep(a.sleep);
     else throw new Error(`unknown action ${JSON.stringify(a)}`);
   };

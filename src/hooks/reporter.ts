@@ -2,10 +2,10 @@
  * `agent-lens-report <agent>`: run by an agent's hook with the hook's JSON on stdin. Seed 001's rules: never a
  * byte on stdout (some CLIs feed a hook's stdout to the model); exit 0 always; bounded time (3 s for its own
  * request; hooks are registered with timeout 10); credentials only from the environment (`AGENT_LENS_HUB`
- * names the discovery file). Codex shows any hook that runs over 300 ms, so there the marker is written first
- * and the request handed to a copy of this script that outlives the hook.
+ * names the discovery file). Every agent's reporter waits for its own request, Codex's too (Codex shows a hook
+ * that runs over 300 ms as "Running hook"; a report takes ~0.1 s): the hub finds who sent a report by the
+ * process holding its connection, and a copy that outlived the hook could no longer be traced to its agent.
  */
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { unsafeDirReason } from '../fsutil';
@@ -21,11 +21,8 @@ const KEEP_STEPS = [TEXT_KEPT, 2000, 300, 40];
 /** Fields kept per object: a payload of thousands of keys is not a hook's. */
 const KEYS_KEPT = 200;
 const REQUEST_MS = 3000;
-/** Agents that show a slow hook on screen: the request goes to a copy that outlives the hook. */
-const DETACH: ReadonlySet<ReportingAgent> = new Set(['codex']);
 
 async function main(argv: string[]): Promise<void> {
-  if (argv[0] === '--send') return sendDetached();
   const agent = argv[0] as ReportingAgent;
   const input = await readStdin();
   const hubFile = process.env.AGENT_LENS_HUB;
@@ -35,9 +32,7 @@ async function main(argv: string[]): Promise<void> {
   if (!payload) return;
   const report: WireReport = { v: 1, agent, at: performance.timeOrigin + performance.now(), pid: process.ppid, ancestry: ancestry(process.pid), payload };
   setMarker(hubFile, process.ppid, markerAction(report));
-  const body = fitted(report, payload);
-  if (DETACH.has(agent)) return detach(body);
-  await post(hub, body, REQUEST_MS);
+  await post(hub, fitted(report, payload), REQUEST_MS);
 }
 
 function readStdin(): Promise<string> {
@@ -115,30 +110,6 @@ function setMarker(hubFile: string, agentPid: number, action: 'open' | 'close'):
   } catch {
     /* a marker we cannot write costs a missed gated close; the screen still closes the wait */
   }
-}
-
-/**
- * Hands the body to a copy that outlives the hook; resolves once the pipe took it all (exiting sooner could cut
- * it). The copy stays in the agent's session (not `detached`, which would start a new one): the hub finds who
- * sent a report by the session of the terminal it runs in. Unref'd, with nothing of the hook's output held, so
- * the hook still returns at once.
- */
-function detach(body: string): Promise<void> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [__filename, '--send'], { stdio: ['pipe', 'ignore', 'ignore'], env: process.env });
-    child.on('error', () => resolve());
-    child.stdin.on('error', () => resolve());
-    child.stdin.end(body, () => resolve());
-    child.unref();
-  });
-}
-
-async function sendDetached(): Promise<void> {
-  // In the agent's process group: a Ctrl-C or hang-up meant for the agent must not drop a report in flight (≤ 3 s).
-  for (const sig of ['SIGINT', 'SIGHUP'] as const) process.on(sig, () => undefined);
-  const body = await readStdin();
-  const hub = readDiscovery(process.env.AGENT_LENS_HUB);
-  if (hub && body) await post(hub, body, REQUEST_MS);
 }
 
 main(process.argv.slice(2)).then(

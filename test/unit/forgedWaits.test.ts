@@ -129,7 +129,7 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
     assert.deepStrictEqual([store.terminal('victim')?.state, store.wait(real.id)?.closedBy], ['working', 'hook']);
   });
 
-  it('Codex: the hook returns at once; its sender, left behind after the hook exits, is placed by its session', async () => {
+  it('Codex: its reporter is verified and placed like any agent’s', async () => {
     const victim = await startTerminal('codex-victim');
     const p = { ...payload('codex', 'UserPromptSubmit'), session_id: 'codex-session' };
     const r = await report(victim, 'codex', p);
@@ -137,7 +137,7 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
     const t = store.terminal('codex-victim');
     assert.deepStrictEqual([t?.state, hookWord(t)?.provenance, hookWord(t)?.locator.terminalId], ['working', 'verified', 'codex-victim']);
     assert.ok(r.ms < 1500, `the hook returned after ${r.ms.toFixed(0)} ms`);
-    console.log(`      codex hook returned after ${r.ms.toFixed(0)} ms; its sender was verified and placed in codex-victim`);
+    console.log(`      codex hook returned after ${r.ms.toFixed(0)} ms; its reporter was verified and placed in codex-victim`);
   });
 
   it('agent-lens serve (no terminals): forged reports cannot end the wait the real reporter opened', async () => {

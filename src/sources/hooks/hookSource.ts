@@ -58,12 +58,19 @@ export class HookSource {
    * Records a report. `verdict`: who the hub found on the other end; none for an in-process caller (a replay
    * of a recorded session), which vouches for the report itself.
    */
-  record(r: Report, verdict?: PeerVerdict): Observation | undefined {
+  record(r: Report, given?: PeerVerdict): Observation | undefined {
     this.counts.received++;
+    let verdict = given;
     if (verdict?.provenance === 'disproven') {
-      this.counts.disproven++;
-      this.opts.debug?.(`hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`);
-      return undefined;
+      // What a false claim could win is a terminal: one that names a terminal's processes is refused. One that
+      // names none is a sender that outlived the process it names — Codex runs hooks in its background daemon,
+      // and the reporter's copy is orphaned before the hub looks — and is only as good as any unverified report.
+      if (this.opts.terminalFor(claimedPids(r)) !== undefined) {
+        this.counts.disproven++;
+        this.opts.debug?.(`hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`);
+        return undefined;
+      }
+      verdict = { provenance: 'unverified', why: `${verdict.why}; the claim names no terminal`, askable: true };
     }
     const m = this.mapper.map(r);
     if (!m.word) return undefined;
@@ -94,8 +101,13 @@ export class HookSource {
     let pids: number[];
     if (verdict?.provenance === 'verified') pids = [verdict.peer.pid, ...verdict.peer.chain, verdict.peer.sid];
     else if (verdict?.provenance === 'unverified' && verdict.askable) return {};
-    else pids = [r.pid, ...(r.ancestry ?? [])].filter((p): p is number => p !== undefined);
+    else pids = claimedPids(r);
     const terminalId = pids.length ? this.opts.terminalFor(pids) : undefined;
     return { ...(terminalId ? { terminalId } : {}), ...(r.pid ? { pid: r.pid } : {}) };
   }
+}
+
+/** The processes a report says it comes from: the agent, then its ancestors. */
+function claimedPids(r: Report): number[] {
+  return [r.pid, ...(r.ancestry ?? [])].filter((p): p is number => p !== undefined);
 }

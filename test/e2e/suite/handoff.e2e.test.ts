@@ -8,7 +8,7 @@ import type { Board } from '../../../src/handoff/board';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import { foregroundOf, processesUnder } from '../../../src/process/processTree';
-import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, waitFor, waitState } from './util';
+import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, ui, UI_DRIVER, waitFor, waitState } from './util';
 
 const WORKER = path.join(ROOT, 'test', 'e2e', 'fake-agent', 'handoff-worker');
 
@@ -158,8 +158,13 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     await sleep(1500);
     assert.strictEqual(a.handoff()!.fired.filter((f) => f.agent === 'worker').length, 1, 'once per transition');
     await screenshot('handoff-routed');
-    const route = a.handoff()!.routes[0];
-    assert.strictEqual(await vscode.commands.executeCommand('agentLens.removeRoute', route.id), true);
+    // As a user removes it: the Routes row's inline button (the menu passes the row, not an id).
+    if (UI_DRIVER) {
+      await vscode.commands.executeCommand('workbench.view.extension.agentLens');
+      const row = '.part.sidebar .monaco-list-row[aria-label^="router source → worker"]';
+      await ui('handoff-remove-route', { actions: [{ hover: row }, { sleep: 300 }, { click: `${row} .action-label[aria-label="Remove Routing Trigger"]` }], shot: false });
+    } else await vscode.commands.executeCommand('agentLens.removeRoute', { route: a.handoff()!.routes[0].id });
+    await waitFor('the route gone', () => a.handoff()!.routes.length === 0, 10_000);
     term!.sendText('exit', true);
     for (const t of [idleTerm, src]) t.dispose();
   });

@@ -76,6 +76,7 @@ export type UiAction =
   | { press: string; selector?: string; timeout?: number }
   | { type: string }
   | { click: string; hasText?: string; timeout?: number; optional?: boolean }
+  | { hover: string; hasText?: string; timeout?: number }
   | { sleep: number };
 
 /** The quick input (quick pick, input box, simple file dialog) and its text field. */

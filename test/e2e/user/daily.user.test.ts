@@ -66,6 +66,25 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     assert.ok(!toasts.some((t) => /terminal is gone/.test(t.text)), `no warning after Escape: ${JSON.stringify(toasts)}`);
   });
 
+  it('Escape on every Agent Lens picker and input box warns nothing', async () => {
+    await wb.clearToasts();
+    const titles = ['Install Agent Hooks…', 'Uninstall Agent Hooks…', 'Dispatch Brief…', 'Cancel Task…', 'Register External Agent…', 'Initialize Handoff Folder', 'Open Report', 'First Handshake', 'Add Routing Trigger…', 'Record Terminal to .cast', 'Answer…', 'Show Handoff Status'];
+    const opened: string[] = [];
+    for (const title of titles) {
+      await wb.palette(`Agent Lens: ${title}`);
+      const q = await wb.waitQuickInput(`a picker or box for ${title}`, (x) => x.visible, 3000).catch(() => undefined);
+      if (q) {
+        opened.push(title);
+        await wb.press('Escape');
+        await waitUntil(`${title}'s picker to close`, async () => !(await wb.quickInput()).visible, 5000);
+      }
+    }
+    await sleep(1000);
+    const bad = (await wb.toasts()).filter((t) => t.severity !== 'info');
+    console.log(`      Escape on ${opened.length} pickers and boxes: ${opened.join(', ')}`);
+    assert.deepStrictEqual(bad, [], 'no warning or error after Escape');
+  });
+
   it('a renamed terminal shows its new name in its row and in the next notification', async () => {
     await wb.renameTerminal('api-agent');
     await wb.waitRow('the row named api-agent', (r) => /^api-agent: Claude Code/.test(r.aria), 10_000);

@@ -64,6 +64,7 @@ export interface TreeRow {
 
 export interface Toast {
   text: string;
+  severity: 'info' | 'warning' | 'error';
   /** Links VS Code rendered inside the message text (a link would run what it points at when clicked). */
   links: string[];
   buttons: string[];
@@ -222,6 +223,7 @@ export class Workbench {
     return this.page.evaluate(() =>
       [...document.querySelectorAll('.notifications-toasts .notification-toast')].map((t) => ({
         text: (t.querySelector('.notification-list-item-message') as HTMLElement | null)?.innerText ?? '',
+        severity: ((icon: string) => (icon.includes('codicon-error') ? 'error' : icon.includes('codicon-warning') ? 'warning' : 'info'))(t.querySelector('.notification-list-item-icon')?.className ?? '') as Toast['severity'],
         links: [...t.querySelectorAll('.notification-list-item-message a')].map((a) => a.getAttribute('href') ?? a.textContent ?? ''),
         buttons: [...t.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b as HTMLElement).innerText),
       })),
@@ -233,6 +235,12 @@ export class Workbench {
     let seen: Toast[] = [];
     await waitUntil(what, async () => (found = (seen = await this.toasts()).find(pred)) !== undefined, timeoutMs, () => JSON.stringify(seen.map((t) => t.text)));
     return found!;
+  }
+
+  /** Closes every notification toast (as the user does with their ×), so the next ones stand alone. */
+  async clearToasts(): Promise<void> {
+    await this.palette('Notifications: Clear All Notifications');
+    await waitUntil('the toasts to go', async () => (await this.toasts()).length === 0, 5000);
   }
 
   /** Agent Lens's status bar items, by their accessible labels. */
