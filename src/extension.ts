@@ -21,10 +21,10 @@ import { startLogSources } from './vscode/logs';
 import { HandoffHost, type HandoffNotice } from './vscode/handoff';
 import { registerHandoffCommands } from './vscode/handoffCommands';
 import { HookCommands } from './vscode/hookCommands';
-import { type RunningHub, startHub } from './vscode/hub';
+import { type RunningHub, startHub, workspaceKey } from './vscode/hub';
 import { registerWaitCommands } from './vscode/waitCommands';
 import { StatusBar } from './vscode/statusBar';
-import { TerminalMemory } from './vscode/terminalMemory';
+import { TerminalMemory } from './sources/terminal/terminalMemory';
 import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, registerRowClick, type TreeSnapshotItem } from './vscode/tree';
 import * as ui from './vscode/ui';
@@ -106,7 +106,8 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   terminals.onOutput = (id, chunk) => handoff!.onOutput(id, chunk);
   terminals.onClosed = (id) => handoff!.terminalClosed(id);
   // The hooks' wait markers sit beside every window's discovery file (<home>/hubs/waiting/<agent pid>).
-  const memory = new TerminalMemory(context.workspaceState, store, terminals, () => markerDir(path.join(agentLensHome(), 'hubs', 'hub.json')), (m) => log.info(m));
+  const hubs = path.join(agentLensHome(), 'hubs');
+  const memory = new TerminalMemory(path.join(hubs, `${workspaceKey()}.terminals.json`), store, terminals, () => markerDir(path.join(hubs, 'hub.json')), (m) => log.info(m));
   terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, () => config, log);

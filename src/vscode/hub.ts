@@ -64,7 +64,8 @@ function setEnvironment(env: vscode.GlobalEnvironmentVariableCollection, discove
   if (env.get(HUB_ENV)?.value !== discoveryFile) env.replace(HUB_ENV, discoveryFile);
 }
 
-function workspaceKey(): string {
+/** This workspace's key: names its hub's discovery file and what its terminals had (src/vscode/terminalMemory.ts). */
+export function workspaceKey(): string {
   const ws = vscode.workspace.workspaceFile?.toString() ?? vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? 'no-folder';
   return createHash('sha256').update(ws).digest('hex').slice(0, 16);
 }

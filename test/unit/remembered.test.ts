@@ -1,4 +1,8 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TerminalMemory } from '../../src/sources/terminal/terminalMemory';
 import { parseRemembered, REMEMBERED_FOR_MS, type RememberedTerminal, rememberedWords } from '../../src/sources/terminal/remembered';
 import { AgentStore } from '../../src/store/store';
 
@@ -69,5 +73,28 @@ describe('remembered terminals across a reload', () => {
     const kept = parseRemembered([r, { ...r, savedAt: now - REMEMBERED_FOR_MS - 1 }, { shellPid: 'x' }, null, 7], now);
     assert.deepStrictEqual(kept, [r]);
     assert.deepStrictEqual(parseRemembered('garbage', now), []);
+  });
+
+  it('a window keeps it in a 0600 file at once, and the next window gives it back (a reload may end the host abruptly)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-mem-'));
+    fs.chmodSync(dir, 0o700);
+    const file = path.join(dir, 'hubs', 'ws.terminals.json');
+    const markers = path.join(dir, 'hubs', 'waiting');
+    const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
+    const before = new AgentStore({ now: () => now });
+    before.openTerminal('t1', 'claude');
+    const m1 = new TerminalMemory(file, before, facts, () => markers, () => undefined);
+    before.observe({ source: 'hook', at: now - 1000, agent: 'claude-code', state: 'waiting', evidence: 'PermissionRequest', wait: { kind: 'permission', question: 'Bash: rm -rf build' }, locator: { terminalId: 't1', sessionId: 'sess-9' } });
+    m1.dispose();
+    assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
+    fs.mkdirSync(markers);
+    fs.writeFileSync(path.join(markers, '200'), '');
+    const after = new AgentStore({ now: () => now });
+    after.openTerminal('t9', 'claude');
+    const m2 = new TerminalMemory(file, after, facts, () => markers, () => undefined);
+    m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
+    assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
+    m2.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,13 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type * as vscode from 'vscode';
-import type { AgentKind } from '../detect/types';
-import { parseRemembered, type RememberedTerminal, rememberedWords } from '../sources/terminal/remembered';
-import { isAgent, needsYou } from '../store/policy';
-import type { AgentStore } from '../store/store';
+import type { AgentKind } from '../../detect/types';
+import { readRegularFile, unsafeDirReason, writeFileAtomic } from '../../fsutil';
+import { pidAlive } from '../../process/pidAlive';
+import { parseRemembered, type RememberedTerminal, rememberedWords } from './remembered';
+import { isAgent, needsYou } from '../../store/policy';
+import type { AgentStore } from '../../store/store';
 
-const KEY = 'agentLens.rememberedTerminals';
-const SAVE_DELAY_MS = 500;
+const SAVE_DELAY_MS = 250;
+/** What a window remembers is small (a few terminals); anything larger is not ours. */
+const FILE_MAX = 256 * 1024;
 
 export interface TerminalFacts {
   shellPidOf(id: string): number | undefined;
@@ -15,23 +17,26 @@ export interface TerminalFacts {
 }
 
 /**
- * Keeps, in the workspace's state, what each agent terminal had (its agent, session ids, an open dialog), and
- * gives it back to a terminal revived after a reload once the process scan finds the same agent in it. The
- * hooks' wait markers (beside the hub's discovery file) say whether a dialog a hook saw is still open.
+ * Keeps what each agent terminal had (its agent, session ids, an open dialog) in a file beside the hub's
+ * discovery file (`<home>/hubs/<workspace>.terminals.json`, 0600 in a folder only this user can change: a
+ * dialog's text can hold a secret), and gives it back to a terminal revived after a reload once the process
+ * scan finds the same agent in it. A file, written at once, not VS Code's workspace state: a reload may end the
+ * extension host before that state is stored. The hooks' wait markers say whether a dialog a hook saw is
+ * still open.
  */
-export class TerminalMemory implements vscode.Disposable {
+export class TerminalMemory {
   private saved: RememberedTerminal[];
   private timer: NodeJS.Timeout | undefined;
   private readonly subs: { dispose(): void }[] = [];
 
   constructor(
-    private readonly state: vscode.Memento,
+    private readonly file: string,
     private readonly store: AgentStore,
     private readonly facts: TerminalFacts,
     private readonly markerDir: () => string | undefined,
     private readonly log: (msg: string) => void,
   ) {
-    this.saved = parseRemembered(state.get(KEY), Date.now());
+    this.saved = parseRemembered(this.read(), Date.now());
     this.subs.push(store.onDidChange(() => this.saveSoon()), store.onDidChangeWait(() => this.saveSoon()));
   }
 
@@ -56,11 +61,37 @@ export class TerminalMemory implements vscode.Disposable {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.state.update(KEY, this.snapshot());
+      this.write();
     }, SAVE_DELAY_MS);
   }
 
-  /** Every agent terminal of this window whose shell is known, and what the not yet revived ones still hold. */
+  private read(): unknown {
+    try {
+      return JSON.parse(readRegularFile(this.file, { max: FILE_MAX }).toString('utf8'));
+    } catch {
+      return undefined; // none yet, or not ours: nothing to give back
+    }
+  }
+
+  private write(): void {
+    const dir = path.dirname(this.file);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Others who could change the folder could swap the file for a link between our check and our write.
+      const unsafe = unsafeDirReason(dir);
+      if (unsafe) return this.log(`what terminals had is not kept across reloads: ${unsafe}`);
+      this.saved = this.snapshot();
+      writeFileAtomic(this.file, JSON.stringify(this.saved), 0o600);
+    } catch (e) {
+      this.log(`could not keep what terminals had across reloads in ${this.file}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Every agent terminal of this window whose shell is known, and what was kept for terminals the store no longer
+   * lists while their shell still runs: not revived yet (their scan has not run), or closed only for this window
+   * (VS Code drops a window's terminals as it reloads, and the shells live on).
+   */
   private snapshot(): RememberedTerminal[] {
     const now = Date.now();
     const waits = this.store.waits().filter(needsYou);
@@ -82,14 +113,13 @@ export class TerminalMemory implements vscode.Disposable {
         savedAt: now,
       });
     }
-    // Entries of terminals not revived yet (their scan has not run) are kept until it does.
-    return [...out, ...this.saved.filter((r) => !shells.has(r.shellPid))];
+    return [...out, ...this.saved.filter((r) => !shells.has(r.shellPid) && pidAlive(r.shellPid))];
   }
 
   /** Saved once more on the way out (a reload), so the last change before it is not lost. */
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    void this.state.update(KEY, this.snapshot());
+    this.write();
     this.subs.forEach((s) => s.dispose());
   }
 }
