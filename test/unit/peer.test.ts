@@ -8,25 +8,32 @@ import * as fs from 'fs';
 import { Hub } from '../../src/hub/hub';
 import { type Claim, parseStat, PeerFinder, type PeerVerdict } from '../../src/hub/peer';
 
-/** POSTs each claim in turn on one keep-alive connection; prints its pid, then the statuses. */
+/**
+ * POSTs each claim in turn on one raw connection, the next once the last response is in; prints its pid, the
+ * statuses and the local ports used. A raw socket because Node's own Agent never reuses a connection whose server
+ * announces `Keep-Alive: timeout=1` (the hub's), while any other client may.
+ */
 const SENDER = `
-const http = require('http');
+const net = require('net');
 const [port, token, claims] = process.argv.slice(1);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-(async () => {
+const sock = net.connect(Number(port), '127.0.0.1');
+let buf = '';
+let waiting;
+sock.on('data', (d) => { buf += d; const m = /^HTTP\\/1\\.1 (\\d+)[^]*?\\r\\n\\r\\n/.exec(buf); if (m && waiting) { buf = buf.slice(m[0].length); const w = waiting; waiting = undefined; w(Number(m[1])); } });
+sock.on('close', () => { if (waiting) waiting('closed'); });
+sock.on('connect', async () => {
   const out = [];
   for (const claim of JSON.parse(claims)) {
     if (claim.pid === 'self') claim.pid = process.pid;
     const body = JSON.stringify(claim);
     out.push(await new Promise((resolve) => {
-      const req = http.request({ host: '127.0.0.1', port: Number(port), path: '/who', method: 'POST', agent, headers: { host: '127.0.0.1:' + port, authorization: 'Bearer ' + token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
-      req.on('error', (e) => resolve(e.message));
-      req.end(body);
+      waiting = resolve;
+      sock.write('POST /who HTTP/1.1\\r\\nhost: 127.0.0.1:' + port + '\\r\\nauthorization: Bearer ' + token + '\\r\\ncontent-type: application/json\\r\\ncontent-length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
     }));
   }
-  process.stdout.write(JSON.stringify({ pid: process.pid, out }));
-  agent.destroy();
-})();
+  process.stdout.write(JSON.stringify({ pid: process.pid, out, port: sock.localPort }));
+  sock.destroy();
+});
 `;
 
 describe('peer: who sent a request, from the kernel, looking only where the claim points', function () {
@@ -37,13 +44,13 @@ describe('peer: who sent a request, from the kernel, looking only where the clai
   const others: ChildProcess[] = [];
 
   /** Runs a sender (a child of this process) with these claims; `parent` in a claim stands for this process. */
-  const send = (claims: (Claim | { pid: 'self'; inProcess?: boolean })[]): Promise<{ pid: number; out: unknown[] }> =>
+  const send = (claims: (Claim | { pid: 'self'; inProcess?: boolean })[]): Promise<{ pid: number; out: unknown[]; port: number }> =>
     new Promise((resolve, reject) => {
       const p = spawn(process.execPath, ['-e', SENDER, String(hub.port), hub.token, JSON.stringify(claims)], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       p.stdout!.on('data', (d) => (out += d));
       p.on('error', reject);
-      p.on('close', () => resolve(JSON.parse(out) as { pid: number; out: unknown[] }));
+      p.on('close', () => resolve(JSON.parse(out) as { pid: number; out: unknown[]; port: number }));
     });
   /** A process in a session of its own, as another terminal's agent would be. */
   const elsewhere = (): number => {
