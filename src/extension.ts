@@ -16,7 +16,7 @@ import { waitLogLines, waitNotice } from './views/messages';
 import { badge, type ViewInput } from './views/model';
 import { displayName } from './views/names';
 import { registerCommands } from './vscode/commands';
-import { readConfig } from './vscode/config';
+import { readConfig, switchedOff } from './vscode/config';
 import { startLogSources } from './vscode/logs';
 import { HandoffHost, type HandoffNotice } from './vscode/handoff';
 import { registerHandoffCommands } from './vscode/handoffCommands';
@@ -66,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const census = new AgentCensus();
   // The store's lines can name hook-supplied session ids and terminal names: escaped, so none can forge a line.
   const store = new AgentStore({ log: (m) => log.info(printable(m)), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
+  store.setSwitchedOff(switchedOff(config));
   const terminals = new TerminalAdapter(store, () => config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   let hookCommands: HookCommands | undefined;
@@ -111,6 +112,14 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, () => config, log);
+  // Settings changed, or trust granted: every part reads them again, and switched-off agents vanish (or return) at once.
+  const applyConfig = (): void => {
+    config = readConfig();
+    store.setSwitchedOff(switchedOff(config));
+    terminals.reconfigure();
+    logs.reconfigure();
+    render();
+  };
   context.subscriptions.push(
     log,
     // Saved before the store is emptied on the way out.
@@ -134,19 +143,13 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('agentLens')) return;
       if (e.affectsConfiguration('agentLens.handoff')) handoff!.restart();
-      config = readConfig();
-      terminals.reconfigure();
-      logs.reconfigure();
-      render();
+      applyConfig();
     }),
     // Trust granted: the workspace's own values of trust-only settings count from now on (readConfig asks isTrusted,
     // which a configuration event fired for the same change may not see yet).
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       handoff!.restart();
-      config = readConfig();
-      terminals.reconfigure();
-      logs.reconfigure();
-      render();
+      applyConfig();
     }),
     ...registerCommands(input, terminals, log),
     registerRowClick(view),

@@ -45,6 +45,8 @@ export class AgentStore {
   private readonly prefix = randomBytes(3).toString('hex');
   private counter = 0;
   private readonly now: () => number;
+  /** Agents the user switched off (`agentLens.agents`): every source's words are kept, none is shown. */
+  private off: ReadonlySet<AgentKind> = new Set();
 
   constructor(private readonly opts: StoreOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -98,6 +100,25 @@ export class AgentStore {
     else if (!session.terminalId) this.tryLink(session);
   }
 
+  /**
+   * Switches agents off or on again, at once for every source and surface: a switched-off agent's terminal shows
+   * a shell, its waits are in no list and notify nobody. Its words are still recorded, so switching it back on
+   * shows where it is now, waits included, without waiting for its next word.
+   */
+  setSwitchedOff(agents: Iterable<AgentKind>): void {
+    const next = new Set(agents);
+    const flipped = new Set([...next, ...this.off].filter((a) => next.has(a) !== this.off.has(a)));
+    if (!flipped.size) return;
+    this.off = next;
+    for (const rec of this.terminalsById.values()) if (rec.session && flipped.has(rec.session.agent)) this.refresh(rec);
+    for (const s of this.allSessions()) if (s.waits.open && flipped.has(s.agent)) this.waitsChanged.fire(s.waits.open);
+  }
+
+  /** Whether this agent is switched off. */
+  isSwitchedOff(agent: AgentKind): boolean {
+    return this.off.has(agent);
+  }
+
   /** The store has heard of this agent session (by the agent's own id). */
   knowsAgentSession(agent: AgentKind, id: string): boolean {
     return this.byAgentSession.has(`${agent}:${id}`);
@@ -114,12 +135,13 @@ export class AgentStore {
   /** Open waits, oldest first. */
   waits(): Wait[] {
     const out: Wait[] = [];
-    for (const s of this.allSessions()) if (s.waits.open && s.terminalId) out.push(s.waits.open);
+    for (const s of this.allSessions()) if (s.waits.open && s.terminalId && !this.off.has(s.agent)) out.push(s.waits.open);
     return out.sort((a, b) => a.openedAt - b.openedAt);
   }
 
   wait(id: string): Wait | undefined {
     for (const s of this.allSessions()) {
+      if (this.off.has(s.agent)) continue;
       if (s.waits.open?.id === id) return s.waits.open;
       const closed = s.waits.history.find((w) => w.id === id);
       if (closed) return closed;
@@ -261,7 +283,8 @@ export class AgentStore {
   private sessionChanged(s: AgentSession, waitBefore: Wait | undefined): void {
     const after = s.waits.open;
     if (waitBefore && waitBefore !== after) this.waitsChanged.fire(waitBefore);
-    if (after) this.waitsChanged.fire(after);
+    // A switched-off agent's open wait is told when the agent is switched on again (setSwitchedOff).
+    if (after && !this.off.has(s.agent)) this.waitsChanged.fire(after);
     const rec = s.terminalId !== undefined ? this.terminalsById.get(s.terminalId) : undefined;
     if (rec && rec.session === s) this.refresh(rec);
   }
@@ -275,6 +298,9 @@ export class AgentStore {
   private viewOf(rec: TerminalRecord): TerminalState {
     const s = rec.session;
     const shown = s?.shown;
+    if (s && shown && this.off.has(s.agent)) {
+      return { id: rec.id, name: rec.name, agent: 'shell', state: shown.state === 'exited' ? 'exited' : 'idle', source: shown.source, evidence: `${s.agent} detection is switched off`, since: s.since, words: [], history: [] };
+    }
     if (!s || !shown) {
       const w = rec.shellWord;
       return { id: rec.id, name: rec.name, agent: 'shell', state: w?.state === 'exited' ? 'exited' : 'idle', source: w?.source ?? 'pty-scrape', evidence: w?.evidence ?? 'terminal opened', since: w?.at ?? this.now(), words: w ? [w] : [], history: [] };

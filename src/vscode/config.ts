@@ -50,6 +50,11 @@ export function readConfig(): AgentLensConfig {
   };
 }
 
+/** The agents the configuration switches off. */
+export function switchedOff(config: AgentLensConfig): AgentKind[] {
+  return (Object.keys(config.agents) as AgentKind[]).filter((a) => !config.agents[a]);
+}
+
 /** Every agent on unless the setting switches it off with a boolean. */
 function agentSwitches(v: unknown): Record<AgentKind, boolean> {
   const out = { ...DEFAULT_AGENTS };

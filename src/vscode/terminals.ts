@@ -127,7 +127,6 @@ export class TerminalAdapter implements vscode.Disposable {
     const session = new TerminalSession(id, (o) => this.store.observe(o), realScheduler, {
       ...FALLBACK_SIZE,
       stats: this.stats,
-      isEnabled: (a: AgentKind) => this.config().agents[a] !== false,
       // The evidence is screen text: escaped like the name, so a line on screen cannot forge a log line.
       log: (tid, o) => this.log.info(printable(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`)),
     });

@@ -126,14 +126,6 @@ describe('terminal session (live timing with a manual clock)', () => {
     assert.strictEqual(replyQuestion('cc.reply+reply-question: "Which format do you want?"'), 'Which format do you want?');
   });
 
-  it('reports a switched-off agent as a plain shell', () => {
-    const store = new AgentStore();
-    store.openTerminal('t1', 'x');
-    const s = new TerminalSession('t1', (o) => store.observe(o), new FakeScheduler(), { isEnabled: (a) => a !== 'codex' });
-    s.startExecution('codex', true);
-    assert.strictEqual(store.terminal('t1')!.agent, 'shell');
-  });
-
   it('records the stream as a cast that replays to the same states', () => {
     const sched = new FakeScheduler();
     const buf = new CastBuffer(rec.cast.cols, rec.cast.rows, sched.now(), 'claude');

@@ -8,8 +8,6 @@ import type { Observation } from '../../store/observation';
 export interface SessionOptions {
   cols?: number;
   rows?: number;
-  /** Agents the user switched off are reported as plain shells. */
-  isEnabled?: (agent: AgentKind) => boolean;
   /** Every transition, for the log channel. */
   log?: (id: string, o: Observation) => void;
   /** Shared counters of the detection work done, for the performance report. */
@@ -172,15 +170,10 @@ export class TerminalSession {
   /** Detections with t = 0 are the session's own (an execution started or ended): now, on the wall clock. */
   private report(d: Detection): void {
     if (this.disposed) return;
-    let det = d;
-    if (d.agent !== 'shell' && this.opts.isEnabled && !this.opts.isEnabled(d.agent)) {
-      det = { ...d, agent: 'shell', state: d.state === 'exited' ? 'exited' : 'idle', evidence: `${d.agent} detection is switched off` };
-      delete det.waitKind;
-    }
-    if (this.last && this.last.agent === det.agent && this.last.state === det.state && !det.waitKind) return;
-    this.last = { agent: det.agent, state: det.state };
+    if (this.last && this.last.agent === d.agent && this.last.state === d.state && !d.waitKind) return;
+    this.last = { agent: d.agent, state: d.state };
     const at = d.t === 0 ? this.scheduler.now() : this.startMs + d.t * 1000;
-    const o = detectionToObservation(det, at, { terminalId: this.id, cwd: this.cwd });
+    const o = detectionToObservation(d, at, { terminalId: this.id, cwd: this.cwd });
     this.sink(o);
     this.opts.log?.(this.id, o);
   }

@@ -72,6 +72,7 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       await screenshot('readme-status-bar', { clip: STATUS_ITEMS, pad: 4 });
 
       await checkNotificationRule(a, t, other, confirmed);
+      await checkSwitchOff(a, t, confirmed);
 
       t.show();
       await sleep(500);
@@ -135,6 +136,28 @@ async function checkNotificationRule(a: Awaited<ReturnType<typeof api>>, t: vsco
   await sleep(700);
   await screenshot('readme-notification', { clip: ['.notifications-toasts .notification-toast', '.notifications-toasts'], pad: 6 });
   void t;
+}
+
+/**
+ * The user switches Claude Code off in the settings (`agentLens.agents`) while its dialog is open: the row says
+ * shell and the wait leaves every list at once, though the hooks and the screen keep speaking for it; switched on
+ * again, the same wait is back under Needs you without a new word from the agent.
+ */
+async function checkSwitchOff(a: Awaited<ReturnType<typeof api>>, t: vscode.Terminal, w: Wait): Promise<void> {
+  const cfg = () => vscode.workspace.getConfiguration('agentLens');
+  const needsYou = () => a.ui.tree().filter((i) => i.group === 'Needs you' && i.waitId === w.id);
+  const switchedAt = Date.now();
+  await cfg().update('agents', { 'claude-code': false }, vscode.ConfigurationTarget.Global);
+  try {
+    await waitFor('the row to read shell', () => stateOf(a, t)?.agent === 'shell', 5000, 20);
+    console.log(`      switched off: the row read shell ${Date.now() - switchedAt} ms after the setting was written`);
+    assert.match(stateOf(a, t)!.evidence, /claude-code detection is switched off/);
+    assert.deepStrictEqual([a.waits().filter((x) => x.id === w.id), needsYou()], [[], []]);
+  } finally {
+    await cfg().update('agents', undefined, vscode.ConfigurationTarget.Global);
+  }
+  await waitFor('the same wait back under Needs you', () => (needsYou().length && stateOf(a, t)?.agent === 'claude-code' ? true : undefined), 5000, 20);
+  assert.strictEqual(stateOf(a, t)!.state, 'waiting');
 }
 
 /**
