@@ -31,6 +31,14 @@ const UI_SYNTAX = [
   { selector: `ObjectPattern > Property[key.name=${UI_NAMES}]`, message: UI_MESSAGE },
 ];
 
+/** Whether an agent runs is asked through src/common/agents.ts (isAgent, isAgentKind) only: one definition. */
+const AGENTS_MODULE = 'src/common/agents.ts';
+const SHELL_MESSAGE = `Ask whether an agent runs with isAgent() or isAgentKind() from ${AGENTS_MODULE}, not by comparing with 'shell'.`;
+const SHELL_SYNTAX = [
+  { selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value='shell']", message: SHELL_MESSAGE },
+  { selector: "SwitchCase > Literal[value='shell']", message: SHELL_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'dist/', 'out/', '.e2e/', '.agents/', '.cache/', 'artifacts/', '.vscode-test/', 'l10n/', 'resources/', 'test/fixtures/', 'test/hermes/', '**/*.d.ts'],
@@ -66,8 +74,13 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: [AGENTS_MODULE],
+    rules: { 'no-restricted-syntax': ['error', ...VSCODE_SYNTAX, ...UI_SYNTAX, ...SHELL_SYNTAX] },
+  },
+  {
     files: VSCODE_ALLOWED,
-    rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': ['error', ...UI_SYNTAX] },
+    rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': ['error', ...UI_SYNTAX, ...SHELL_SYNTAX] },
   },
   {
     // The e2e suite drives VS Code itself; the UI module is the one place the sinks are called.

@@ -14,7 +14,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { signatureIds, signatureOf } from '../src/detect/signatures';
-import type { AgentKind } from '../src/detect/types';
 import { parseCast } from '../src/replay/cast';
 import { replayFused } from '../src/replay/fused';
 import { decodeLogFile } from '../src/replay/logFiles';
@@ -24,6 +23,7 @@ import { runScenario } from './driver';
 import { AGENT_VERSIONS } from './homes';
 import { castStartMs, recordingLog } from './recordingLogs';
 import { ALL_SCENARIOS } from './scenarios/index';
+import type { AgentKind } from '../src/common/agents';
 
 const THRESHOLD = 0.95;
 

@@ -28,6 +28,7 @@ import { TerminalMemory } from './sources/terminal/terminalMemory';
 import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, registerRowClick, type TreeSnapshotItem } from './vscode/tree';
 import * as ui from './vscode/ui';
+import { COMMAND_IDS } from './views/commandIds';
 
 /** What other extensions (and our integration tests) get from `activate()`. */
 export interface AgentLensApi {
@@ -92,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
       if (lines.trace) log.trace(lines.trace);
       const showTerminal = vscode.l10n.t('Show Terminal');
       void ui.warn(message, showTerminal).then((choice) => {
-        if (choice === showTerminal) void vscode.commands.executeCommand('agentLens.showTerminal', w.terminalId);
+        if (choice === showTerminal) void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, w.terminalId);
       });
     },
   });

@@ -2,7 +2,8 @@ import { endsWithQuestion } from './question';
 import { GENERIC_DIALOG } from './signatures/genericDialog';
 import type { ScreenView } from './screen';
 import type { AgentSignature, Marker, OutcomeMarker, StateRule } from './signatures/types';
-import type { AgentKind, AgentState, WaitKind } from './types';
+import type { AgentKind } from '../common/agents';
+import type { AgentState, WaitKind } from '../common/states';
 
 /** Dialogs and footers live in the last rows of a TUI; this many non-empty rows count as "bottom". */
 export const BOTTOM_ROWS = 10;

@@ -1,5 +1,5 @@
 import { SIGNATURES } from './signatures';
-import type { AgentKind } from './types';
+import type { AgentKind } from '../common/agents';
 
 /** Longest command line we look at: shell integration can report very long lines; agents sit near the start. */
 const MAX_COMMAND_LINE = 4096;

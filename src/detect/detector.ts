@@ -6,7 +6,10 @@ import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
 import type { AgentSignature } from './signatures/types';
 import { Debouncer } from './stateMachine';
-import type { AgentId, AgentKind, AgentState, Detection, StateSource, WaitKind } from './types';
+import type { Detection } from './types';
+import { type AgentId, type AgentKind, isAgentKind } from '../common/agents';
+import { sameState } from '../common/states';
+import type { DetectorSource as StateSource } from '../common/sources';
 
 export interface DetectorOptions {
   cols?: number;
@@ -298,7 +301,7 @@ export class TerminalDetector {
   private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource, state: 'idle' | 'working' = 'idle'): void {
     this.agent = agent;
     this.identifiedBy = by;
-    this.sig = agent === 'shell' ? undefined : signatureOf(agent);
+    this.sig = isAgentKind(agent) ? signatureOf(agent) : undefined;
     if (!this.screen) this.promote(t);
     this.debouncer.reset(state);
     this.emit({ t, agent, state, source, evidence });
@@ -320,13 +323,10 @@ export class TerminalDetector {
 
   private emit(d: Detection): void {
     const c = this.current;
-    if (c.agent === d.agent && c.state === d.state && c.waitKind === d.waitKind) {
-      return;
-    }
+    if (sameState(c, d)) return;
     if (d.waitKind === undefined) delete d.waitKind;
     this.current = d;
     for (const l of [...this.listeners]) l(d);
   }
 }
 
-export type { AgentState, WaitKind };

@@ -1,4 +1,4 @@
-import type { AgentState } from './types';
+import type { AgentState } from '../common/states';
 
 /**
  * How long a new state must hold on screen before it is shown, in seconds. Short for states that need

@@ -5,6 +5,8 @@ import { isInFlight } from './board';
 import type { Boards } from './boards';
 import type { DispatchRequest, DispatchResult } from './dispatch';
 import { printable } from '../printable';
+import { isAgent } from '../common/agents';
+import { TURN_ENDED } from '../common/states';
 
 /**
  * Routing triggers (seed 000): when terminal A's agent comes to rest as Stopped or Completed, registered agent
@@ -23,7 +25,6 @@ export interface Route {
 }
 
 export const ROUTE_PLACEHOLDERS = ['from_name', 'from_agent', 'last_reply', 'report_path'] as const;
-const REST: readonly string[] = ['stopped', 'completed'];
 
 export function renderTemplate(template: string, vars: Record<(typeof ROUTE_PLACEHOLDERS)[number], string>): string {
   return template.replace(/\{(from_name|from_agent|last_reply|report_path)\}/g, (_m, k: keyof typeof vars) => vars[k]);
@@ -32,9 +33,9 @@ export function renderTemplate(template: string, vars: Record<(typeof ROUTE_PLAC
 /** A's agent came to rest: Stopped or Completed now, something else before (a repeat of the same state is no transition). */
 export function cameToRest(c: StateChange): boolean {
   const cur = c.current;
-  if (!cur || cur.agent === 'shell' || !REST.includes(cur.state)) return false;
+  if (!cur || !isAgent(cur) || !TURN_ENDED.has(cur.state)) return false;
   const prev = c.previous;
-  return !prev || prev.agent !== cur.agent || !REST.includes(prev.state) || prev.sessionKey !== cur.sessionKey;
+  return !prev || prev.agent !== cur.agent || !TURN_ENDED.has(prev.state) || prev.sessionKey !== cur.sessionKey;
 }
 
 /** The newest reply any source kept for the terminal's session. */

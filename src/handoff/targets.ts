@@ -3,6 +3,8 @@ import * as path from 'path';
 import { findAgents, type Foreground, foregroundOf, isInteractiveShell, isShellName, type ProcInfo } from '../process/processTree';
 import { quoted } from '../printable';
 import type { TeamAgent } from './team/schema';
+import { type AgentId, isAgent } from '../common/agents';
+import type { AgentState } from '../common/states';
 
 /** How far below a terminal's shell the agent process may sit (seed 002 §2: up to four parents). */
 export const MAX_DEPTH = 4;
@@ -67,8 +69,8 @@ export interface TtyFacts {
 
 export interface TerminalFacts extends TtyFacts {
   open: boolean;
-  /** What Agent Lens shows in the terminal: its agent ('shell' for none) and state. */
-  seen?: { agent: string; state: string };
+  /** What Agent Lens shows in the terminal: its agent (none: the plain shell) and state. */
+  seen?: { agent: AgentId; state: AgentState };
 }
 
 export interface PaneFacts extends TtyFacts {
@@ -79,7 +81,7 @@ export interface PaneFacts extends TtyFacts {
 export type Verdict = { ok: true; pid?: number } | { ok: false; why: string };
 
 const no = (why: string): Verdict => ({ ok: false, why });
-const live = (seen: TerminalFacts['seen']): boolean => !!seen && seen.agent !== 'shell' && seen.state !== 'exited';
+const live = (seen: TerminalFacts['seen']): boolean => !!seen && isAgent(seen) && seen.state !== 'exited';
 
 /**
  * Among a registry entry's candidates: the first of `found` in the foreground of the terminal `root` runs on,
@@ -132,7 +134,7 @@ export function terminalVerdict(agent: TeamAgent, f: TerminalFacts): Verdict {
   const seenLive = (): Verdict => (live(f.seen) ? { ok: true, pid: f.agent?.pid } : no(l10n.t('Agent Lens cannot read which program holds this terminal here, and shows no running agent in it')));
   let v: Verdict;
   if (agent.process) v = processVerdict(agent, f.agent, seenLive);
-  else if (!f.seen || f.seen.agent === 'shell') v = no(l10n.t('Agent Lens shows no agent running in it'));
+  else if (!f.seen || !isAgent(f.seen)) v = no(l10n.t('Agent Lens shows no agent running in it'));
   else if (f.seen.state === 'exited') v = no(l10n.t('its agent ({0}) has exited', f.seen.agent));
   else v = { ok: true, pid: f.agent?.pid };
   return v.ok ? (shellHolds(f) ?? v) : v;

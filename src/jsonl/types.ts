@@ -1,4 +1,4 @@
-import type { AgentKind } from '../detect/types';
+import type { AgentKind } from '../common/agents';
 
 /**
  * What one session-log entry says about its agent session, on the log's own clock. The decoders turn the

@@ -2,7 +2,7 @@ import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
 import { agentFromProcess } from '../detect/commandLine';
 import { pidAlive } from './pidAlive';
-import type { AgentKind } from '../detect/types';
+import type { AgentKind } from '../common/agents';
 
 export interface ProcInfo {
   pid: number;

@@ -1,15 +1,18 @@
 import { TerminalDetector } from '../detect/detector';
-import type { AgentId, AgentState, Detection, WaitKind } from '../detect/types';
+import type { Detection } from '../detect/types';
 import type { Report } from '../hooks/report';
 import { HookSource } from '../sources/hooks/hookSource';
 import { logEventToObservation } from '../sources/logs/logSources';
 import { detectionToObservation } from '../sources/terminal/session';
-import type { Observation, Source } from '../store/observation';
+import type { Observation } from '../store/observation';
 import { AgentStore } from '../store/store';
 import type { TerminalState } from '../store/types';
 import type { Cast } from './cast';
 import type { DecodedLog } from './logFiles';
 import { playEvents, type ReplayOptions } from './replay';
+import type { AgentId } from '../common/agents';
+import type { AgentState, WaitKind } from '../common/states';
+import type { Source } from '../common/sources';
 
 /** The replayed terminal's id in the store. */
 const TERMINAL = 'replay';

@@ -1,5 +1,7 @@
 import * as l10n from '@vscode/l10n';
-import { AT_REST, type AgentState, type Detection, isAgentId, isAgentState } from '../detect/types';
+import { type Detection } from '../detect/types';
+import { type AgentState, AT_REST, isAgentState } from '../common/states';
+import { isAgentId } from '../common/agents';
 
 /** One labelled interval of a recording's expected.json. */
 export interface ExpectedInterval {

@@ -1,5 +1,6 @@
-import { isPresenceOnly, isPromptRecord, isReplyQuestion, OUTCOME_RANK, OUTCOME_STATES, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
+import { isPresenceOnly, isPromptRecord, isReplyQuestion, OUTCOME_RANK, SAME_MOMENT_MS, startsOrContinuesTurn } from './arbitrationRules';
 import type { Observation } from './observation';
+import { OUTCOME_STATES } from '../common/states';
 
 /**
  * What is shown for one agent session, given each source's latest word (any order). Pure; table-tested in

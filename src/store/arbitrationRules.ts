@@ -1,5 +1,6 @@
-import type { AgentState } from '../detect/types';
-import type { Observation, Source } from './observation';
+import type { Observation } from './observation';
+import { OUTCOME_STATES } from '../common/states';
+import type { Source } from '../common/sources';
 
 /**
  * The data behind arbitration (src/store/arbitrate.ts), apart from the code that applies it.
@@ -7,7 +8,6 @@ import type { Observation, Source } from './observation';
  * A turn's outcome is known for sure only from the agent's own records (session log, hook, the agent's own
  * status report such as Codex's OSC 7501); the screen's "stopped" is the ambiguous verdict.
  */
-export const OUTCOME_STATES: ReadonlySet<AgentState> = new Set<AgentState>(['completed', 'failed']);
 
 /** A turn in progress: a new one seen by any source supersedes the previous turn's outcome. */
 export function startsOrContinuesTurn(o: Observation): boolean {

@@ -1,4 +1,4 @@
-import type { AgentKind } from '../detect/types';
+import type { AgentKind } from '../common/agents';
 
 /**
  * Linking a session seen in a log (or any source that does not know its terminal) to the terminal it runs

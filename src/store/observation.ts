@@ -1,8 +1,6 @@
-import type { AgentId, AgentKind, AgentState, WaitKind } from '../detect/types';
-
-/** Who said it. `doorbell` is the handoff doorbell (seed 002). */
-export const SOURCES = ['pty-scrape', 'process', 'jsonl-watcher', 'hook', 'doorbell'] as const;
-export type Source = (typeof SOURCES)[number];
+import type { AgentId } from '../common/agents';
+import type { Source } from '../common/sources';
+import type { AgentState, WaitKind } from '../common/states';
 
 /** Whatever the source knows about where its agent runs; the store routes by it. */
 export interface Locator {
@@ -49,8 +47,4 @@ export interface Observation {
   locator: Locator;
   /** Set on words that came over the hub (hook reports): what may be believed of them (src/store/trustRules.ts). */
   provenance?: Provenance;
-}
-
-export function isAgentKind(a: AgentId): a is AgentKind {
-  return a !== 'shell';
 }

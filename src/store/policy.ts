@@ -1,3 +1,4 @@
+import { isAgent } from '../common/agents';
 import type { TerminalState } from './types';
 import type { Wait } from './waits';
 
@@ -5,11 +6,6 @@ import type { Wait } from './waits';
  * One definition of each idea the views, the badge, the status bar and the notifier share. Change a rule
  * here and every surface follows.
  */
-
-/** The terminal runs an agent (a plain shell is listed, never counted). */
-export function isAgent(t: Pick<TerminalState, 'agent'>): boolean {
-  return t.agent !== 'shell';
-}
 
 /** An open wait: the agent asked for something and nobody has answered. Every kind counts, a reply that ends with a question too. */
 export function needsYou(w: Wait): boolean {

@@ -1,10 +1,11 @@
-import type { AgentKind } from '../detect/types';
 import { arbitrate } from './arbitrate';
 import { isPresenceOnly, isPromptRecord, startsOrContinuesTurn } from './arbitrationRules';
-import type { Observation, Source } from './observation';
+import type { Observation } from './observation';
 import { mayEnd, mayReword, TRUST_RULES, trustOf } from './trustRules';
 import { HISTORY_LIMIT, type Transition } from './types';
 import { SessionWaits } from './waits';
+import type { AgentKind } from '../common/agents';
+import type { Source } from '../common/sources';
 
 /** Turn starts kept per session for linking logs to terminals. */
 const TURN_STARTS_KEPT = 16;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'crypto';
-import type { AgentKind } from '../detect/types';
 import { chooseTerminal, type TerminalCandidate } from './binder';
 import { Emitter, type Event } from './emitter';
 import { printable } from '../printable';
-import { isAgentKind, type Observation } from './observation';
+import { type Observation } from './observation';
 import { AgentSession } from './session';
 import { TRUST_RULES, trustOf } from './trustRules';
 import type { SessionSummary, StateChange, TerminalState } from './types';
 import type { Wait } from './waits';
+import { type AgentKind, isAgentKind } from '../common/agents';
 
 /** Sessions not linked to a terminal that are kept (a log seen before its terminal, other programs' agents). */
 const UNLINKED_KEPT = 200;

@@ -1,5 +1,5 @@
-import type { WaitKind } from '../detect/types';
 import type { Observation, Provenance } from './observation';
+import type { WaitKind } from '../common/states';
 
 /**
  * Who may change a wait, apart from the code that applies it (src/store/session.ts, src/store/waits.ts).

@@ -1,6 +1,8 @@
-import type { AgentId, AgentState, WaitKind } from '../detect/types';
-import type { Observation, Source } from './observation';
+import type { Observation } from './observation';
 import type { Wait } from './waits';
+import type { AgentId } from '../common/agents';
+import type { AgentState, WaitKind } from '../common/states';
+import type { Source } from '../common/sources';
 
 /** Transitions of the shown state kept per session for "Show State History"; older ones drop off. */
 export const HISTORY_LIMIT = 100;

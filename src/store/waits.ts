@@ -1,6 +1,8 @@
-import type { AgentKind, WaitKind } from '../detect/types';
-import type { Observation, Source } from './observation';
+import type { Observation } from './observation';
 import { holdFor, mayEnd, raiseHold, replacesText, type WaitHold } from './trustRules';
+import type { AgentKind } from '../common/agents';
+import type { WaitKind } from '../common/states';
+import type { Source } from '../common/sources';
 
 /** A wait: the agent asked for something. First-class: views, the badge and notifications read it by id. */
 export interface Wait {

@@ -6,6 +6,7 @@ import type { IconSpec } from './labels';
 import { duration } from './labels';
 import type { TreeRow } from './model';
 import { markdown as md } from './untrusted';
+import { COMMAND_IDS } from './commandIds';
 
 /** What the Handoff section reads: the registry's agents with their boards, the registry's state, the routes. */
 export interface HandoffView {
@@ -20,7 +21,6 @@ export interface HandoffView {
 /** The groups' names (translated when called, so after the adapter has loaded the bundle). */
 export const handoffGroup = (): string => l10n.t('Handoff');
 export const routesGroup = (): string => l10n.t('Routes');
-export const HANDOFF_COMMANDS = { openReport: 'agentLens.openReport', openTeam: 'agentLens.openTeamFile', register: 'agentLens.registerAgent', removeRoute: 'agentLens.removeRoute', showStatus: 'agentLens.showHandoffStatus' } as const;
 
 const LOOK: Record<BoardState, { text: () => string; icon: IconSpec }> = {
   idle: { text: () => l10n.t('idle'), icon: { id: 'circle-large-outline' } },
@@ -44,7 +44,7 @@ export function inFlight(v: HandoffView | undefined): Board[] {
 export function handoffRows(v: HandoffView, now: number): TreeRow[] {
   const group = handoffGroup();
   const children: TreeRow[] = [];
-  if (v.registryError) children.push({ key: 'handoff:registry-error', label: l10n.t('team.toml has an error'), description: v.registryError, icon: { id: 'error', color: 'charts.red' }, tooltip: `${md(v.registryError, 2000)}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', md(v.teamFile))}`, contextValue: 'handoff.error', group, command: { id: HANDOFF_COMMANDS.openTeam, args: [] } });
+  if (v.registryError) children.push({ key: 'handoff:registry-error', label: l10n.t('team.toml has an error'), description: v.registryError, icon: { id: 'error', color: 'charts.red' }, tooltip: `${md(v.registryError, 2000)}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', md(v.teamFile))}`, contextValue: 'handoff.error', group, command: { id: COMMAND_IDS.openTeamFile, args: [] } });
   for (const a of v.agents) children.push(agentRow(a, now));
   if (v.ungrouped.length) {
     const last = v.ungrouped[v.ungrouped.length - 1];
@@ -53,7 +53,7 @@ export function handoffRows(v: HandoffView, now: number): TreeRow[] {
     const tooltip = l10n.t('Doorbell events whose id lacks the "{agent}::" prefix update no board. The agent should send "{agent}::{task_id}", as its brief says.');
     children.push({ key: 'handoff:ungrouped', label: n === 1 ? l10n.t('1 event without an agent') : l10n.t('{0} events without an agent', n), description: `“${last.id}” ${last.status}: ${last.summary}`, icon: { id: 'warning', color: 'charts.yellow' }, tooltip, contextValue: 'handoff.ungrouped', group });
   }
-  if (!v.agents.length && !v.registryError) children.push({ key: 'handoff:empty', label: l10n.t('No agents registered'), description: l10n.t('Register External Agent…'), icon: { id: 'add' }, tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', md(v.teamFile)), contextValue: 'handoff.empty', group, command: { id: HANDOFF_COMMANDS.register, args: [] } });
+  if (!v.agents.length && !v.registryError) children.push({ key: 'handoff:empty', label: l10n.t('No agents registered'), description: l10n.t('Register External Agent…'), icon: { id: 'add' }, tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', md(v.teamFile)), contextValue: 'handoff.empty', group, command: { id: COMMAND_IDS.registerAgent, args: [] } });
   const busy = inFlight(v).length;
   const agents = v.agents.length === 1 ? l10n.t('1 agent') : l10n.t('{0} agents', v.agents.length);
   const rows: TreeRow[] = [{ key: 'group:handoff', label: group, description: busy ? l10n.t('{0} in flight', busy) : agents, icon: { id: 'mail' }, contextValue: 'group.handoff', children, collapsed: !v.agents.length && !v.registryError }];
@@ -71,7 +71,7 @@ function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   const children: TreeRow[] = [];
   if (b.error_reason) children.push({ key: `handoff:${a.key}:error`, label: l10n.t('Error'), description: b.error_reason, icon: { id: 'error', color: 'charts.red' }, tooltip: md(b.error_reason), contextValue: 'handoff.detail', group });
   if (b.last_event) children.push({ key: `handoff:${a.key}:event`, label: l10n.t('Last event: {0}', b.last_event.status), description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary), icon: { id: 'bell' }, tooltip: `${md(b.last_event.id)} (${b.last_event.via})\n\n${md(b.last_event.summary)}`, contextValue: 'handoff.detail', group });
-  if (b.report_path) children.push({ key: `handoff:${a.key}:report`, label: l10n.t('Open Report'), description: b.report_path, icon: { id: 'file' }, contextValue: 'handoff.report', group, handoffAgent: a.key, command: { id: HANDOFF_COMMANDS.openReport, args: [{ agent: a.key }] } });
+  if (b.report_path) children.push({ key: `handoff:${a.key}:report`, label: l10n.t('Open Report'), description: b.report_path, icon: { id: 'file' }, contextValue: 'handoff.report', group, handoffAgent: a.key, command: { id: COMMAND_IDS.openReport, args: [{ agent: a.key }] } });
   return {
     key: `handoff:${a.key}`,
     label: a.name,

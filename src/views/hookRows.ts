@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import type { AgentKind } from '../detect/types';
 import type { IconSpec } from './labels';
 import { agentName } from './labels';
 import type { TreeRow } from './model';
 import { markdown } from './untrusted';
+import type { AgentKind } from '../common/agents';
 
 /** One agent's hook install state, as the installers read it from disk. */
 export interface HookStatus {

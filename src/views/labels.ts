@@ -1,12 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import { SIGNATURES } from '../detect/signatures';
 import { SHELL_FAILURES } from '../detect/commandLine';
-import type { AgentId, AgentState } from '../detect/types';
-import type { Source } from '../store/observation';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import { printable } from '../printable';
 import { markdown } from './untrusted';
+import { type AgentId, isAgent, isAgentKind, NO_AGENT } from '../common/agents';
+import type { AgentState } from '../common/states';
+import type { Source } from '../common/sources';
 
 /** How each state looks (seed 000's colours: working green, waiting orange, stopped/failed red, completed green, exited grey). */
 export const LOOK: Record<AgentState, { icon: string; color?: string; label: () => string }> = {
@@ -26,7 +27,7 @@ export interface IconSpec {
 }
 
 export function agentName(agent: AgentId): string {
-  if (agent === 'shell') return l10n.t('shell');
+  if (!isAgentKind(agent)) return l10n.t('shell');
   return SIGNATURES.find((s) => s.agent === agent)?.displayName ?? agent;
 }
 
@@ -44,7 +45,7 @@ export function waitLabel(w: Pick<Wait, 'kind'>): string {
 }
 
 export function stateIcon(s: Pick<TerminalState, 'agent' | 'state'>): IconSpec {
-  if (s.agent === 'shell') return s.state === 'exited' ? { id: 'circle-slash', color: 'disabledForeground' } : { id: 'terminal' };
+  if (!isAgent(s)) return s.state === 'exited' ? { id: 'circle-slash', color: 'disabledForeground' } : { id: 'terminal' };
   const look = LOOK[s.state];
   return look.color ? { id: look.icon, color: look.color } : { id: look.icon };
 }
@@ -70,11 +71,11 @@ export function duration(ms: number): string {
 
 /** "Claude Code · waiting for approval · 12s", "shell", or "shell · command not found: claude". */
 export function describe(s: TerminalState, now: number): string {
-  if (s.agent === 'shell') {
+  if (!isAgent(s)) {
     if (s.state === 'exited') return LOOK.exited.label();
     // A mistyped or missing agent command leaves a shell: say why no agent is listed.
     const failed = Object.values(SHELL_FAILURES).find((f) => s.evidence.startsWith(`${f}:`));
-    return failed ? `${agentName('shell')} · ${s.evidence}` : agentName('shell');
+    return failed ? `${agentName(NO_AGENT)} · ${s.evidence}` : agentName(NO_AGENT);
   }
   return `${agentName(s.agent)} · ${stateLabel(s)} · ${duration(now - s.since)}`;
 }
@@ -108,7 +109,7 @@ export function clock(ms: number): string {
  */
 export function tooltipMarkdown(s: TerminalState, now: number): string {
   const lines = [l10n.t('**{0}** — {1}, {2} for {3}', markdown(s.name), markdown(agentName(s.agent)), markdown(stateLabel(s)), duration(now - s.since)), '', l10n.t('Shown from {0}: {1}', sourceName(s.source), markdown(s.evidence))];
-  if (s.agent !== 'shell' && s.words.length) {
+  if (isAgent(s) && s.words.length) {
     // For bug reports: every source's own word, with the raw source name the log uses.
     lines.push('', l10n.t('Latest word of each source:'), '');
     for (const w of s.words) lines.push(`- ${clock(w.at)} \`${code(w.source)}\`: ${markdown(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${markdown(w.evidence)}`);

@@ -1,6 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AgentKind } from '../detect/types';
-import { answerableInline, byUrgency, isAgent, needsYou } from '../store/policy';
+import { answerableInline, byUrgency, needsYou } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import { handoffRows, type HandoffView, inFlight } from './handoffRows';
@@ -9,6 +8,8 @@ import { type HookStatus, hookRows } from './hookRows';
 import { agentName, describe, duration, type IconSpec, SECONDS_SHOWN_MS, sourceName, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
 import { printable } from '../printable';
 import { LIMITS, markdown, noIcons, type PickSpec, plain } from './untrusted';
+import { type AgentKind, isAgent } from '../common/agents';
+import { COMMAND_IDS } from './commandIds';
 
 /**
  * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
@@ -28,7 +29,6 @@ export interface ViewInput {
 }
 
 /** The commands rows run when clicked (their ids; `src/vscode` registers them). */
-export const COMMANDS = { showTerminal: 'agentLens.showTerminal', answer: 'agentLens.answerWait' } as const;
 /** VS Code's own "Terminal: Create New Terminal", which the empty state's row runs. */
 const OPEN_TERMINAL = 'workbench.action.terminal.new';
 
@@ -98,7 +98,7 @@ function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
   const how = inline ? l10n.t('Click to answer from here; the answer is typed into the terminal.') : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
   const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
   const asks = w.question ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question)) : l10n.t('**{0}** for {1}', markdown(waitLabel(w)), duration(now - w.openedAt));
-  const command = inline ? { id: COMMANDS.answer, args: [w.id] } : { id: COMMANDS.showTerminal, args: [t.id] };
+  const command = inline ? { id: COMMAND_IDS.answerWait, args: [w.id] } : { id: COMMAND_IDS.showTerminal, args: [t.id] };
   const children = [...(w.question ? [questionRow(w, t, command)] : []), ...(w.options ?? []).map((o, i) => optionRow(w, t, o, i))];
   return {
     key: `wait:${w.id}`,
@@ -122,7 +122,7 @@ function questionRow(w: Wait, t: TerminalState, command: TreeRow['command']): Tr
 
 /** A dialog's choice, listed so the user can decide before switching to the terminal. */
 function optionRow(w: Wait, t: TerminalState, option: string, i: number): TreeRow {
-  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: needsYouGroup(), command: { id: COMMANDS.showTerminal, args: [t.id] } };
+  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: needsYouGroup(), command: { id: COMMAND_IDS.showTerminal, args: [t.id] } };
 }
 
 /** Before the first terminal: how to start (a click opens a terminal). */
@@ -139,7 +139,7 @@ function terminalRow(t: TerminalState, now: number): TreeRow {
     tooltip: tooltipMarkdown(t, now),
     contextValue: isAgent(t) ? `agent.${t.state}` : 'shell',
     terminalId: t.id,
-    command: { id: COMMANDS.showTerminal, args: [t.id] },
+    command: { id: COMMAND_IDS.showTerminal, args: [t.id] },
   };
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import type { TerminalState } from '../store/types';
 import { agentName } from './labels';
+import { isAgent } from '../common/agents';
 
 /**
  * The one name a terminal goes by everywhere (rows, quick picks, notifications, the answer box, history): the
@@ -35,7 +36,7 @@ function alike(names: Map<string, string>, name: string): number {
 }
 
 function qualified(t: TerminalState, name: string): string {
-  if (t.agent === 'shell') return name;
+  if (!isAgent(t)) return name;
   const folder = t.cwd ? path.basename(t.cwd) : undefined;
   return folder ? `${name} — ${agentName(t.agent)} · ${folder}` : `${name} — ${agentName(t.agent)}`;
 }

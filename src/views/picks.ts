@@ -1,11 +1,11 @@
 import * as l10n from '@vscode/l10n';
-import type { AgentKind } from '../detect/types';
 import type { Board } from '../handoff/board';
 import type { Route } from '../handoff/routes';
 import { MODES, type Mode } from '../handoff/team/schema';
 import { boardLabel } from './handoffRows';
 import { hookStateText, hookTargetName, type HookStatus } from './hookRows';
 import type { PickSpec } from './untrusted';
+import type { AgentKind } from '../common/agents';
 
 /**
  * Quick-pick items as data. Labels, descriptions and details hold names from outside (terminal names, team.toml,

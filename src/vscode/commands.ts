@@ -6,15 +6,14 @@ import { writeFileAtomic } from '../fsutil';
 import { jsonLine, printable } from '../printable';
 import { CastError, parseCast } from '../replay/cast';
 import { replayCast } from '../replay/replay';
-import { isAgent } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import { replayFailedNotice, savedNotice, writeFailedNotice } from '../views/messages';
 import { historyLines, pickItems, type ViewInput } from '../views/model';
-import { FOCUS_COMMAND } from './statusBar';
 import { type RowOrId, terminalIdOf } from './commandArgs';
 import type { TerminalAdapter } from './terminals';
-import { SHOW_TERMINAL_COMMAND } from './tree';
 import * as ui from './ui';
+import { isAgent } from '../common/agents';
+import { COMMAND_IDS } from '../views/commandIds';
 
 export function registerCommands(input: () => ViewInput, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   /** Brings a terminal forward; nothing chosen (Escape in a picker) is no error, a terminal that closed is. */
@@ -36,9 +35,9 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
   };
 
   return [
-    vscode.commands.registerCommand(SHOW_TERMINAL_COMMAND, (arg?: RowOrId) => show(terminalIdOf(arg))),
+    vscode.commands.registerCommand(COMMAND_IDS.showTerminal, (arg?: RowOrId) => show(terminalIdOf(arg))),
 
-    vscode.commands.registerCommand(FOCUS_COMMAND, async () => {
+    vscode.commands.registerCommand(COMMAND_IDS.focusTerminal, async () => {
       if (!input().terminals.some(isAgent)) {
         void ui.info(vscode.l10n.t('Agent Lens: no terminal runs an agent right now.'));
         return;
@@ -46,14 +45,14 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
       show(await pickTerminal(vscode.l10n.t('Agent terminals, most urgent first'), isAgent));
     }),
 
-    vscode.commands.registerCommand('agentLens.showHistory', () => {
+    vscode.commands.registerCommand(COMMAND_IDS.showHistory, () => {
       log.info('— state history —');
       for (const line of historyLines(input())) log.info(line);
       log.show(true);
     }),
 
     // Arguments (terminal id, target path) let scripts and tests record without the dialogs.
-    vscode.commands.registerCommand('agentLens.recordTerminal', async (arg?: RowOrId, targetPath?: string) => {
+    vscode.commands.registerCommand(COMMAND_IDS.recordTerminal, async (arg?: RowOrId, targetPath?: string) => {
       const terminalId = terminalIdOf(arg);
       const activeId = vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined;
       const withRecording = (id: string) => (terminals.session(id)?.recording()?.length ?? 0) > 0;
@@ -84,7 +83,7 @@ export function registerCommands(input: () => ViewInput, terminals: TerminalAdap
       }
     }),
 
-    vscode.commands.registerCommand('agentLens.replayRecording', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMAND_IDS.replayRecording, async (uri?: vscode.Uri) => {
       const file = uri ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('asciinema recording')]: ['cast'] }, title: vscode.l10n.t('Replay an asciinema recording through the detector') }))?.[0];
       if (!file) return;
       try {

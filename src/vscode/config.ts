@@ -1,8 +1,8 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AGENT_IDS, type AgentKind } from '../detect/types';
 import { SETTING_POLICY, type SettingKey, settingValue } from '../trustedSettings';
+import { AGENT_KINDS, type AgentKind } from '../common/agents';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -17,7 +17,7 @@ export interface AgentLensConfig {
   opencodeDatabases: string[];
 }
 
-const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_IDS.filter((a) => a !== 'shell').map((a) => [a, true])) as Record<AgentKind, boolean>;
+const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<AgentKind, boolean>;
 
 /**
  * One setting, with an untrusted workspace's own values left out where src/trustedSettings.ts says so. Read

@@ -20,6 +20,7 @@ import { TerminalFinder } from './terminalFinder';
 import type { TerminalAdapter } from './terminals';
 import { printable } from '../printable';
 import * as ui from './ui';
+import { COMMAND_IDS } from '../views/commandIds';
 
 const ROUTES_KEY = 'agentLens.routes';
 
@@ -197,7 +198,7 @@ export class HandoffHost implements vscode.Disposable {
     const openReport = vscode.l10n.t('Open Report');
     const actions = b.report_path ? [openReport] : [];
     void ui.show(notice, ...actions).then((choice) => {
-      if (choice === openReport) void vscode.commands.executeCommand('agentLens.openReport', { agent: b.agent });
+      if (choice === openReport) void vscode.commands.executeCommand(COMMAND_IDS.openReport, { agent: b.agent });
     });
   }
 

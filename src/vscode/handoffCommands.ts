@@ -11,6 +11,7 @@ import type { TreeRow } from '../views/model';
 import { agentPicks, boardPicks, briefSourcePicks, modePicks, namePicks, routePicks } from '../views/picks';
 import type { HandoffHost } from './handoff';
 import * as ui from './ui';
+import { COMMAND_IDS } from '../views/commandIds';
 
 /** A command's agent: a tree row, `{agent}` from scripts and tests, or asked for. */
 type AgentArg = Pick<TreeRow, 'handoffAgent'> | { agent?: string } | string | undefined;
@@ -52,7 +53,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
     if (!items.length) {
       const register = vscode.l10n.t('Register External Agent…');
       const r = await ui.info(noAgentNotice(s.registry.file), register);
-      if (r === register) void vscode.commands.executeCommand('agentLens.registerAgent');
+      if (r === register) void vscode.commands.executeCommand(COMMAND_IDS.registerAgent);
       return undefined;
     }
     return (await ui.pick(items, { placeHolder }))?.key;
@@ -65,7 +66,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
   };
 
   return [
-    reg('agentLens.dispatchBrief', async (a?: DispatchArgs) => {
+    reg(COMMAND_IDS.dispatchBrief, async (a?: DispatchArgs) => {
       const agent = await pickAgent(a?.agent, vscode.l10n.t('Dispatch a brief to which agent?'));
       if (!agent) return undefined;
       const taskId = a?.taskId ?? (await ui.input({ prompt: taskIdPrompt(agent), value: host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')) }));
@@ -74,7 +75,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (!brief?.trim()) return undefined;
       return report(await service().dispatch({ agent, taskId, brief, message: a?.message }), briefWhat(agent, taskId));
     }),
-    reg('agentLens.firstHandshake', async (a?: AgentArg) => {
+    reg(COMMAND_IDS.firstHandshake, async (a?: AgentArg) => {
       const agent = await pickAgent(a, vscode.l10n.t('Handshake with which agent?'));
       if (!agent) return undefined;
       const r = report(await service().dispatcher.handshake(agent), handshakeWhat(agent));
@@ -83,15 +84,15 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (ready) void ui.info(readyNotice(agent, service().boards.get(agent).last_event?.summary ?? ''));
       return r;
     }),
-    reg('agentLens.showHandoffStatus', async () => {
+    reg(COMMAND_IDS.showHandoffStatus, async () => {
       const s = service();
       const items = boardPicks(s.boards.all());
       if (!items.length) return void ui.info(vscode.l10n.t('Agent Lens: no handoff boards yet. Dispatch a brief first.'));
       const pick = await ui.pick(items, { placeHolder: vscode.l10n.t('Handoff boards: pick one to open its report or brief') });
-      if (pick) await vscode.commands.executeCommand('agentLens.openReport', { agent: pick.agent });
+      if (pick) await vscode.commands.executeCommand(COMMAND_IDS.openReport, { agent: pick.agent });
       return undefined;
     }),
-    reg('agentLens.cancelTask', async (a?: AgentArg & { reason?: string }) => {
+    reg(COMMAND_IDS.cancelTask, async (a?: AgentArg & { reason?: string }) => {
       const s = service();
       const agent = await pickAgent(a, vscode.l10n.t('Cancel the task of which agent?'), (k) => isInFlight(s.boards.get(k)));
       if (!agent) return undefined;
@@ -101,8 +102,8 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (reason === undefined) return undefined;
       return s.cancel(agent, b.task_id, reason);
     }),
-    reg('agentLens.registerAgent', async (a?: Partial<TeamAgent>) => registerAgent(host, a)),
-    reg('agentLens.initHandoff', async (a?: AgentArg) => {
+    reg(COMMAND_IDS.registerAgent, async (a?: Partial<TeamAgent>) => registerAgent(host, a)),
+    reg(COMMAND_IDS.initHandoff, async (a?: AgentArg) => {
       const agent = await pickAgent(a, vscode.l10n.t('Initialize the handoff folder of which agent?'));
       if (!agent) return undefined;
       const dir = service().initFolder(agent);
@@ -110,7 +111,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       void ui.info(initNotice(dir));
       return dir;
     }),
-    reg('agentLens.openReport', async (a?: AgentArg) => {
+    reg(COMMAND_IDS.openReport, async (a?: AgentArg) => {
       const s = service();
       const agent = await pickAgent(a, vscode.l10n.t('Open the report of which agent?'), (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null);
       if (!agent) return undefined;
@@ -124,12 +125,12 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
       return file;
     }),
-    reg('agentLens.openTeamFile', async () => {
+    reg(COMMAND_IDS.openTeamFile, async () => {
       const file = service().registry.file;
       if (!fs.existsSync(file)) throw new Error(vscode.l10n.t('{0} does not exist yet: run "Register External Agent…" to create it', file));
       await vscode.window.showTextDocument(vscode.Uri.file(file));
     }),
-    reg('agentLens.addRoute', async (a?: { from?: string; to?: string; template?: string }) => {
+    reg(COMMAND_IDS.addRoute, async (a?: { from?: string; to?: string; template?: string }) => {
       const router = host.routes;
       if (!router) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
       const from = a?.from ?? (await ui.pick(namePicks(vscode.window.terminals.map((t) => t.name)), { placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…') }))?.name;
@@ -141,7 +142,7 @@ export function registerHandoffCommands(host: HandoffHost, log: vscode.LogOutput
       if (!template) return undefined;
       return router.add(from, to, template);
     }),
-    reg('agentLens.removeRoute', async (a?: Pick<TreeRow, 'route'> | string) => {
+    reg(COMMAND_IDS.removeRoute, async (a?: Pick<TreeRow, 'route'> | string) => {
       const router = host.routes;
       if (!router) return false;
       const id = typeof a === 'string' ? a : a?.route ?? (await ui.pick(routePicks(router.routes()), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id;

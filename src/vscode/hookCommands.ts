@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentKind } from '../detect/types';
 import { agentLensHome, reporterCommandPath } from '../hooks/commands';
 import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../hooks/install/targets';
 import { hookTargetName, type HookStatus } from '../views/hookRows';
@@ -11,6 +10,8 @@ import { hookPicks } from '../views/picks';
 import { agentFound } from '../hooks/install/found';
 import { printable } from '../printable';
 import * as ui from './ui';
+import type { AgentKind } from '../common/agents';
+import { COMMAND_IDS } from '../views/commandIds';
 
 /** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
 type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'system'; dir?: string };
@@ -28,7 +29,7 @@ export class HookCommands implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly changed: () => void,
   ) {
-    this.disposables = [vscode.commands.registerCommand('agentLens.installHooks', (t?: Target) => this.run('install', t)), vscode.commands.registerCommand('agentLens.uninstallHooks', (t?: Target) => this.run('uninstall', t))];
+    this.disposables = [vscode.commands.registerCommand(COMMAND_IDS.installHooks, (t?: Target) => this.run('install', t)), vscode.commands.registerCommand(COMMAND_IDS.uninstallHooks, (t?: Target) => this.run('uninstall', t))];
     this.refresh();
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { statusBar, type StatusItem, type ViewInput } from '../views/model';
+import { COMMAND_IDS } from '../views/commandIds';
 
-export const FOCUS_COMMAND = 'agentLens.focusTerminal';
 
 /** Renders the view model's two status bar items: the summary and the active terminal's agent and state. */
 export class StatusBar implements vscode.Disposable {
@@ -13,13 +13,13 @@ export class StatusBar implements vscode.Disposable {
   constructor(private readonly input: () => ViewInput) {
     this.summary = vscode.window.createStatusBarItem('agentLens.summary', vscode.StatusBarAlignment.Left, 100);
     this.summary.name = 'Agent Lens';
-    this.summary.command = FOCUS_COMMAND;
+    this.summary.command = COMMAND_IDS.focusTerminal;
     this.active = vscode.window.createStatusBarItem('agentLens.active', vscode.StatusBarAlignment.Left, 99);
     this.active.name = vscode.l10n.t('Agent Lens: Active Terminal');
-    this.active.command = FOCUS_COMMAND;
+    this.active.command = COMMAND_IDS.focusTerminal;
     this.handoff = vscode.window.createStatusBarItem('agentLens.handoff', vscode.StatusBarAlignment.Left, 98);
     this.handoff.name = vscode.l10n.t('Agent Lens: Tasks in Flight');
-    this.handoff.command = 'agentLens.showHandoffStatus';
+    this.handoff.command = COMMAND_IDS.showHandoffStatus;
     this.update();
   }
 

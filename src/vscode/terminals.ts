@@ -1,7 +1,6 @@
 import { randomBytes } from 'crypto';
 import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
-import type { AgentKind } from '../detect/types';
 import { findAgent, processesUnder, ttySize } from '../process/processTree';
 import { realScheduler } from '../scheduler';
 import { RcFiles } from '../sources/terminal/rcFiles';
@@ -10,6 +9,7 @@ import { type DetectionStats, TerminalSession } from '../sources/terminal/sessio
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
 import { printable } from '../printable';
+import type { AgentKind } from '../common/agents';
 
 /**
  * The emulator must be at least as large as the real terminal (a narrower one wraps full-screen TUIs

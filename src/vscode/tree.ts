@@ -3,10 +3,9 @@ import type { TreeRow, ViewInput } from '../views/model';
 import { ticksEverySecond, treeRows } from '../views/model';
 import { LIMITS, plain } from '../views/untrusted';
 import { toThemeIcon } from './icons';
+import { COMMAND_IDS } from '../views/commandIds';
 
-import { COMMANDS } from '../views/model';
 
-export const SHOW_TERMINAL_COMMAND = COMMANDS.showTerminal;
 
 /** What the tree shows, in plain data: the integration tests read it through the extension's API. */
 export interface TreeSnapshotItem {
@@ -63,8 +62,8 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     if (row.tooltip) item.tooltip = tooltip(row.tooltip);
     // No arguments on the item's own command: VS Code keeps a command with arguments only until the next
     // refresh of the tree, and a click that lands in between fails ("Actual command not found"). The click
-    // selects the row first; ROW_CLICK runs the row's command for the selection (see registerRowClick).
-    if (row.command) item.command = { command: ROW_CLICK, title: label };
+    // selects the row first; COMMAND_IDS.openRow runs the row's command for the selection (see registerRowClick).
+    if (row.command) item.command = { command: COMMAND_IDS.openRow, title: label };
     item.accessibilityInformation = { label: description ? `${label}: ${description}` : label };
     return item;
   }
@@ -89,14 +88,13 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
 }
 
 /** The command every row's click runs: the selected row's own command, with its arguments. */
-export const ROW_CLICK = 'agentLens.openRow';
 
 /**
  * Runs what a clicked row stands for. A click (or Enter on a focused row) selects the row before VS Code runs the
  * item's command, and both reach the extension host in that order, so the selection is the row clicked.
  */
 export function registerRowClick(view: vscode.TreeView<TreeRow>): vscode.Disposable {
-  return vscode.commands.registerCommand(ROW_CLICK, (arg?: TreeRow) => {
+  return vscode.commands.registerCommand(COMMAND_IDS.openRow, (arg?: TreeRow) => {
     const row = arg?.command ? arg : view.selection[0];
     if (row?.command) return vscode.commands.executeCommand(row.command.id, ...row.command.args);
     return undefined;

@@ -5,11 +5,11 @@ import { answerableInline } from '../store/policy';
 import type { AgentStore } from '../store/store';
 import { printable } from '../printable';
 import { answerBox, movedOnNotice, nothingTypedNotice } from '../views/messages';
-import { COMMANDS } from '../views/model';
 import { displayName } from '../views/names';
 import { type RowOrId, terminalIdOf, waitIdOf } from './commandArgs';
 import type { TerminalAdapter } from './terminals';
 import * as ui from './ui';
+import { COMMAND_IDS } from '../views/commandIds';
 
 /**
  * "Answer…" on a Needs-you item. A reply that asks gets an input box and the answer typed into its terminal;
@@ -19,14 +19,14 @@ import * as ui from './ui';
 export function registerWaitCommands(store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
     // A dialog's keys are the TUI's: show its terminal (from a Needs-you row's menu, or a terminal id).
-    vscode.commands.registerCommand('agentLens.answerInTerminal', (arg?: RowOrId) => {
+    vscode.commands.registerCommand(COMMAND_IDS.answerInTerminal, (arg?: RowOrId) => {
       const id = terminalIdOf(arg);
       const t = id ? terminals.terminalOf(id) : undefined;
       if (t) t.show(false);
       else void ui.warn(vscode.l10n.t('Agent Lens: that terminal is gone.'));
     }),
     // From the row's click or inline button (the row), a script (a wait id and the answer), or the palette.
-    vscode.commands.registerCommand(COMMANDS.answer, async (arg?: RowOrId, given?: string) => {
+    vscode.commands.registerCommand(COMMAND_IDS.answerWait, async (arg?: RowOrId, given?: string) => {
       const waitId = waitIdOf(arg);
       const w = waitId ? store.wait(waitId) : store.waits().find(answerableInline);
       const t = w?.terminalId ? terminals.terminalOf(w.terminalId) : undefined;

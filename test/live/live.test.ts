@@ -3,12 +3,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { TerminalDetector } from '../../src/detect/detector';
-import { AT_REST, type Detection } from '../../src/detect/types';
+import { type Detection } from '../../src/detect/types';
 import { AGENT_COMMAND } from '../../harness/commandLine';
 import { runScenario } from '../../harness/driver';
 import { quit, wait } from '../../harness/scenario';
 import { ALL_SCENARIOS } from '../../harness/scenarios/index';
 import type { Scenario } from '../../harness/scenario';
+import { AT_REST } from '../../src/common/states';
 
 /**
  * The real CLIs (scripts/agents/install.sh) in real PTYs against the loopback mocks; the detector reads

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import { arbitrate } from '../../src/store/arbitrate';
 import { SAME_MOMENT_MS } from '../../src/store/arbitrationRules';
-import { SOURCES, type Source } from '../../src/store/observation';
 import { obs } from './obs';
+import { type Source, SOURCES } from '../../src/common/sources';
 
 /** The agent's own record of a prompt (its log's user entry, its prompt hook): an exact turn start. */
 const prompt = (o: ReturnType<typeof obs>): ReturnType<typeof obs> => ({ ...o, prompt: true });

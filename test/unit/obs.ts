@@ -1,5 +1,7 @@
-import type { AgentId, AgentState, WaitKind } from '../../src/detect/types';
-import type { Locator, Observation, Source } from '../../src/store/observation';
+import type { Locator, Observation } from '../../src/store/observation';
+import type { AgentId } from '../../src/common/agents';
+import type { AgentState, WaitKind } from '../../src/common/states';
+import type { Source } from '../../src/common/sources';
 
 /** A terse observation for tests: `obs('jsonl-watcher', 10_000, 'completed')`. */
 export function obs(source: Source, at: number, state: AgentState, more: { agent?: AgentId; wait?: WaitKind; question?: string; reason?: string; evidence?: string; locator?: Locator } = {}): Observation {

@@ -135,3 +135,26 @@ describe('untrusted text reaches VS Code only through src/vscode/ui.ts', functio
     assert.deepStrictEqual(offenders, []);
   });
 });
+
+describe('whether an agent runs is asked in src/common/agents.ts only', function () {
+  this.timeout(60_000);
+  const bad = ["if (t.agent === 'shell') f();", "const x = 'shell' !== s.agent;", "switch (a) { case 'shell': break; }", "if (a == 'shell') f();"];
+  const good = ["const t = { agent: 'shell' };", "if (!isAgent(t)) f();", "if (t.agent === 'codex') f();"];
+  let result: ReturnType<typeof sinkRule> = { rules: {}, fired: [] };
+  before(() => {
+    result = sinkRule(['src/views/labels.ts', 'src/vscode/config.ts', 'src/common/agents.ts'], [...bad, ...good]);
+  });
+
+  it('fires on every comparison with the shell, in the pure layers and the adapter, and not elsewhere', () => {
+    bad.forEach((code, i) => assert.ok(result.fired[i].some((m) => m.includes('isAgent()')), `not reported: ${code}: ${result.fired[i].join('\n')}`));
+    good.forEach((code, i) => assert.deepStrictEqual(result.fired[bad.length + i], [], code));
+    assert.ok(JSON.stringify(result.rules['src/vscode/config.ts']).includes('isAgent()'), 'the adapter too');
+    assert.ok(!JSON.stringify(result.rules['src/common/agents.ts']).includes('isAgent()'), 'the one module that defines it');
+  });
+
+  it('no source compares with the shell, not even under an eslint-disable comment', () => {
+    const compared = /[!=]==?\s*'shell'|'shell'\s*[!=]==?|case 'shell'/;
+    const offenders = walk('src', []).filter((f) => f !== 'src/common/agents.ts' && compared.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    assert.deepStrictEqual(offenders, []);
+  });
+});

@@ -1,8 +1,9 @@
 import * as assert from 'assert';
 import { AgentStore } from '../../src/store/store';
 import { describe as describeState, duration, stateLabel, tooltipMarkdown } from '../../src/views/labels';
-import { badge, COMMANDS, historyLines, pickItems, statusBar, treeRows, type ViewInput } from '../../src/views/model';
+import { badge, historyLines, pickItems, statusBar, treeRows, type ViewInput } from '../../src/views/model';
 import { obs } from './obs';
+import { COMMAND_IDS } from '../../src/views/commandIds';
 
 function world(): { store: AgentStore; input: (active?: string) => ViewInput } {
   const store = new AgentStore();
@@ -101,13 +102,13 @@ describe('view model', () => {
     const [group] = treeRows({ terminals: store.terminals(), waits: store.waits(), now: 5000 });
     const [dialog, reply] = group.children!;
     assert.strictEqual(dialog.waitId, q.id);
-    assert.deepStrictEqual(dialog.command, { id: COMMANDS.showTerminal, args: ['A'] });
+    assert.deepStrictEqual(dialog.command, { id: COMMAND_IDS.showTerminal, args: ['A'] });
     assert.deepStrictEqual(dialog.children!.map((c) => c.label), ['Which test framework?', '1. Jest', '2. Vitest']);
     assert.match(dialog.tooltip!, /Answer in the terminal/);
-    assert.deepStrictEqual(reply.command, { id: COMMANDS.answer, args: [reply.waitId] });
+    assert.deepStrictEqual(reply.command, { id: COMMAND_IDS.answerWait, args: [reply.waitId] });
     assert.strictEqual(reply.contextValue, 'wait.reply-question');
     assert.match(reply.description, /Codex · asked a question · 3s$/);
-    assert.deepStrictEqual(reply.children!.map((c) => [c.label, c.command?.id]), [['Shall I commit?', COMMANDS.answer]]);
+    assert.deepStrictEqual(reply.children!.map((c) => [c.label, c.command?.id]), [['Shall I commit?', COMMAND_IDS.answerWait]]);
   });
 
   it('lists each agent’s hook install state last, collapsed, with the file it lives in', () => {

@@ -1,4 +1,3 @@
-import type { AgentKind } from '../types';
 import { claudeCode } from './claudeCode';
 import { codex } from './codex';
 import { opencode } from './opencode';
@@ -6,6 +5,7 @@ import { gemini } from './gemini';
 import { pi } from './pi';
 import { aider, amp, copilot, crush, cursor, hermes, kilocode, qwen } from './unverified';
 import type { AgentSignature } from './types';
+import type { AgentKind } from '../../common/agents';
 
 export type { AgentSignature } from './types';
 

@@ -1,4 +1,5 @@
-import type { AgentKind, AgentState, WaitKind } from '../types';
+import type { AgentKind } from '../../common/agents';
+import type { AgentState, WaitKind } from '../../common/states';
 
 /**
  * Where a pattern is matched:

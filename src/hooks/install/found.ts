@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { SIGNATURES } from '../../detect/signatures';
-import type { AgentKind } from '../../detect/types';
+import type { AgentKind } from '../../common/agents';
 
 const PLUGIN_FOLDERS = new Set(['plugin', 'plugins', 'agent-lens']);
 

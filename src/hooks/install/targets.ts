@@ -1,11 +1,11 @@
 import * as os from 'os';
 import * as path from 'path';
-import type { AgentKind } from '../../detect/types';
 import type { HookStatus } from '../../views/hookRows';
 import { claudeSettingsFile, CODEX_SYSTEM_HOOKS_FILE, CODEX_SYSTEM_NOTE, CODEX_USER_NOTE, codexUserHooksFile, geminiSettingsFile, hermesPlugin, hermesPluginTarget, installPlugin, opencodePlugin, opencodePluginFile, type Plugin, pluginState, systemWritable, uninstallPlugin } from './agents';
 import { hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
+import type { AgentKind } from '../../common/agents';
 
 /** What the installers need to know about this machine and this extension. */
 export interface InstallContext {

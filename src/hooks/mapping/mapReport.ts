@@ -1,4 +1,3 @@
-import type { AgentKind } from '../../detect/types';
 import type { WireReport } from '../wire';
 import { CLAUDE_EVENTS } from './claude';
 import { CODEX_EVENTS } from './codex';
@@ -6,6 +5,7 @@ import { GEMINI_EVENTS } from './gemini';
 import { HERMES_HOOKS } from './hermes';
 import { type Meaning, obj, str, toWord, type Word } from './meaning';
 import { opencodeMeaning, type OpenCodeSessionState } from './opencode';
+import type { AgentKind } from '../../common/agents';
 
 /** One report, read: which agent session it is about and what it says (undefined word: nothing to record). */
 export interface MappedReport {

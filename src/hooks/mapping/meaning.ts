@@ -1,6 +1,6 @@
 import { lastQuestion } from '../../detect/question';
-import type { AgentState } from '../../detect/types';
 import type { WaitInfo } from '../../store/observation';
+import type { AgentState } from '../../common/states';
 
 /**
  * What one hook event says, before it becomes an observation. The tables (./claude.ts, ./codex.ts, …) map

@@ -1,5 +1,5 @@
 import { agentFromCommandLine, tokenize } from '../../detect/commandLine';
-import type { AgentKind } from '../../detect/types';
+import type { AgentKind } from '../../common/agents';
 
 /**
  * Which shell executions Agent Lens reads. VS Code keeps everything a read stream delivered in memory

@@ -1,5 +1,7 @@
-import type { AgentKind, WaitKind } from '../../detect/types';
-import type { Observation, Source } from '../../store/observation';
+import type { Observation } from '../../store/observation';
+import type { AgentKind } from '../../common/agents';
+import type { WaitKind } from '../../common/states';
+import type { Source } from '../../common/sources';
 
 /**
  * What Agent Lens remembers of an agent's terminal across a window reload. With VS Code's persistent sessions

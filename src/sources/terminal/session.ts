@@ -1,9 +1,11 @@
 import { SHELL_FAILURES } from '../../detect/commandLine';
 import { TerminalDetector } from '../../detect/detector';
-import type { AgentId, AgentKind, AgentState, Detection } from '../../detect/types';
+import type { Detection } from '../../detect/types';
 import { CastBuffer } from '../../replay/castWriter';
 import type { Scheduler } from '../../scheduler';
 import type { Observation } from '../../store/observation';
+import { type AgentKind, isAgent, isAgentKind } from '../../common/agents';
+import { sameState, type StateKey } from '../../common/states';
 
 export interface SessionOptions {
   cols?: number;
@@ -36,7 +38,7 @@ export class TerminalSession {
   private processAgent: { agent: AgentKind; evidence: string } | undefined;
   private disposed = false;
   private cwd: string | undefined;
-  private last: { agent: AgentId; state: AgentState } | undefined;
+  private last: StateKey | undefined;
   private commandLine: string | undefined;
 
   constructor(
@@ -113,7 +115,7 @@ export class TerminalSession {
     // 127 and 126 are the shell's own verdicts (no such command, not executable): no agent ever ran, whatever
     // the command line named, so the terminal is a shell that says why.
     if (det && missing) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
-    else if (det && det.detection.agent !== 'shell') det.exit(exitCode, (ms - this.startMs) / 1000);
+    else if (det && isAgent(det.detection)) det.exit(exitCode, (ms - this.startMs) / 1000);
     else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
     else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'process', evidence: ended });
     this.processAgent = undefined;
@@ -123,7 +125,7 @@ export class TerminalSession {
   /** The terminal closed: whatever ran in it has exited. */
   close(exitCode: number | undefined): void {
     const s = this.last;
-    if (s && s.state !== 'exited' && s.agent !== 'shell') {
+    if (s && s.state !== 'exited' && isAgentKind(s.agent)) {
       this.report({ t: 0, agent: s.agent, state: 'exited', source: 'process', evidence: exitCode === undefined ? 'terminal closed' : `terminal closed, exit code ${exitCode}` });
     }
     this.dispose();
@@ -170,8 +172,8 @@ export class TerminalSession {
   /** Detections with t = 0 are the session's own (an execution started or ended): now, on the wall clock. */
   private report(d: Detection): void {
     if (this.disposed) return;
-    if (this.last && this.last.agent === d.agent && this.last.state === d.state && !d.waitKind) return;
-    this.last = { agent: d.agent, state: d.state };
+    if (this.last && sameState(this.last, d)) return;
+    this.last = d;
     const at = d.t === 0 ? this.scheduler.now() : this.startMs + d.t * 1000;
     const o = detectionToObservation(d, at, { terminalId: this.id, cwd: this.cwd });
     this.sink(o);

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import type { AgentKind } from '../../detect/types';
 import { readRegularFile, unsafeDirReason, writeFileAtomic } from '../../fsutil';
 import { pidAlive } from '../../process/pidAlive';
 import { parseRemembered, type RememberedTerminal, rememberedWords } from './remembered';
-import { isAgent, needsYou } from '../../store/policy';
+import { needsYou } from '../../store/policy';
 import type { AgentStore } from '../../store/store';
+import { type AgentKind, isAgent } from '../../common/agents';
 
 const SAVE_DELAY_MS = 250;
 /** What a window remembers is small (a few terminals); anything larger is not ours. */

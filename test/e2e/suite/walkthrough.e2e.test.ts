@@ -5,10 +5,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
 import { claudeSettingsFile, codexUserHooksFile, geminiSettingsFile, hermesPluginTarget, opencodePluginFile } from '../../../src/hooks/install/agents';
-import type { AgentKind } from '../../../src/detect/types';
 import { agentFound } from '../../../src/hooks/install/found';
 import type { HookStatus } from '../../../src/views/hookRows';
 import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, ui, type UiAction, UI_DRIVER, waitFor, waitState } from './util';
+import type { AgentKind } from '../../../src/common/agents';
 
 /**
  * The walkthrough (contributes.walkthroughs) in a real VS Code: it opens, and each step's buttons run their

@@ -3,7 +3,6 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerminalDetector } from '../../../src/detect/detector';
-import { AGENT_STATES } from '../../../src/detect/types';
 import { parseTeam, TeamError } from '../../../src/handoff/team/registry';
 import { REPORTING_AGENTS } from '../../../src/hooks/wire';
 import { HubError } from '../../../src/hub/security';
@@ -14,6 +13,7 @@ import { decodeLogFile, LogFileError } from '../../../src/replay/logFiles';
 import { HookSource } from '../../../src/sources/hooks/hookSource';
 import { AgentStore } from '../../../src/store/store';
 import { cleanOutcome, fixtureFiles, fuzzSeed, mutatedLine, mutatedObject, realLines, ROOT } from './mutate';
+import { AGENT_STATES } from '../../../src/common/states';
 
 /** Runs per property in `npm test`; `npm run fuzz` sets more (AGENT_LENS_FUZZ_RUNS). */
 const RUNS = Number(process.env.AGENT_LENS_FUZZ_RUNS ?? 300);

@@ -1,0 +1,32 @@
+/**
+ * Every command Agent Lens registers, by one name each. package.json's `contributes.commands` lists the same
+ * ids (test/unit/commandIds.test.ts checks both ways); `openRow` is internal: a row's click, never in a menu.
+ */
+export const COMMAND_IDS = {
+  focusTerminal: 'agentLens.focusTerminal',
+  showHistory: 'agentLens.showHistory',
+  recordTerminal: 'agentLens.recordTerminal',
+  replayRecording: 'agentLens.replayRecording',
+  showTerminal: 'agentLens.showTerminal',
+  answerWait: 'agentLens.answerWait',
+  answerInTerminal: 'agentLens.answerInTerminal',
+  installHooks: 'agentLens.installHooks',
+  uninstallHooks: 'agentLens.uninstallHooks',
+  dispatchBrief: 'agentLens.dispatchBrief',
+  showHandoffStatus: 'agentLens.showHandoffStatus',
+  cancelTask: 'agentLens.cancelTask',
+  registerAgent: 'agentLens.registerAgent',
+  initHandoff: 'agentLens.initHandoff',
+  openReport: 'agentLens.openReport',
+  firstHandshake: 'agentLens.firstHandshake',
+  openTeamFile: 'agentLens.openTeamFile',
+  addRoute: 'agentLens.addRoute',
+  removeRoute: 'agentLens.removeRoute',
+  openRow: 'agentLens.openRow',
+} as const;
+
+export type CommandName = keyof typeof COMMAND_IDS;
+export type CommandId = (typeof COMMAND_IDS)[CommandName];
+
+/** Registered but in no menu or palette: run by a row's click. */
+export const INTERNAL_COMMANDS: readonly CommandId[] = [COMMAND_IDS.openRow];
