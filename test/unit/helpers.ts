@@ -32,7 +32,8 @@ export interface RecordingFixture {
 export function recordings(origin: 'shared' | 'live' = 'shared'): RecordingFixture[] {
   const root = path.join(FIXTURES, origin === 'shared' ? 'recordings' : 'live');
   const out: RecordingFixture[] = [];
-  if (!fs.existsSync(root)) return out;
+  // A missing folder is an error, not an empty list: every test over the recordings would pass on nothing.
+  if (!fs.existsSync(root)) throw new Error(`no recordings in ${root}: the fixtures are part of the repository, restore them`);
   for (const agent of fs.readdirSync(root).sort()) {
     const adir = path.join(root, agent);
     if (!fs.statSync(adir).isDirectory()) continue;
@@ -48,7 +49,7 @@ export function recordings(origin: 'shared' | 'live' = 'shared'): RecordingFixtu
 
 export function negatives(): { name: string; cast: Cast }[] {
   const dir = path.join(FIXTURES, 'negative');
-  if (!fs.existsSync(dir)) return [];
+  if (!fs.existsSync(dir)) throw new Error(`no negative recordings in ${dir}: the fixtures are part of the repository, restore them`);
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.cast'))

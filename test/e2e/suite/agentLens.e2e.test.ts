@@ -15,10 +15,10 @@ describe('Agent Lens in a real VS Code', function () {
     for (const t of vscode.window.terminals) t.dispose();
   });
 
-  it('activates quickly and exports its API', async () => {
+  it('activates, measures its activation and exports its API (the figures are printed, never asserted)', async () => {
     const a = await api();
-    assert.strictEqual(typeof a.states, 'function');
-    assert.ok(a.activationMs >= 0);
+    for (const f of ['states', 'waits', 'terminalId'] as const) assert.strictEqual(typeof a[f], 'function', f);
+    assert.ok(a.activationMs > 0 && Number.isFinite(a.activationMs) && a.activationCpuMs > 0, `activation measured: ${a.activationMs} ms, ${a.activationCpuMs} ms CPU`);
     console.log(`    activation: ${a.activationMs.toFixed(1)} ms wall, ${a.activationCpuMs.toFixed(1)} ms CPU (goal ≤ 50 ms)`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(path.join(ARTIFACTS, 'activation.json'), JSON.stringify({ activationMs: a.activationMs, activationCpuMs: a.activationCpuMs }));
