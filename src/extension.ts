@@ -6,10 +6,7 @@ import { AgentCensus } from './process/agentCensus';
 import { realScheduler } from './scheduler';
 import { WaitNotifier } from './store/notifier';
 import { AgentStore } from './store/store';
-import type { StateChange, TerminalState } from './store/types';
-import type { Board } from './handoff/board';
-import type { Route, Router } from './handoff/routes';
-import type { Wait } from './store/waits';
+import type { StateChange } from './store/types';
 import { printable } from './printable';
 import { coalesce } from './views/coalesce';
 import { waitLogLines, waitNotice } from './views/messages';
@@ -18,7 +15,7 @@ import { displayName } from './views/names';
 import { registerCommands } from './vscode/commands';
 import { readConfig, switchedOff } from './vscode/config';
 import { startLogSources } from './vscode/logs';
-import { HandoffHost, type HandoffNotice } from './vscode/handoff';
+import { HandoffHost } from './vscode/handoff';
 import { registerHandoffCommands } from './vscode/handoffCommands';
 import { HookCommands } from './vscode/hookCommands';
 import { type RunningHub, startHub, workspaceKey } from './vscode/hub';
@@ -26,36 +23,10 @@ import { registerWaitCommands } from './vscode/waitCommands';
 import { StatusBar } from './vscode/statusBar';
 import { TerminalMemory } from './sources/terminal/terminalMemory';
 import { TerminalAdapter } from './vscode/terminals';
-import { AgentTreeProvider, registerRowClick, type TreeSnapshotItem } from './vscode/tree';
+import { AgentTreeProvider, registerRowClick } from './vscode/tree';
+import { type AgentLensApi, type AgentLensTestSurface, publicTerminal, publicWait } from './vscode/api';
 import * as ui from './vscode/ui';
 import { COMMAND_IDS } from './views/commandIds';
-
-/** What other extensions (and our integration tests) get from `activate()`. */
-export interface AgentLensApi {
-  states(): TerminalState[];
-  /** Open waits ("needs you"), oldest first. */
-  waits(): Wait[];
-  onDidChange: vscode.Event<StateChange>;
-  /** The store id of a terminal, to match `states()` to `vscode.window.terminals`. */
-  terminalId(t: vscode.Terminal): string | undefined;
-  /** Wall-clock milliseconds `activate()` took, and the CPU time it used (wall time includes preemption on a busy machine). */
-  activationMs: number;
-  activationCpuMs: number;
-  /** Work done by the detector so far (milliseconds, chunks, characters), for performance reports. */
-  stats(): { ms: number; chunks: number; chars: number };
-  /** The detector's rendered screen of a terminal whose output is read (diagnostics, tests). */
-  screenText(terminalId: string): string;
-  /** This window's hub once it listens (hooks report to it), for diagnostics and tests. */
-  hub(): { port: number; discoveryFile: string; reporter: string; reports: { received: number; recorded: number } } | undefined;
-  /** The handoff service once the hub listens: where its files are, the boards, the routes and what they fired. */
-  handoff(): { root: string; teamFile: string; cli: string; boards: Board[]; routes: Route[]; fired: Router['fired']; notices: HandoffNotice[] } | undefined;
-  ui: {
-    tree(): TreeSnapshotItem[];
-    statusBar(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean };
-    /** The last notifications raised (newest last), for tests and diagnostics. */
-    notifications(): { terminalId: string; waitId: string; message: string; at: number }[];
-  };
-}
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const started = performance.now();
@@ -172,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const cpu = process.cpuUsage(cpuStart);
   const activationCpuMs = (cpu.user + cpu.system) / 1000;
   log.info(`Agent Lens activated in ${activationMs.toFixed(1)} ms (${activationCpuMs.toFixed(1)} ms CPU)`);
-  return {
+  const testing: AgentLensTestSurface = {
     states: () => store.terminals(),
     waits: () => store.waits(),
     onDidChange: changes.event,
@@ -188,6 +159,16 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
       return { root: s.paths.root, teamFile: s.registry.file, cli: handoff!.cliPath, boards: s.boards.all(), routes: handoff!.routes?.routes() ?? [], fired: [...(handoff!.routes?.fired ?? [])], notices: [...handoff!.notices] };
     },
     ui: { tree: () => tree.snapshot(), statusBar: () => statusBar.snapshot(), notifications: () => raised.map((r) => ({ ...r })) },
+  };
+  const changedTerminal = new vscode.EventEmitter<string>();
+  context.subscriptions.push(changedTerminal, store.onDidChange((c) => changedTerminal.fire(c.id)));
+  return {
+    apiVersion: 1,
+    terminals: () => store.terminals().map(publicTerminal),
+    waits: () => store.waits().map(publicWait),
+    onDidChangeTerminal: changedTerminal.event,
+    terminalId: (t) => terminals.idOf(t),
+    testing,
   };
 }
 

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, waitFor, waitState } from './util';
+import { api, ARTIFACTS, stableApi, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, waitFor, waitState } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
 const rec = (agent: string, scenario: string) => path.join(ROOT, 'test', 'fixtures', 'recordings', agent, scenario, 'session.cast');
@@ -17,7 +17,9 @@ describe('Agent Lens in a real VS Code', function () {
 
   it('activates, measures its activation and exports its API (the figures are printed, never asserted)', async () => {
     const a = await api();
-    for (const f of ['states', 'waits', 'terminalId'] as const) assert.strictEqual(typeof a[f], 'function', f);
+    const stable = await stableApi();
+    assert.strictEqual(stable.apiVersion, 1);
+    for (const f of ['terminals', 'waits', 'terminalId', 'onDidChangeTerminal'] as const) assert.strictEqual(typeof stable[f], 'function', f);
     assert.ok(a.activationMs > 0 && Number.isFinite(a.activationMs) && a.activationCpuMs > 0, `activation measured: ${a.activationMs} ms, ${a.activationCpuMs} ms CPU`);
     console.log(`    activation: ${a.activationMs.toFixed(1)} ms wall, ${a.activationCpuMs.toFixed(1)} ms CPU (goal ≤ 50 ms)`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -47,6 +49,11 @@ describe('Agent Lens in a real VS Code', function () {
     const waiting = await waitState(a, t, 'claude-code', 'waiting', 20_000);
     assert.strictEqual(waiting.waitKind, 'permission');
     assert.match(waiting.evidence, /Esc to cancel|Do you want to proceed/);
+    // Another extension sees the same through the stable API (version 1), and the wait's id matches.
+    const stable = await stableApi();
+    const mine = stable.terminals().find((x) => x.id === stable.terminalId(t));
+    assert.deepStrictEqual(mine && [mine.agent, mine.state, mine.waitKind, mine.name], ['claude-code', 'waiting', 'permission', 'fake claude']);
+    assert.ok(stable.waits().some((w) => w.id === mine!.waitId && w.terminalId === mine!.id && w.kind === 'permission'), JSON.stringify(stable.waits()));
     const tree = a.ui.tree();
     const group = tree.find((i) => i.label.startsWith('Needs you'));
     assert.ok(group, `no "Needs you" group in ${JSON.stringify(tree)}`);

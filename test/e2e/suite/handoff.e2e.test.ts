@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentLensApi } from '../../../src/extension';
+import type { AgentLensTestSurface } from '../../../src/vscode/api';
 import type { Board } from '../../../src/handoff/board';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
@@ -12,7 +12,7 @@ import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLi
 
 const WORKER = path.join(ROOT, 'test', 'e2e', 'fake-agent', 'handoff-worker');
 
-function board(a: AgentLensApi, agent: string): Board | undefined {
+function board(a: AgentLensTestSurface, agent: string): Board | undefined {
   return a.handoff()?.boards.find((b) => b.agent === agent);
 }
 
@@ -26,7 +26,7 @@ async function untilAsync(what: string, probe: () => Promise<boolean>, timeoutMs
 }
 
 /** Points the handoff settings at a fresh folder and waits until the service runs on them. */
-async function useHandoff(a: AgentLensApi, root: string, team: string): Promise<void> {
+async function useHandoff(a: AgentLensTestSurface, root: string, team: string): Promise<void> {
   const c = vscode.workspace.getConfiguration('agentLens.handoff');
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(root, 'team.toml'), team);
@@ -42,7 +42,7 @@ async function useHandoff(a: AgentLensApi, root: string, team: string): Promise<
  * shell whose name matches window_hint is never typed into, even a line the user chose: the board says why, and
  * no command starts there. Then an agent-like program runs in that terminal, and the dispatch is delivered.
  */
-async function idleAgentTerminal(a: AgentLensApi, root: string): Promise<vscode.Terminal> {
+async function idleAgentTerminal(a: AgentLensTestSurface, root: string): Promise<vscode.Terminal> {
   const idleAgent = path.join(root, 'bin', 'idle-agent');
   fs.mkdirSync(path.dirname(idleAgent), { recursive: true });
   fs.symlinkSync('/bin/cat', idleAgent); // an agent-like program: it reads lines, never rings

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentLensApi } from '../../../src/extension';
+import type { AgentLensTestSurface } from '../../../src/vscode/api';
 import { type AgentHome, killRunProcesses, prepareHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import type { MockScript, MockServer, Turn } from '../../../harness/mock/common';
@@ -121,7 +121,7 @@ describe('session logs: the real CLIs end their turns in Completed / Failed (jso
   }
 });
 
-async function runStep(a: AgentLensApi, t: vscode.Terminal, c: Case, step: Step): Promise<void> {
+async function runStep(a: AgentLensTestSurface, t: vscode.Terminal, c: Case, step: Step): Promise<void> {
   const before = stateOf(a, t)!.history.length;
   await typeLine(t, step.prompt);
   // A short turn can be over before the next look: any working transition since the prompt counts.
@@ -145,7 +145,7 @@ async function runStep(a: AgentLensApi, t: vscode.Terminal, c: Case, step: Step)
   await sleep(1500);
 }
 
-async function until(a: AgentLensApi, t: vscode.Terminal, what: string, ok: (s: TerminalState) => boolean, timeoutMs: number): Promise<TerminalState> {
+async function until(a: AgentLensTestSurface, t: vscode.Terminal, what: string, ok: (s: TerminalState) => boolean, timeoutMs: number): Promise<TerminalState> {
   return waitFor(what, () => {
     const s = stateOf(a, t);
     return s && ok(s) ? s : undefined;
@@ -156,7 +156,7 @@ async function until(a: AgentLensApi, t: vscode.Terminal, what: string, ok: (s: 
 }
 
 /** The tree item carries the reason, and so does the tooltip with each source's latest word. */
-function assertShown(a: AgentLensApi, t: vscode.Terminal, s: TerminalState, label: string): void {
+function assertShown(a: AgentLensTestSurface, t: vscode.Terminal, s: TerminalState, label: string): void {
   const item = a.ui.tree().find((i) => i.id === a.terminalId(t));
   assert.ok(item && item.description.includes(label), `tree item ${JSON.stringify(item)} should say "${label}"`);
   assert.ok(item!.tooltip && item!.tooltip.includes('`jsonl-watcher`') && (!s.reason || item!.tooltip.includes(s.reason)), `tooltip: ${item?.tooltip}`);

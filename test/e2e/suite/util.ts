@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AgentLensApi } from '../../../src/extension';
+import type { AgentLensApi, AgentLensTestSurface } from '../../../src/vscode/api';
 import type { TerminalState } from '../../../src/store/types';
 import { ROOT } from '../repoRoot';
 
@@ -9,10 +9,16 @@ export { ROOT };
 
 export const ARTIFACTS = process.env.AGENT_LENS_E2E_ARTIFACTS ?? path.join(ROOT, 'artifacts', 'e2e');
 
-export async function api(): Promise<AgentLensApi> {
+/** The API other extensions get (version 1), as they get it. */
+export async function stableApi(): Promise<AgentLensApi> {
   const ext = vscode.extensions.getExtension<AgentLensApi>('agent-lens.agent-lens');
   if (!ext) throw new Error('extension agent-lens.agent-lens is not installed in this VS Code');
   return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/** The internals the suites read beside it (`testing`: no promise to other extensions). */
+export async function api(): Promise<AgentLensTestSurface> {
+  return (await stableApi()).testing;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,13 +41,13 @@ export async function shellTerminal(name: string, env: Record<string, string> = 
   return t;
 }
 
-export function stateOf(a: AgentLensApi, t: vscode.Terminal): TerminalState | undefined {
+export function stateOf(a: AgentLensTestSurface, t: vscode.Terminal): TerminalState | undefined {
   const id = a.terminalId(t);
   return id ? a.states().find((s) => s.id === id) : undefined;
 }
 
 /** Collects "agent/state" transitions of one terminal. */
-export function transitions(a: AgentLensApi, t: vscode.Terminal): { list: string[]; dispose(): void } {
+export function transitions(a: AgentLensTestSurface, t: vscode.Terminal): { list: string[]; dispose(): void } {
   const list: string[] = [];
   const sub = a.onDidChange((c) => {
     if (c.current && c.id === a.terminalId(t)) {
@@ -52,7 +58,7 @@ export function transitions(a: AgentLensApi, t: vscode.Terminal): { list: string
   return { list, dispose: () => sub.dispose() };
 }
 
-export async function waitState(a: AgentLensApi, t: vscode.Terminal, agent: string, state: string, timeoutMs = 30_000): Promise<TerminalState> {
+export async function waitState(a: AgentLensTestSurface, t: vscode.Terminal, agent: string, state: string, timeoutMs = 30_000): Promise<TerminalState> {
   return waitFor(`${t.name} to be ${agent}/${state} (now ${JSON.stringify(stateOf(a, t) && `${stateOf(a, t)!.agent}/${stateOf(a, t)!.state}`)})`, () => {
     const s = stateOf(a, t);
     return s && s.agent === agent && s.state === state ? s : undefined;
