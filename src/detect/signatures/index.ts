@@ -1,16 +1,11 @@
-import { claudeCode } from './claudeCode';
-import { codex } from './codex';
-import { opencode } from './opencode';
-import { gemini } from './gemini';
-import { pi } from './pi';
-import { aider, amp, copilot, crush, cursor, hermes, kilocode, qwen } from './unverified';
-import type { AgentSignature } from './types';
 import type { AgentKind } from '../../common/agents';
+import { AGENTS } from '../../agents/registry';
+import type { AgentSignature } from './types';
 
 export type { AgentSignature } from './types';
 
-/** Every agent's signature table, strongest-evidence agents first. */
-export const SIGNATURES: readonly AgentSignature[] = [claudeCode, codex, opencode, amp, gemini, hermes, copilot, cursor, crush, qwen, kilocode, aider, pi];
+/** Every agent's signature table, strongest-evidence agents first (the registry's order). */
+export const SIGNATURES: readonly AgentSignature[] = AGENTS.map((a) => a.screen);
 
 export function signatureOf(agent: AgentKind): AgentSignature {
   const s = SIGNATURES.find((x) => x.agent === agent);

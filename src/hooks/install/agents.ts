@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { configDirOf } from '../../agents/registry';
 import { OUR_COMMAND_MARK } from '../commands';
 import { InstallError, type InstallState } from './jsonHooks';
 import { writeFileAtomic } from '../../fsutil';
@@ -13,11 +14,11 @@ import { readBytes } from './settingsFile';
  */
 
 export function claudeSettingsFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  return path.join(env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'), 'settings.json');
+  return path.join(configDirOf('claude-code', env, home), 'settings.json');
 }
 
 export function codexUserHooksFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  return path.join(env.CODEX_HOME || path.join(home, '.codex'), 'hooks.json');
+  return path.join(configDirOf('codex', env, home), 'hooks.json');
 }
 
 export const CODEX_SYSTEM_HOOKS_FILE = '/etc/codex/hooks.json';
@@ -42,17 +43,16 @@ export const CODEX_SYSTEM_NOTE =
   'They report to Agent Lens when Codex runs in a VS Code terminal; anywhere else the reporter exits at once.';
 
 export function geminiSettingsFile(home = os.homedir()): string {
-  return path.join(home, '.gemini', 'settings.json');
+  return path.join(configDirOf('gemini', process.env, home), 'settings.json');
 }
 
 export function opencodePluginFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  const config = env.OPENCODE_CONFIG_DIR || path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode');
-  return path.join(config, 'plugin', 'agent-lens.js');
+  return path.join(configDirOf('opencode', env, home), 'plugin', 'agent-lens.js');
 }
 
 /** The folder of Agent Lens's Hermes plugin: all of it is ours. */
 export function hermesPluginTarget(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  return path.join(env.HERMES_HOME || path.join(home, '.hermes'), 'plugins', 'agent-lens');
+  return path.join(configDirOf('hermes', env, home), 'plugins', 'agent-lens');
 }
 
 // ---- plugin files ---------------------------------------------------------------------------------------------

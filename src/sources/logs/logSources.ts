@@ -1,5 +1,6 @@
 import * as os from 'os';
 import * as path from 'path';
+import { configDirOf } from '../../agents/registry';
 import { decoderFor, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
 import type { Observation } from '../../store/observation';
 import { LogTailer, type TailRoot } from './tailer';
@@ -14,8 +15,8 @@ export interface LogLocations {
 
 export function defaultLogLocations(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): LogLocations {
   return {
-    claudeConfigDirs: [env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')],
-    codexHomes: [env.CODEX_HOME || path.join(home, '.codex')],
+    claudeConfigDirs: [configDirOf('claude-code', env, home)],
+    codexHomes: [configDirOf('codex', env, home)],
   };
 }
 

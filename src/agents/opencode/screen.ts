@@ -1,7 +1,7 @@
-import type { AgentSignature } from './types';
+import type { AgentSignature } from '../../detect/signatures/types';
 
 /** OpenCode, checked against 1.18.33 (shared/recordings/opencode, FACTS.md). */
-export const opencode: AgentSignature = {
+export const screen: AgentSignature = {
   agent: 'opencode',
   displayName: 'OpenCode',
   seenIn: '1.18.33',

@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from './seedRules';
-import type { AgentSignature } from './types';
+import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
+import type { AgentSignature } from '../../detect/signatures/types';
 
 /** pi draws its editor between two full-width rules; the row above them is where a turn leaves its last words. */
 const EDITOR_RULE = /^─{20,}\s*$/;
@@ -12,7 +12,7 @@ const NOT_LAST_WORDS = '(?![⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] )(?!Pi can explain i
  * editor is the turn's outcome — "Operation aborted", "Error: …", or the reply's last row (a question asks).
  * Extensions' dialogs (`ctx.ui.select`/`confirm`, e.g. the shipped permission-gate) take the editor's place.
  */
-export const pi: AgentSignature = {
+export const screen: AgentSignature = {
   agent: 'pi',
   displayName: 'pi',
   seenIn: '0.73.1 (idle, answer, question, extension dialog approve/deny, tool, Esc, server errors, quit, headless)',

@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from './seedRules';
-import type { AgentSignature } from './types';
+import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
+import type { AgentSignature } from '../../detect/signatures/types';
 
 /** The rows under Gemini's transcript: the status row (spinner, lingering hook names, `? for shortcuts`) and the rule. */
 const STATUS_ROW = /\? for shortcuts|^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] |^\s*Executing Hooks?: |^─{20,}$/;
@@ -9,7 +9,7 @@ const STATUS_ROW = /\? for shortcuts|^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] |^\s*E
  * TUI without a completion line: a finished turn is its reply `✦ …` as the lowest outcome, and a reply that
  * ends with a question asks.
  */
-export const gemini: AgentSignature = {
+export const screen: AgentSignature = {
   agent: 'gemini',
   displayName: 'Gemini CLI',
   seenIn: '0.61.0 (idle, answer, question, approve, deny, Esc, server errors, quit, headless)',

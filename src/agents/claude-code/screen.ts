@@ -1,8 +1,8 @@
-import { COMPLETION_SHAPE } from '../completion';
-import type { AgentSignature } from './types';
+import { COMPLETION_SHAPE } from '../../detect/completion';
+import type { AgentSignature } from '../../detect/signatures/types';
 
 /** Claude Code, checked against 2.1.328 (shared/recordings/claude-code, FACTS.md). */
-export const claudeCode: AgentSignature = {
+export const screen: AgentSignature = {
   agent: 'claude-code',
   displayName: 'Claude Code',
   seenIn: '2.1.328',

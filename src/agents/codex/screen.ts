@@ -1,8 +1,8 @@
-import { CODEX_COMPLETION } from '../completion';
-import type { AgentSignature } from './types';
+import { CODEX_COMPLETION } from '../../detect/completion';
+import type { AgentSignature } from '../../detect/signatures/types';
 
 /** OpenAI Codex CLI, checked against 0.169.0 (shared/recordings/codex, FACTS.md). */
-export const codex: AgentSignature = {
+export const screen: AgentSignature = {
   agent: 'codex',
   displayName: 'Codex',
   seenIn: '0.169.0',

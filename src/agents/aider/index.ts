@@ -1,0 +1,11 @@
+import type { AgentDescriptor } from '../descriptor';
+import { screen } from './screen';
+
+export const agent: AgentDescriptor = {
+  id: 'aider',
+  screen,
+  doc: {
+    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    verified: 'unverified: seed 000\'s generic rules and the generic dialog shape',
+  },
+};

@@ -1,0 +1,11 @@
+import { SEED_WAITING, SEED_WORKING } from '../detect/signatures/seedRules';
+import type { AgentSignature } from '../detect/signatures/types';
+
+/**
+ * More agents, identified by command line, package and process only (not verified against the real programs
+ * here): their screens fall back to seed 000's generic rules and the generic dialog shape. The headless flags
+ * are the ones each CLI documents for one prompt and exit.
+ */
+export function byNameOnly(agent: AgentSignature['agent'], displayName: string, commands: string[], packages: string[], headless?: AgentSignature['headless']): AgentSignature {
+  return { agent, displayName, seenIn: 'unverified', commands, packages, processNames: commands, identify: [], waiting: SEED_WAITING, working: SEED_WORKING, outcomes: [], exit: [], ...(headless ? { headless } : {}) };
+}

@@ -1,0 +1,15 @@
+import * as path from 'path';
+import type { AgentDescriptor } from '../descriptor';
+import { screen } from './screen';
+
+export const agent: AgentDescriptor = {
+  id: 'claude-code',
+  screen,
+  configDir: (env, home) => env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'),
+  hooks: 'settings',
+  logs: 'jsonl',
+  doc: {
+    identifiedBy: 'command line (`claude`, `npx @anthropic-ai/claude-code`, …), process, title and screen',
+    verified: 'all seven, headless `-p`, folder trust, `/compact`, its hooks',
+  },
+};

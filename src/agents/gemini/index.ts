@@ -1,0 +1,14 @@
+import * as path from 'path';
+import type { AgentDescriptor } from '../descriptor';
+import { screen } from './screen';
+
+export const agent: AgentDescriptor = {
+  id: 'gemini',
+  screen,
+  configDir: (env, home) => path.join(home, '.gemini'),
+  hooks: 'settings',
+  doc: {
+    identifiedBy: 'command line (`gemini`, headless `-p`), process, its window title',
+    verified: 'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',
+  },
+};
