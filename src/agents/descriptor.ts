@@ -1,5 +1,6 @@
 import type { AgentKind } from '../common/agents';
 import type { AgentSignature } from '../detect/signatures/types';
+import type { HookTable } from '../hooks/install/hookRow';
 
 /**
  * Everything Agent Lens knows about one agent, kept in the agent's own folder (src/agents/<id>/). The registry
@@ -14,6 +15,8 @@ export interface AgentDescriptor {
   configDir?: (env: NodeJS.ProcessEnv, home: string) => string;
   /** How it tells Agent Lens what it does by itself: hooks in its settings file, or a plugin it loads. */
   hooks?: 'settings' | 'plugin';
+  /** The hooks Agent Lens writes into its settings file (`hooks: 'settings'`). */
+  hookRows?: HookTable;
   /** Its session logs, read for completed / failed: JSON lines per session, or OpenCode's SQLite database. */
   logs?: 'jsonl' | 'sqlite';
   /** What a user reads in the README's table of agents. */

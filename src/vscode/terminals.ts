@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
+import { startedBefore } from '../process/startTicks';
 import { findAgent, processesUnder, ttySize } from '../process/processTree';
 import { realScheduler } from '../scheduler';
 import { RcFiles } from '../sources/terminal/rcFiles';
@@ -35,6 +36,12 @@ export class TerminalAdapter implements vscode.Disposable {
    * started before, so only its process tree tells.
    */
   private readonly sawStart = new Set<string>();
+  /**
+   * Terminals whose shell is older than this extension host: revived after a reload, so something may run in
+   * them that started before. A terminal opened later only runs what its shell reports (or has no shell
+   * integration), so a command whose start event is late is not taken for one that ran before the reload.
+   */
+  private readonly revivable = new Set<string>();
   private soonTimer: NodeJS.Timeout | undefined;
   private readonly nameTimer: NodeJS.Timeout;
   private readonly disposables: vscode.Disposable[] = [];
@@ -66,7 +73,7 @@ export class TerminalAdapter implements vscode.Disposable {
       w.onDidEndTerminalShellExecution((e) => this.ended(e)),
       w.onDidChangeTerminalState((t) => this.rename(t)),
     );
-    for (const t of w.terminals) this.track(t);
+    for (const t of w.terminals) this.track(t, true);
     this.reschedule();
     // VS Code fires no event when a tab's title changes (the program in it, a rename): names are compared each second.
     this.nameTimer = setInterval(() => this.syncNames(), NAME_POLL_MS);
@@ -117,7 +124,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
   }
 
-  private track(t: vscode.Terminal): string {
+  private track(t: vscode.Terminal, atActivation = false): string {
     const known = this.ids.get(t);
     if (known) return known;
     // Random, not a counter: ids stay unique across reloads and windows, for the terminal's life.
@@ -132,7 +139,11 @@ export class TerminalAdapter implements vscode.Disposable {
     });
     this.sessions.set(id, session);
     void t.processId.then((pid) => {
-      if (pid && this.ids.get(t) === id) this.shellPids.set(pid, id);
+      if (pid && this.ids.get(t) === id) {
+        this.shellPids.set(pid, id);
+        // Where the kernel cannot say (not Linux), a terminal there at activation counts as revived.
+        if (startedBefore(pid, process.pid) ?? atActivation) this.revivable.add(id);
+      }
       // An agent may already run in it (a terminal revived after a reload): look at once, not at the next tick.
       this.scanSoon();
     });
@@ -166,6 +177,7 @@ export class TerminalAdapter implements vscode.Disposable {
     this.reading.delete(id);
     this.unread.delete(id);
     this.sawStart.delete(id);
+    this.revivable.delete(id);
     this.agentPids.delete(id);
     this.ids.delete(t);
     for (const [pid, tid] of this.shellPids) if (tid === id) this.shellPids.delete(pid);
@@ -261,7 +273,12 @@ export class TerminalAdapter implements vscode.Disposable {
    * needs no scan while idle: its next command arrives as an event.
    */
   private needsScan(t: vscode.Terminal, id: string): boolean {
-    return !this.reading.has(id) && (this.unread.has(id) || !t.shellIntegration || !this.sawStart.has(id));
+    return !this.reading.has(id) && (this.unread.has(id) || !t.shellIntegration || this.revivedUnstarted(id));
+  }
+
+  /** Revived after a reload and no command start reported since: what runs there started before. */
+  private revivedUnstarted(id: string): boolean {
+    return this.revivable.has(id) && !this.sawStart.has(id);
   }
 
   /** The process scan runs every N seconds, only while some terminal needs it. */
@@ -315,8 +332,9 @@ export class TerminalAdapter implements vscode.Disposable {
         if (found) this.agentPids.set(id, found.pid);
         else this.agentPids.delete(id);
         // What the terminal had before a reload goes in first: the scan's word is newer.
-        if (found && known !== found.pid && !this.sawStart.has(id)) this.onAgentFound?.(id, { agent: found.agent, pid: found.pid });
-        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd, revived: !this.sawStart.has(id) } : undefined);
+        const revived = this.revivedUnstarted(id);
+        if (found && known !== found.pid && revived) this.onAgentFound?.(id, { agent: found.agent, pid: found.pid });
+        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd, revived } : undefined);
       }
     } catch (err) {
       this.log.debug(`process scan failed: ${printable((err as Error).message)}`);

@@ -9,6 +9,7 @@ import * as path from 'path';
 import { AGENT_VERSIONS } from '../../harness/homeBase';
 import { AGENTS, configDirOf } from '../../src/agents/registry';
 import { agentTable } from '../../src/agents/table';
+import { HOOK_EVENTS } from '../../src/agents/hookEvents';
 import { AGENT_KINDS } from '../../src/common/agents';
 import { SIGNATURES } from '../../src/detect/signatures';
 import { HOOK_TABLES } from '../../src/hooks/install/hookTable';
@@ -33,6 +34,8 @@ describe('agent registry: one folder per agent, every list agrees', () => {
   it('the hook installer offers, and the reporter accepts, exactly the agents whose descriptor has hooks', () => {
     assert.deepStrictEqual([...REPORTING_AGENTS].sort(), withHooks());
     assert.deepStrictEqual(Object.keys(HOOK_TABLES).sort(), withHooks('settings'));
+    assert.deepStrictEqual(AGENTS.filter((a) => a.hookRows).map((a) => a.id).sort(), withHooks('settings'), 'every agent with settings hooks has its rows');
+    assert.deepStrictEqual([...Object.keys(HOOK_EVENTS), 'opencode'].sort(), withHooks(), 'the reporter reads the events of every agent with hooks (OpenCode’s through opencodeMeaning)');
     const ctx = { env: {}, home: '/home/u', reporter: '/x/agent-lens-report', opencodePluginSource: '/x/p.js', hermesSources: [] };
     assert.deepStrictEqual([...new Set(hookTargets(ctx).map((t) => t.agent))].sort(), withHooks());
   });

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import type { AgentDescriptor } from '../descriptor';
+import { hookRows } from './install';
 import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
@@ -7,6 +8,7 @@ export const agent: AgentDescriptor = {
   screen,
   configDir: (env, home) => env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'),
   hooks: 'settings',
+  hookRows,
   logs: 'jsonl',
   doc: {
     identifiedBy: 'command line (`claude`, `npx @anthropic-ai/claude-code`, …), process, title and screen',

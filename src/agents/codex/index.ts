@@ -1,5 +1,6 @@
 import * as path from 'path';
 import type { AgentDescriptor } from '../descriptor';
+import { hookRows } from './install';
 import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
@@ -7,6 +8,7 @@ export const agent: AgentDescriptor = {
   screen,
   configDir: (env, home) => env.CODEX_HOME || path.join(home, '.codex'),
   hooks: 'settings',
+  hookRows,
   logs: 'jsonl',
   doc: {
     identifiedBy: 'command line, process, `OSC 7501`, screen, `codex exec` header',

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import type { AgentDescriptor } from '../descriptor';
+import { hookRows } from './install';
 import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
@@ -7,6 +8,7 @@ export const agent: AgentDescriptor = {
   screen,
   configDir: (env, home) => path.join(home, '.gemini'),
   hooks: 'settings',
+  hookRows,
   doc: {
     identifiedBy: 'command line (`gemini`, headless `-p`), process, its window title',
     verified: 'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',

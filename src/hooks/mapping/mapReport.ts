@@ -1,10 +1,6 @@
 import type { WireReport } from '../wire';
-import { CLAUDE_EVENTS } from './claude';
-import { CODEX_EVENTS } from './codex';
-import { GEMINI_EVENTS } from './gemini';
-import { HERMES_HOOKS } from './hermes';
 import { type Meaning, obj, str, toWord, type Word } from './meaning';
-import { opencodeMeaning, type OpenCodeSessionState } from './opencode';
+import { HOOK_EVENTS, opencodeMeaning, type OpenCodeSessionState } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
 
 /** One report, read: which agent session it is about and what it says (undefined word: nothing to record). */
@@ -36,7 +32,7 @@ function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefin
 /** What an event means, statelessly where the agent allows (everything but OpenCode). */
 function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>): Meaning | undefined {
   const e = eventName(r);
-  const table = r.agent === 'claude-code' ? CLAUDE_EVENTS : r.agent === 'codex' ? CODEX_EVENTS : r.agent === 'gemini' ? GEMINI_EVENTS : r.agent === 'hermes' ? HERMES_HOOKS : undefined;
+  const table = r.agent === 'opencode' ? undefined : HOOK_EVENTS[r.agent];
   const rule = table && Object.prototype.hasOwnProperty.call(table, e) ? table[e] : undefined;
   return rule?.(r.payload);
 }

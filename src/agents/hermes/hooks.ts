@@ -1,4 +1,4 @@
-import { type Meaning, obj, permissionWait, questionWait, str } from './meaning';
+import { type Meaning, obj, permissionWait, questionWait, str } from '../../hooks/mapping/meaning';
 
 type Payload = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { type Meaning, obj, permissionWait, str } from './meaning';
+import { type Meaning, obj, permissionWait, str } from '../../hooks/mapping/meaning';
 
 type Payload = Record<string, unknown>;
 

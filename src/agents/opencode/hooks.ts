@@ -1,4 +1,4 @@
-import { arr, type Meaning, obj, permissionWait, questionWait, str } from './meaning';
+import { arr, type Meaning, obj, permissionWait, questionWait, str } from '../../hooks/mapping/meaning';
 
 type Props = Record<string, unknown>;
 

@@ -1,0 +1,20 @@
+import type { Meaning } from '../hooks/mapping/meaning';
+import { CLAUDE_EVENTS } from './claude-code/hooks';
+import { CODEX_EVENTS } from './codex/hooks';
+import { GEMINI_EVENTS } from './gemini/hooks';
+import { HERMES_HOOKS } from './hermes/hooks';
+
+export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
+
+/**
+ * What each agent's hook events mean, by event name, for the agents whose events can be read one at a time
+ * (OpenCode's plugin events need the session's state: opencodeMeaning). Kept apart from the registry so the
+ * reporter, which runs on every hook, loads only these tables; test/unit/agentRegistry.test.ts checks that
+ * they and the registry name the same agents.
+ */
+export const HOOK_EVENTS: Readonly<Record<'claude-code' | 'codex' | 'gemini' | 'hermes', Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>> = {
+  'claude-code': CLAUDE_EVENTS,
+  codex: CODEX_EVENTS,
+  gemini: GEMINI_EVENTS,
+  hermes: HERMES_HOOKS,
+};

@@ -1,0 +1,24 @@
+/**
+ * One hook we register. `gated`: the event fires on every tool call and only ever closes a wait, so its command
+ * costs one `test -e` unless a wait is open (see hookCommand). `timeout` is in the agent's own unit.
+ */
+export interface HookRow {
+  event: string;
+  matcher?: string;
+  gated: boolean;
+  timeout: number;
+}
+
+/** The hooks an agent with a JSON settings file gets (src/agents/<id>/install.ts). */
+export interface HookTable {
+  rows: readonly HookRow[];
+  /** Put on every handler: Gemini CLI shows a hook's name on screen while it runs. */
+  name?: string;
+}
+
+export const row = (event: string, timeout: number, gated = false, matcher?: string): HookRow => ({
+  event,
+  timeout,
+  gated,
+  ...(matcher === undefined ? {} : { matcher }),
+});
