@@ -30,18 +30,18 @@ function listTests(dir, out) {
 }
 
 const builds = [
-  { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { extension: 'src/extension.ts', cli: 'src/cli/cli.ts' }, outdir: 'dist' },
   // vscode:uninstall (package.json): removes the hooks Agent Lens installed once the extension is gone; no vscode import.
-  { ...common, sourcemap: false, entryPoints: { uninstall: 'src/uninstall.ts' }, outdir: 'dist' },
+  { ...common, sourcemap: false, entryPoints: { uninstall: 'src/cli/uninstall.ts' }, outdir: 'dist' },
   // What runs inside agents: copied out of the extension on activation or install, so no source maps.
-  { ...common, sourcemap: false, entryPoints: { 'agent-lens-report': 'src/hooks/reporter.ts' }, outdir: 'dist' },
+  { ...common, sourcemap: false, entryPoints: { 'agent-lens-report': 'src/integrations/reporter/reporter.ts' }, outdir: 'dist' },
   {
     ...common,
     sourcemap: false,
     format: 'esm',
     // The installer recognises its own plugin file by this first line.
     banner: { js: '// agent-lens-report plugin for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".' },
-    entryPoints: { 'opencode-plugin': 'src/hooks/plugins/opencode.ts' },
+    entryPoints: { 'opencode-plugin': 'src/integrations/plugins/opencode.ts' },
     outdir: 'dist',
   },
 ];

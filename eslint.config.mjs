@@ -39,6 +39,37 @@ const SHELL_SYNTAX = [
   { selector: "SwitchCase > Literal[value='shell']", message: SHELL_MESSAGE },
 ];
 
+/**
+ * The folder map is the data flow: which folders of src each folder may import (DEVELOPERS.md "Layout"). The
+ * vocabulary and the agents' folders first, then the readers (screen, logs, hooks), the watchers that feed them
+ * and the store, the views, and the adapters (VS Code, the CLI) that may use everything; handoff beside the spine.
+ */
+export const LAYERS = {
+  common: [],
+  agents: ['common'],
+  detect: ['common', 'agents'],
+  jsonl: ['common', 'agents'],
+  hooks: ['common', 'agents', 'detect'],
+  formats: ['common', 'hooks'],
+  store: ['common'],
+  hub: ['common'],
+  sources: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'hub', 'store'],
+  replay: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'sources', 'store'],
+  handoff: ['common', 'hub', 'sources', 'store'],
+  integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
+  views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
+  vscode: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'store', 'hub', 'sources', 'replay', 'handoff', 'integrations', 'views'],
+  cli: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'store', 'hub', 'sources', 'replay', 'handoff', 'integrations', 'views'],
+};
+/** A relative import that climbs into a folder of src this one may not import (folder names are unique under src). */
+function layerRule(folder) {
+  const banned = Object.keys(LAYERS).filter((f) => f !== folder && !LAYERS[folder].includes(f));
+  const allowed = LAYERS[folder].length ? LAYERS[folder].map((f) => `src/${f}`).join(', ') : 'nothing else in src';
+  const paths = folder === 'vscode' ? [] : [{ name: 'vscode', message: VSCODE_MESSAGE }];
+  const patterns = banned.length ? [{ regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`, message: `src/${folder} may import only ${allowed} (the data flow, DEVELOPERS.md "Layout").` }] : [];
+  return { files: [`src/${folder}/**/*.ts`], rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] } };
+}
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'dist/', 'out/', '.e2e/', '.agents/', '.cache/', 'artifacts/', '.vscode-test/', 'l10n/', 'resources/', 'test/fixtures/', 'test/hermes/', '**/*.d.ts'],
@@ -82,6 +113,7 @@ export default tseslint.config(
     files: VSCODE_ALLOWED,
     rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': ['error', ...UI_SYNTAX, ...SHELL_SYNTAX] },
   },
+  ...Object.keys(LAYERS).map(layerRule),
   {
     // The e2e suite drives VS Code itself; the UI module is the one place the sinks are called.
     files: ['test/e2e/**', UI_MODULE],

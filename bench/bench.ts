@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerminalDetector } from '../src/detect/detector';
 import { decoderFor } from '../src/jsonl';
-import { type Cast, parseCast } from '../src/replay/cast';
+import { type Cast, parseCast } from '../src/formats/cast';
 import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
 import { benchHandoff } from './handoff';

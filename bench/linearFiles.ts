@@ -5,13 +5,13 @@
 import { parseTeam } from '../src/handoff/team/registry';
 import type { TeamAgent } from '../src/handoff/team/schema';
 import { upsertAgentSection } from '../src/handoff/team/writeBack';
-import { addHooks, type HookEntry, installedState, removeHooks } from '../src/hooks/install/jsonHooks';
+import { addHooks, type HookEntry, installedState, removeHooks } from '../src/integrations/install/jsonHooks';
 import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type OpenCodeRows } from '../src/jsonl';
 import { LineSplitter } from '../src/jsonl/lines';
-import { parseCast } from '../src/replay/cast';
-import { parseHookFile } from '../src/replay/hookFile';
+import { parseCast } from '../src/formats/cast';
+import { parseHookFile } from '../src/formats/hookFile';
 import { decodeLogFile } from '../src/replay/logFiles';
-import { decodeRecord, parseColumns } from '../src/sources/logs/opencodeDbBtree';
+import { decodeRecord, parseColumns } from '../src/formats/sqlite/btree';
 import type { LinearCase } from './linear';
 import { hookCases } from './linearHooks';
 import { fill, pure } from './linearTerminal';

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { HARNESS_ID, type Mark, resolveSegments } from './anchors';
 import type { AgentName } from './homes';
 import { ALL_SCENARIOS } from './scenarios/index';
-import { parseCast } from '../src/replay/cast';
+import { parseCast } from '../src/formats/cast';
 import { type CastEvent, type CastHeader, screenTimeline } from './screen';
 
 const STATES = new Set(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited']);

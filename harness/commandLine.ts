@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shellWord } from '../src/shellQuote';
+import { shellWord } from '../src/common/shellQuote';
 
 /** The command a user types to start each CLI. */
 export const AGENT_COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', pi: 'pi' };

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { signatureIds, signatureOf } from '../src/detect/signatures';
-import { parseCast } from '../src/replay/cast';
+import { parseCast } from '../src/formats/cast';
 import { replayFused } from '../src/replay/fused';
 import { decodeLogFile } from '../src/replay/logFiles';
 import { replayCast } from '../src/replay/replay';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AgentHome, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
-import { shellQuote as q } from '../src/shellQuote';
+import { shellQuote as q } from '../src/common/shellQuote';
 
 export const GEMINI_HOOK_EVENTS = [
   'SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection',

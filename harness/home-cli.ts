@@ -8,7 +8,7 @@
  * With --shell: one POSIX shell line that does exactly that (`eval "$(node home-cli.js … --shell)"`).
  */
 import { type AgentName, prepareHome } from './homes';
-import { shellWord } from '../src/shellQuote';
+import { shellWord } from '../src/common/shellQuote';
 
 function main(): void {
   const a = process.argv.slice(2);

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { AGENT_VERSIONS, type AgentHome, type AgentName, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
-import { shellQuote as q } from '../src/shellQuote';
+import { shellQuote as q } from '../src/common/shellQuote';
 import { prepareGeminiHome } from './geminiHome';
 import { preparePiHome } from './piHome';
 

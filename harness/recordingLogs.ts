@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Cast } from '../src/replay/cast';
+import type { Cast } from '../src/formats/cast';
 
 /** The session logs a recording folder keeps, as the recorders name them. */
 const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'storage.json'];

@@ -8,8 +8,8 @@ import * as path from 'path';
 import { BOARD_STATES } from '../src/handoff/board';
 import { parseTeam } from '../src/handoff/team/registry';
 import { writeAgentSection } from '../src/handoff/team/writeBack';
-import { addHooks } from '../src/hooks/install/jsonHooks';
-import { backupPath, installInto, recordPath, uninstallFrom } from '../src/hooks/install/settingsFile';
+import { addHooks } from '../src/integrations/install/jsonHooks';
+import { backupPath, installInto, recordPath, uninstallFrom } from '../src/integrations/install/settingsFile';
 import { claudeEntries, type CrashKind, dispatcherFor, expectedBrief, SETTINGS_TEXT, settingsEnv, settingsFile, TEAM_TEXT, taskText, teamAgent, teamFile } from './crashFixtures';
 
 const MEMORY = '# Memory of worker\n\nNotes the agent keeps between tasks.\n';

@@ -11,7 +11,7 @@ import { Dispatcher, type HubFacts } from '../src/handoff/dispatch';
 import { HandoffPaths } from '../src/handoff/paths';
 import { parseTeam } from '../src/handoff/team/registry';
 import type { TeamAgent } from '../src/handoff/team/schema';
-import { hookEntries } from '../src/hooks/install/hookTable';
+import { hookEntries } from '../src/integrations/install/hookTable';
 
 export const KINDS = ['boards', 'team', 'settings'] as const;
 export type CrashKind = (typeof KINDS)[number];

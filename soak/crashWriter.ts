@@ -3,7 +3,7 @@
  * fast as it can, forever. `node dist/soak/crash-writer.js <kind> <dir>`; prints "ready" once it starts writing.
  */
 import { writeAgentSection } from '../src/handoff/team/writeBack';
-import { installInto, uninstallFrom } from '../src/hooks/install/settingsFile';
+import { installInto, uninstallFrom } from '../src/integrations/install/settingsFile';
 import { claudeEntries, type CrashKind, dispatcherFor, KINDS, settingsEnv, settingsFile, taskId, taskText, teamAgent, teamFile } from './crashFixtures';
 
 async function boards(dir: string): Promise<never> {

@@ -6,8 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerminalDetector } from '../src/detect/detector';
-import { parseCast } from '../src/replay/cast';
-import { realScheduler } from '../src/scheduler';
+import { parseCast } from '../src/formats/cast';
+import { realScheduler } from '../src/common/scheduler';
 import { TerminalSession } from '../src/sources/terminal/session';
 import type { AgentStore } from '../src/store/store';
 import { recordedCommandLine } from '../harness/commandLine';

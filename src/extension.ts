@@ -1,13 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { agentLensHome, markerDir } from './hooks/commands';
-import { AgentCensus } from './process/agentCensus';
-import { realScheduler } from './scheduler';
+import { agentLensHome, markerDir } from './integrations/commands';
+import { AgentCensus } from './sources/process/agentCensus';
+import { realScheduler } from './common/scheduler';
 import { WaitNotifier } from './store/notifier';
 import { AgentStore } from './store/store';
 import type { StateChange } from './store/types';
-import { printable } from './printable';
+import { printable } from './common/printable';
 import { coalesce } from './views/coalesce';
 import { waitLogLines, waitNotice } from './views/messages';
 import { badge, type ViewInput } from './views/model';

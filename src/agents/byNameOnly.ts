@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from '../detect/signatures/seedRules';
-import type { AgentSignature } from '../detect/signatures/types';
+import { SEED_WAITING, SEED_WORKING } from './seedRules';
+import type { AgentSignature } from './screenRules';
 
 /**
  * More agents, identified by command line, package and process only (not verified against the real programs

@@ -1,6 +1,6 @@
 import type { AgentKind } from '../common/agents';
-import type { AgentSignature } from '../detect/signatures/types';
-import type { HookTable } from '../hooks/install/hookRow';
+import type { AgentSignature } from './screenRules';
+import type { HookTable } from './hookRow';
 
 /**
  * Everything Agent Lens knows about one agent, kept in the agent's own folder (src/agents/<id>/). The registry

@@ -1,4 +1,4 @@
-import type { Meaning } from '../hooks/mapping/meaning';
+import type { Meaning } from './hookMeaning';
 import { CLAUDE_EVENTS } from './claude-code/hooks';
 import { CODEX_EVENTS } from './codex/hooks';
 import { GEMINI_EVENTS } from './gemini/hooks';

@@ -14,6 +14,13 @@ export function isAgentState(s: string): s is AgentState {
  */
 export type WaitKind = 'permission' | 'question' | 'reply-question' | 'prompt';
 
+/** What a source knows about a wait: its kind, and the question and choices where the source has them. */
+export interface WaitInfo {
+  kind: WaitKind;
+  question?: string;
+  options?: string[];
+}
+
 /** At rest: the agent is not working and nobody is asked anything. Agreement scoring treats these as one class. */
 export const AT_REST: ReadonlySet<AgentState> = new Set<AgentState>(['idle', 'stopped', 'completed']);
 

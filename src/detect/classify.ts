@@ -1,7 +1,7 @@
 import { endsWithQuestion } from './question';
 import { GENERIC_DIALOG } from './signatures/genericDialog';
 import type { ScreenView } from './screen';
-import type { AgentSignature, Marker, OutcomeMarker, StateRule } from './signatures/types';
+import type { AgentSignature, Marker, OutcomeMarker, StateRule } from '../agents/screenRules';
 import type { AgentKind } from '../common/agents';
 import type { AgentState, WaitKind } from '../common/states';
 

@@ -4,7 +4,7 @@ import { dialogOptions } from './dialogOptions';
 import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
 import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
-import type { AgentSignature } from './signatures/types';
+import type { AgentSignature } from '../agents/screenRules';
 import { Debouncer } from './stateMachine';
 import type { Detection } from './types';
 import { type AgentId, type AgentKind, isAgentKind } from '../common/agents';

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
-import { readRegularFile, writeFileAtomic } from '../fsutil';
+import { readRegularFile, writeFileAtomic } from '../common/fsutil';
 import { applyEvent, type Board, type BoardEvent, type EventOutcome, idleBoard } from './board';
 import { type HandoffPaths, isSafeSegment, splitEventId } from './paths';
-import { quoted as quote } from '../printable';
+import { quoted as quote } from '../common/printable';
 
 /** An event's fields once the doorbell validated them. */
 export interface IncomingEvent {

@@ -1,6 +1,6 @@
 import { EVENT_STATUSES, HANDSHAKE_TASK } from './board';
 import { DOORBELL_PATH } from './doorbell';
-import { shellQuote } from '../shellQuote';
+import { shellQuote } from '../common/shellQuote';
 
 /**
  * The brief and the protocol file an agent reads. The doorbell contract is generated here, never written by

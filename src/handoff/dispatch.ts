@@ -1,10 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
-import { FileReadError, readRegularFile, writeFileAtomic } from '../fsutil';
+import { FileReadError, readRegularFile, writeFileAtomic } from '../common/fsutil';
 import { type Board, ERROR_POINTS, type ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
 import type { Boards } from './boards';
 import { type ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
-import { printable, quoted } from '../printable';
+import { printable, quoted } from '../common/printable';
 import { checkSegment, type HandoffPaths, isSafeSegment, type PathError } from './paths';
 import { type DeliveryTarget, planSteps, render, runActions, type StepError, type StepVars } from './steps';
 import { DRIVABLE_MODES, stepsOf, type TeamAgent } from './team/schema';

@@ -4,7 +4,7 @@ import type { Hub } from '../hub/hub';
 import { EVENT_STATUSES, type EventStatus, flattenSummary } from './board';
 import type { Boards, IncomingEvent } from './boards';
 import { isSafeSegment, splitEventId } from './paths';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 
 /** Seed 002 §7.2's paths, on the same hub as the hooks. */
 export const DOORBELL_PATH = '/handoff';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
-import { quoted as quote } from '../printable';
+import { quoted as quote } from '../common/printable';
 
 /** A name that became a folder or file name would escape its root (`..`, slashes, an absolute path). */
 export class PathError extends Error {}

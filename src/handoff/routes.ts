@@ -4,7 +4,7 @@ import type { StateChange, TerminalState } from '../store/types';
 import { isInFlight } from './board';
 import type { Boards } from './boards';
 import type { DispatchRequest, DispatchResult } from './dispatch';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import { isAgent } from '../common/agents';
 import { TURN_ENDED } from '../common/states';
 

@@ -6,7 +6,7 @@ import type { Board } from './board';
 import { Boards } from './boards';
 import { type DispatchDeps, Dispatcher, type DispatchRequest, type DispatchResult, type HubFacts, type TargetFinder } from './dispatch';
 import { type HandoffRoutes, mountHandoff, ring } from './doorbell';
-import { quoted } from '../printable';
+import { quoted } from '../common/printable';
 import { HandoffPaths, splitEventId } from './paths';
 import { TeamRegistry } from './team/registry';
 import type { TeamAgent } from './team/schema';

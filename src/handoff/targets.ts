@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'path';
-import { findAgents, type Foreground, foregroundOf, isInteractiveShell, isShellName, type ProcInfo } from '../process/processTree';
-import { quoted } from '../printable';
+import { findAgents, type Foreground, foregroundOf, isInteractiveShell, isShellName, type ProcInfo } from '../sources/process/processTree';
+import { quoted } from '../common/printable';
 import type { TeamAgent } from './team/schema';
 import { type AgentId, isAgent } from '../common/agents';
 import type { AgentState } from '../common/states';

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { execFile } from 'child_process';
-import { foregroundOf, type ProcInfo, processesUnder, processInfo, ttyHolder } from '../process/processTree';
-import { quoted } from '../printable';
+import { foregroundOf, type ProcInfo, processesUnder, processInfo, ttyHolder } from '../sources/process/processTree';
+import { quoted } from '../common/printable';
 import { DispatchFailure, type TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
 import { candidates, type Looked, narrow, notChosen, type PaneFacts, paneVerdict, type Qualified, refusal, seenAmong, type Verdict } from './targets';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeFileAtomic } from '../fsutil';
-import { pidAlive } from '../process/pidAlive';
+import { writeFileAtomic } from '../common/fsutil';
+import { pidAlive } from '../common/pidAlive';
 
 /** What a terminal's `AGENT_LENS_HUB` file holds: where this window's hub listens and its token. */
 export interface Discovery {

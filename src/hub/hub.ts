@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as http from 'http';
 import type { AddressInfo, Socket } from 'net';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import { type ConnectionFacts, ConnectionGuard, type CutCounts } from './connections';
 import { checkHost, checkOrigin, checkToken, HubError, readJson } from './security';
 

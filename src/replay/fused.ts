@@ -7,7 +7,7 @@ import { detectionToObservation } from '../sources/terminal/session';
 import type { Observation } from '../store/observation';
 import { AgentStore } from '../store/store';
 import type { TerminalState } from '../store/types';
-import type { Cast } from './cast';
+import type { Cast } from '../formats/cast';
 import type { DecodedLog } from './logFiles';
 import { playEvents, type ReplayOptions } from './replay';
 import type { AgentId } from '../common/agents';

@@ -1,6 +1,6 @@
 import { TerminalDetector } from '../detect/detector';
 import type { Detection } from '../detect/types';
-import { type Cast, parseResize } from './cast';
+import { type Cast, parseResize } from '../formats/cast';
 
 export interface ReplayOptions {
   /** Defaults to the recording header's `command`. */

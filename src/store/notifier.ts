@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler';
+import type { Scheduler } from '../common/scheduler';
 import { notifyDue, worthNotifying } from './policy';
 import type { AgentStore } from './store';
 import type { Wait } from './waits';

@@ -1,6 +1,8 @@
 import type { AgentId } from '../common/agents';
 import type { Source } from '../common/sources';
-import type { AgentState, WaitKind } from '../common/states';
+import type { AgentState, WaitInfo } from '../common/states';
+
+export type { WaitInfo } from '../common/states';
 
 /** Whatever the source knows about where its agent runs; the store routes by it. */
 export interface Locator {
@@ -20,13 +22,6 @@ export interface Locator {
  * Words without one come from Agent Lens's own sources (screen, process scan, logs) or an in-process replay.
  */
 export type Provenance = 'verified' | 'unverified' | 'disproven';
-
-/** What a source knows about a wait: its kind, and the question and choices where the source has them. */
-export interface WaitInfo {
-  kind: WaitKind;
-  question?: string;
-  options?: string[];
-}
 
 /** One source's word about one agent session, on the source's own clock. */
 export interface Observation {

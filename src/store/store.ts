@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import { chooseTerminal, type TerminalCandidate } from './binder';
 import { Emitter, type Event } from './emitter';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import { type Observation } from './observation';
 import { AgentSession } from './session';
 import { TRUST_RULES, trustOf } from './trustRules';

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler';
+import type { Scheduler } from '../common/scheduler';
 
 /** A function that runs at most once per interval; `cancel()` drops a pending run (on dispose). */
 export interface Coalesced {

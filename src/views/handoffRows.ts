@@ -4,7 +4,7 @@ import type { BoardEvent } from '../handoff/board';
 import type { Route } from '../handoff/routes';
 import type { IconSpec } from './labels';
 import { duration } from './labels';
-import type { TreeRow } from './model';
+import type { TreeRow } from './treeRow';
 import { markdown as md } from './untrusted';
 import { COMMAND_IDS } from './commandIds';
 

@@ -1,21 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { IconSpec } from './labels';
 import { agentName } from './labels';
-import type { TreeRow } from './model';
+import type { TreeRow } from './treeRow';
 import { markdown } from './untrusted';
 import type { AgentKind } from '../common/agents';
-
-/** One agent's hook install state, as the installers read it from disk. */
-export interface HookStatus {
-  agent: AgentKind;
-  /** Which settings (`user`, `system`): Codex has both. */
-  scope: 'user' | 'system';
-  state: 'installed' | 'outdated' | 'partial' | 'absent' | 'error';
-  /** The file or folder the hooks live in. */
-  path: string;
-  /** What the user should know (Codex's review dialog, an unreadable file). */
-  note?: string;
-}
+import type { HookStatus } from '../integrations/install/status';
 
 /** The group's name (translated when called, so after the adapter has loaded the bundle). */
 export const hooksGroup = (): string => l10n.t('Agent hooks');

@@ -1,9 +1,9 @@
 import * as l10n from '@vscode/l10n';
-import { SIGNATURES } from '../detect/signatures';
+import { agentOf } from '../agents/registry';
 import { SHELL_FAILURES } from '../detect/commandLine';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import { markdown } from './untrusted';
 import { type AgentId, isAgent, isAgentKind, NO_AGENT } from '../common/agents';
 import type { AgentState } from '../common/states';
@@ -28,7 +28,7 @@ export interface IconSpec {
 
 export function agentName(agent: AgentId): string {
   if (!isAgentKind(agent)) return l10n.t('shell');
-  return SIGNATURES.find((s) => s.agent === agent)?.displayName ?? agent;
+  return agentOf(agent).screen.displayName;
 }
 
 /** "waiting for approval", "failed · interrupted", "completed". */

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Board } from '../handoff/board';
 import type { DispatchResult } from '../handoff/dispatch';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import type { Wait } from '../store/waits';
 import { boardLabel } from './handoffRows';
 import { agentName, waitLabel } from './labels';

@@ -4,12 +4,14 @@ import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import { handoffRows, type HandoffView, inFlight } from './handoffRows';
 import { displayNames } from './names';
-import { type HookStatus, hookRows } from './hookRows';
-import { agentName, describe, duration, type IconSpec, SECONDS_SHOWN_MS, sourceName, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
-import { printable } from '../printable';
+import { hookRows } from './hookRows';
+import type { HookStatus } from '../integrations/install/status';
+import { agentName, describe, duration, SECONDS_SHOWN_MS, sourceName, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+import { printable } from '../common/printable';
 import { LIMITS, markdown, noIcons, type PickSpec, plain } from './untrusted';
-import { type AgentKind, isAgent } from '../common/agents';
+import { isAgent } from '../common/agents';
 import { COMMAND_IDS } from './commandIds';
+import type { TreeRow } from './treeRow';
 
 /**
  * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
@@ -32,31 +34,6 @@ export interface ViewInput {
 /** VS Code's own "Terminal: Create New Terminal", which the empty state's row runs. */
 const OPEN_TERMINAL = 'workbench.action.terminal.new';
 
-export interface TreeRow {
-  /** Stable across refreshes: `group:needs-you`, `wait:<id>`, `terminal:<id>`. */
-  key: string;
-  label: string;
-  description: string;
-  icon: IconSpec;
-  tooltip?: string;
-  /** For menus: `group`, `wait.<kind>`, `shell`, `agent.<state>`. */
-  contextValue: string;
-  terminalId?: string;
-  waitId?: string;
-  /** The group a row sits in (label), for tests and screen readers. */
-  group?: string;
-  children?: TreeRow[];
-  /** Shown collapsed (its children on demand). */
-  collapsed?: boolean;
-  /** What a click runs. */
-  command?: { id: string; args: unknown[] };
-  /** An "Agent hooks" row: which installer its menu runs. */
-  hook?: { agent: AgentKind; scope: 'user' | 'system' };
-  /** A Handoff row: the agent its menu acts on. */
-  handoffAgent?: string;
-  /** A Routes row: the route its menu removes. */
-  route?: string;
-}
 
 /** The "Needs you" group's name (translated when called, so after the adapter has loaded the bundle). */
 export function needsYouGroup(): string {

@@ -3,7 +3,8 @@ import type { Board } from '../handoff/board';
 import type { Route } from '../handoff/routes';
 import { MODES, type Mode } from '../handoff/team/schema';
 import { boardLabel } from './handoffRows';
-import { hookStateText, hookTargetName, type HookStatus } from './hookRows';
+import { hookStateText, hookTargetName } from './hookRows';
+import type { HookStatus } from '../integrations/install/status';
 import type { PickSpec } from './untrusted';
 import type { AgentKind } from '../common/agents';
 

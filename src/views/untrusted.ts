@@ -1,4 +1,4 @@
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 
 /**
  * Text from outside (terminal names, agents' questions and summaries, a workspace's team.toml, error reasons) as

@@ -3,7 +3,7 @@
  * inline menu passes the row), from a notification's button or a script (an id), or from the palette (nothing);
  * each command takes any of these, so no menu can hand it something it cannot read.
  */
-import type { TreeRow } from '../views/model';
+import type { TreeRow } from '../views/treeRow';
 
 /** A row, an id, or nothing. */
 export type RowOrId = Pick<TreeRow, 'terminalId' | 'waitId'> | string | undefined;

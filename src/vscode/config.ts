@@ -1,7 +1,7 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { SETTING_POLICY, type SettingKey, settingValue } from '../trustedSettings';
+import { SETTING_POLICY, type SettingKey, settingValue } from '../common/trustedSettings';
 import { AGENT_KINDS, type AgentKind } from '../common/agents';
 
 /** Mirrors `contributes.configuration` in package.json. */
@@ -20,7 +20,7 @@ export interface AgentLensConfig {
 const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<AgentKind, boolean>;
 
 /**
- * One setting, with an untrusted workspace's own values left out where src/trustedSettings.ts says so. Read
+ * One setting, with an untrusted workspace's own values left out where src/common/trustedSettings.ts says so. Read
  * from the layers rather than with `get()`, so a workspace's value never counts just because VS Code applied it.
  */
 export function readSetting(key: SettingKey, trusted = vscode.workspace.isTrusted): unknown {

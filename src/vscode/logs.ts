@@ -3,7 +3,7 @@ import { defaultLogLocations, JsonlLogSource, type LogLocations } from '../sourc
 import { defaultOpenCodeDbPath } from '../sources/logs/opencodeDb';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import type { AgentLensConfig } from './config';
 
 interface Running {

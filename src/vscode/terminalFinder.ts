@@ -3,10 +3,10 @@ import { DispatchFailure, type TargetFinder } from '../handoff/dispatch';
 import type { DeliveryTarget } from '../handoff/steps';
 import { candidates, type Looked, narrow, notChosen, type Qualified, refusal, seenAmong, type SeenProcess, type TerminalFacts, terminalVerdict, type Verdict } from '../handoff/targets';
 import type { TeamAgent } from '../handoff/team/schema';
-import { foregroundOf, processesUnder, ttyHolder } from '../process/processTree';
+import { foregroundOf, processesUnder, ttyHolder } from '../sources/process/processTree';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
-import { shellWord } from '../shellQuote';
+import { shellWord } from '../common/shellQuote';
 
 /** How long a launched agent has to be identified (seed 002 §2: a TUI takes 5–10 s to come up). */
 export const LAUNCH_WAIT_MS = 10_000;

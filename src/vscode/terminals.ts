@@ -1,15 +1,15 @@
 import { randomBytes } from 'crypto';
 import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
-import { startedBefore } from '../process/startTicks';
-import { findAgent, processesUnder, ttySize } from '../process/processTree';
-import { realScheduler } from '../scheduler';
+import { startedBefore } from '../sources/process/startTicks';
+import { findAgent, processesUnder, ttySize } from '../sources/process/processTree';
+import { realScheduler } from '../common/scheduler';
 import { RcFiles } from '../sources/terminal/rcFiles';
 import { readDecision } from '../sources/terminal/readPolicy';
 import { type DetectionStats, TerminalSession } from '../sources/terminal/session';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import type { AgentKind } from '../common/agents';
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { TreeRow, ViewInput } from '../views/model';
+import type { ViewInput } from '../views/model';
+import type { TreeRow } from '../views/treeRow';
 import { ticksEverySecond, treeRows } from '../views/model';
 import { LIMITS, plain } from '../views/untrusted';
 import { toThemeIcon } from './icons';

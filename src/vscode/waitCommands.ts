@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { realScheduler } from '../scheduler';
+import { realScheduler } from '../common/scheduler';
 import { typeAnswer } from '../sources/terminal/answer';
 import { answerableInline } from '../store/policy';
 import type { AgentStore } from '../store/store';
-import { printable } from '../printable';
+import { printable } from '../common/printable';
 import { answerBox, movedOnNotice, nothingTypedNotice } from '../views/messages';
 import { displayName } from '../views/names';
 import { type RowOrId, terminalIdOf, waitIdOf } from './commandArgs';

@@ -8,12 +8,12 @@ import { enter, key, type Scenario, type Step, wait, waitText } from '../../harn
 import { ALL_SCENARIOS } from '../../harness/scenarios/index';
 import { type HookedAgent, installOurHooks } from './installOurHooks';
 import { AGENT_COMMAND } from '../../harness/commandLine';
-import { installReporter } from '../../src/hooks/reporterFiles';
+import { installReporter } from '../../src/integrations/reporter/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../src/hooks/wire';
 import { writeDiscovery } from '../../src/hub/discovery';
 import { Hub } from '../../src/hub/hub';
-import { AgentCensus } from '../../src/process/agentCensus';
-import { realScheduler } from '../../src/scheduler';
+import { AgentCensus } from '../../src/sources/process/agentCensus';
+import { realScheduler } from '../../src/common/scheduler';
 import { HookSource } from '../../src/sources/hooks/hookSource';
 import { TerminalSession } from '../../src/sources/terminal/session';
 import { AgentStore } from '../../src/store/store';

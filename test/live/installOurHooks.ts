@@ -1,6 +1,6 @@
 import * as path from 'path';
 import type { AgentHome } from '../../harness/homes';
-import { hookTargets } from '../../src/hooks/install/targets';
+import { hookTargets } from '../../src/integrations/install/targets';
 
 /** Installs our hooks into a harness home with the same installers the extension's command uses. */
 export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini';

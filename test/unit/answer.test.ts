@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { answerLine, ENTER_DELAY_MS, typeAnswer } from '../../src/sources/terminal/answer';
-import type { Scheduler } from '../../src/scheduler';
+import type { Scheduler } from '../../src/common/scheduler';
 
 function fakeClock(): Scheduler & { advance(ms: number): void } {
   let now = 0;

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CastError, parseCast } from '../../src/replay/cast';
+import { CastError, parseCast } from '../../src/formats/cast';
 import { FIXTURES, ROOT } from './helpers';
 
 describe('asciinema parsing', () => {

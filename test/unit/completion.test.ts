@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { CODEX_COMPLETION, COMPLETION_SHAPE, isCompletionLine } from '../../src/detect/completion';
+import { CODEX_COMPLETION, COMPLETION_SHAPE, isCompletionLine } from '../../src/agents/completion';
 
 describe('completion shape', () => {
   const matches: [string, string][] = [

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../src/scheduler';
+import type { Scheduler } from '../../src/common/scheduler';
 
 /** A manual clock: timers fire only when the test moves time forward. */
 export class FakeScheduler implements Scheduler {

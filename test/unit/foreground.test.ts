@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { candidates, seenAmong, type TerminalFacts, terminalVerdict } from '../../src/handoff/targets';
 import type { TeamAgent } from '../../src/handoff/team/schema';
-import { foregroundFrom, foregroundOf, isInteractiveShell, parseProcJob, parsePsJobs, processesUnder, readJobs, ttyHolder } from '../../src/process/processTree';
+import { foregroundFrom, foregroundOf, isInteractiveShell, parseProcJob, parsePsJobs, processesUnder, readJobs, ttyHolder } from '../../src/sources/process/processTree';
 
 const linux = process.platform === 'linux';
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;

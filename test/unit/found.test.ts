@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { agentFound } from '../../src/hooks/install/found';
+import { agentFound } from '../../src/integrations/install/found';
 
 describe('agents found on this machine (the install picker’s defaults)', () => {
   let tmp: string;

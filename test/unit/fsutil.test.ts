@@ -3,7 +3,7 @@ import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { atomicTemps, FileReadError, readRegularFile, writeFileAtomic } from '../../src/fsutil';
+import { atomicTemps, FileReadError, readRegularFile, writeFileAtomic } from '../../src/common/fsutil';
 
 /** A pid that ran and exited: what a writer killed with SIGKILL leaves in its temp file's name. */
 function deadPid(): number {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/cli';
 import { replayFused } from '../../src/replay/fused';
 import { decodeLogFile } from '../../src/replay/logFiles';
 import { replayCast } from '../../src/replay/replay';

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { handoffCommand, jsonLine } from '../../src/cliHandoff';
+import { handoffCommand, jsonLine } from '../../src/cli/cliHandoff';
 import { Boards } from '../../src/handoff/boards';
 import { contract, renderBrief, renderReadMd } from '../../src/handoff/brief';
 import { DispatchFailure, Dispatcher } from '../../src/handoff/dispatch';

@@ -9,11 +9,11 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { unsafeDirReason, writeFileAtomic } from '../../src/fsutil';
-import { hookEntries } from '../../src/hooks/install/hookTable';
-import { InstallError } from '../../src/hooks/install/jsonHooks';
-import { installInto, uninstallFrom } from '../../src/hooks/install/settingsFile';
-import { installReporter } from '../../src/hooks/reporterFiles';
+import { unsafeDirReason, writeFileAtomic } from '../../src/common/fsutil';
+import { hookEntries } from '../../src/integrations/install/hookTable';
+import { InstallError } from '../../src/integrations/install/jsonHooks';
+import { installInto, uninstallFrom } from '../../src/integrations/install/settingsFile';
+import { installReporter } from '../../src/integrations/reporter/reporterFiles';
 import { writeDiscovery } from '../../src/hub/discovery';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -9,8 +9,8 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { uninstallAll } from '../../src/hooks/install/uninstallAll';
-import { hookTargets } from '../../src/hooks/install/targets';
+import { uninstallAll } from '../../src/integrations/install/uninstallAll';
+import { hookTargets } from '../../src/integrations/install/targets';
 import { HUB_LIMITS, Hub } from '../../src/hub/hub';
 import { ignorePortForwarding, PORT_AUTO_FORWARD_IGNORE, type PortAttributesApi } from '../../src/hub/portForwarding';
 

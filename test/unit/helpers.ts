@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseCast, type Cast } from '../../src/replay/cast';
+import { parseCast, type Cast } from '../../src/formats/cast';
 
 /** The repository root, from the bundled test's location (out/test/unit/…). */
 export const ROOT = (() => {

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { hookTargets } from '../../src/hooks/install/targets';
+import { hookTargets } from '../../src/integrations/install/targets';
 import { HookMapper } from '../../src/hooks/mapping/mapReport';
 import type { WireReport } from '../../src/hooks/wire';
 import { writeDiscovery } from '../../src/hub/discovery';

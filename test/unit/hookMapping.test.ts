@@ -5,7 +5,7 @@ import { castStartMs, recordingHooks } from '../../harness/recordingLogs';
 import { lastQuestion } from '../../src/detect/question';
 import { HookMapper, markerAction } from '../../src/hooks/mapping/mapReport';
 import type { ReportingAgent } from '../../src/hooks/wire';
-import { parseCast } from '../../src/replay/cast';
+import { parseCast } from '../../src/formats/cast';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RECORDINGS = path.join(ROOT, 'test/fixtures/recordings');

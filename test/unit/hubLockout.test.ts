@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { post } from '../../src/hooks/client';
+import { post } from '../../src/integrations/reporter/client';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../src/hooks/wire';
 import { writeDiscovery } from '../../src/hub/discovery';
 import { Hub } from '../../src/hub/hub';
@@ -50,7 +50,7 @@ describe('hub lock-out: idle sockets, and another user’s, cannot keep reports 
     return performance.now();
   };
   /**
-   * A report through the reporter's own client (src/hooks/client.ts post), timed from here: the reporter's
+   * A report through the reporter's own client (src/integrations/reporter/client.ts post), timed from here: the reporter's
    * process start, which takes seconds on a busy machine, is not the hub's doing. Resolves with [status, ms].
    */
   const postReport = async (): Promise<[number | undefined, number]> => {

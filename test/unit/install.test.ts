@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { OUR_COMMAND_MARK } from '../../src/hooks/commands';
-import * as agents from '../../src/hooks/install/agents';
-import { hookEntries, type JsonHookAgent } from '../../src/hooks/install/hookTable';
-import { addHooks, groupOf, type HookEntry, InstallError, installedState, removeHooks } from '../../src/hooks/install/jsonHooks';
-import { backupPath, fileState, installInto, recordPath, uninstallFrom } from '../../src/hooks/install/settingsFile';
+import { OUR_COMMAND_MARK } from '../../src/integrations/commands';
+import * as agents from '../../src/integrations/install/agents';
+import { hookEntries, type JsonHookAgent } from '../../src/integrations/install/hookTable';
+import { addHooks, groupOf, type HookEntry, InstallError, installedState, removeHooks } from '../../src/integrations/install/jsonHooks';
+import { backupPath, fileState, installInto, recordPath, uninstallFrom } from '../../src/integrations/install/settingsFile';
 
 const REPORTER = '/home/u/.agent-lens/bin/agent-lens-report';
 const AGENTS: JsonHookAgent[] = ['claude-code', 'codex', 'gemini'];

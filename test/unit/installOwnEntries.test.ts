@@ -2,13 +2,13 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as agents from '../../src/hooks/install/agents';
-import { hookEntries, type JsonHookAgent } from '../../src/hooks/install/hookTable';
-import { addHooks, installedState, removeHooks } from '../../src/hooks/install/jsonHooks';
-import { backupPath, installInto, uninstallFrom } from '../../src/hooks/install/settingsFile';
-import { hookTargets } from '../../src/hooks/install/targets';
-import { uninstallAll } from '../../src/hooks/install/uninstallAll';
-import { shellQuote } from '../../src/shellQuote';
+import * as agents from '../../src/integrations/install/agents';
+import { hookEntries, type JsonHookAgent } from '../../src/integrations/install/hookTable';
+import { addHooks, installedState, removeHooks } from '../../src/integrations/install/jsonHooks';
+import { backupPath, installInto, uninstallFrom } from '../../src/integrations/install/settingsFile';
+import { hookTargets } from '../../src/integrations/install/targets';
+import { uninstallAll } from '../../src/integrations/install/uninstallAll';
+import { shellQuote } from '../../src/common/shellQuote';
 import { ROOT } from './helpers';
 
 /**

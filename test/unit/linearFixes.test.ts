@@ -2,11 +2,11 @@
 // backtracking regex or a quadratic loop still gives the answers the old code gave, on the shapes that were slow.
 import * as assert from 'assert';
 import { agentFromProcess } from '../../src/detect/commandLine';
-import { addHooks, InstallError } from '../../src/hooks/install/jsonHooks';
-import { shellQuote } from '../../src/shellQuote';
+import { addHooks, InstallError } from '../../src/integrations/install/jsonHooks';
+import { shellQuote } from '../../src/common/shellQuote';
 import { parseTeam, TEAM_FILE_MAX, TeamError, WARNINGS_MAX } from '../../src/handoff/team/registry';
 import { splice, upsertAgentSection } from '../../src/handoff/team/writeBack';
-import { parsePs } from '../../src/process/processTree';
+import { parsePs } from '../../src/sources/process/processTree';
 import { parseAliases } from '../../src/sources/terminal/readPolicy';
 
 describe('linear-time fixes', () => {

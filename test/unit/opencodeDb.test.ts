@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as readline from 'readline';
 import { defaultOpenCodeDbPath, OpenCodeDb, OpenCodeDbError, type Row } from '../../src/sources/logs/opencodeDb';
-import { readWalHeader } from '../../src/sources/logs/opencodeDbWal';
+import { readWalHeader } from '../../src/formats/sqlite/wal';
 
 const HAS_PYTHON = cp.spawnSync('python3', ['-c', 'import sqlite3'], { stdio: 'ignore' }).status === 0;
 

@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { OpenCodeDb, OpenCodeDbError, type Row } from '../../src/sources/logs/opencodeDb';
-import { decodeRecord, fullPayload, leafCells, parseColumns, readSchema, walkLeaves, type Value } from '../../src/sources/logs/opencodeDbBtree';
-import { Snapshot } from '../../src/sources/logs/opencodeDbFile';
-import { emptyWal, extendWal, readWalHeader } from '../../src/sources/logs/opencodeDbWal';
+import { decodeRecord, fullPayload, leafCells, parseColumns, readSchema, walkLeaves, type Value } from '../../src/formats/sqlite/btree';
+import { Snapshot } from '../../src/formats/sqlite/file';
+import { emptyWal, extendWal, readWalHeader } from '../../src/formats/sqlite/wal';
 
 const HAS_PYTHON = cp.spawnSync('python3', ['-c', 'import sqlite3'], { stdio: 'ignore' }).status === 0;
 

@@ -3,8 +3,8 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { descendants, findAgent, parseProcStat, parsePs, parseWindowsJson, processesUnder, ttySize } from '../../src/process/processTree';
-import { AgentCensus } from '../../src/process/agentCensus';
+import { descendants, findAgent, parseProcStat, parsePs, parseWindowsJson, processesUnder, ttySize } from '../../src/sources/process/processTree';
+import { AgentCensus } from '../../src/sources/process/agentCensus';
 
 describe('process tree', () => {
   it('parses ps output (macOS) and Windows CIM JSON', () => {

@@ -1,5 +1,5 @@
 /**
- * Which of two processes started first, from the kernel (src/process/startTicks.ts): how the adapter tells a
+ * Which of two processes started first, from the kernel (src/sources/process/startTicks.ts): how the adapter tells a
  * terminal revived after a reload (its shell older than the extension host) from one opened since.
  */
 import * as assert from 'assert';
@@ -7,7 +7,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { startedBefore, startTicks } from '../../src/process/startTicks';
+import { startedBefore, startTicks } from '../../src/sources/process/startTicks';
 
 describe('process start order, from /proc', () => {
   it('this process started before a child it spawns, and not the other way round', async () => {

@@ -4,7 +4,7 @@ import { findProcesses, narrow, paneVerdict, type Qualified, refusal, type Termi
 import { parseTeam } from '../../src/handoff/team/registry';
 import type { TeamAgent } from '../../src/handoff/team/schema';
 import { serializeAgent } from '../../src/handoff/team/writeBack';
-import type { ProcInfo } from '../../src/process/processTree';
+import type { ProcInfo } from '../../src/sources/process/processTree';
 
 const claude: TeamAgent = { key: 'claude', mode: 'embedded', process: 'claude', window_hint: 'claude', dispatch_steps: [] };
 const unnamed: TeamAgent = { key: 'helper', mode: 'embedded', window_hint: 'helper', dispatch_steps: [] };

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { CastBuffer } from '../../src/replay/castWriter';
-import { parseCast } from '../../src/replay/cast';
+import { CastBuffer } from '../../src/formats/castWriter';
+import { parseCast } from '../../src/formats/cast';
 import { replayCast } from '../../src/replay/replay';
 import { parseAliases, readDecision } from '../../src/sources/terminal/readPolicy';
 import { replyQuestion, TerminalSession } from '../../src/sources/terminal/session';

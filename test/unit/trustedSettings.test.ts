@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { SETTING_POLICY, type SettingLayers, settingValue, workspaceMayChoose } from '../../src/trustedSettings';
+import { SETTING_POLICY, type SettingLayers, settingValue, workspaceMayChoose } from '../../src/common/trustedSettings';
 import { ROOT } from './helpers';
 
 /** The pure half of Restricted Mode for settings: which layers count, and that it says what package.json says. */

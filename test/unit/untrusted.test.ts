@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/cli';
 import { flattenSummary } from '../../src/handoff/board';
-import { jsonLine, printable, quoted } from '../../src/printable';
+import { jsonLine, printable, quoted } from '../../src/common/printable';
 import { cut, markdown, noIcons, plain, shownInput, shownPick } from '../../src/views/untrusted';
 import { hiddenIn, iconsIn, linksIn, markdownProblems, renderMarkdown, visibleText } from './shownText';
 import * as fs from 'fs';

@@ -1,6 +1,6 @@
-import { COMPLETION_SHAPE } from '../../detect/completion';
-import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { COMPLETION_SHAPE } from '../completion';
+import { SEED_WAITING, SEED_WORKING } from '../seedRules';
+import type { AgentSignature } from '../screenRules';
 
 /*
  * Not verified here: no recording of this agent exists on this machine. Identified by command line and

@@ -1,4 +1,4 @@
-import { type HookTable, row } from '../../hooks/install/hookRow';
+import { type HookTable, row } from '../hookRow';
 
 /** Seconds. */
 const S = 10;

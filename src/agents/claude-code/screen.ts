@@ -1,5 +1,5 @@
-import { COMPLETION_SHAPE } from '../../detect/completion';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { COMPLETION_SHAPE } from '../completion';
+import type { AgentSignature } from '../screenRules';
 
 /** Claude Code, checked against 2.1.328 (shared/recordings/claude-code, FACTS.md). */
 export const screen: AgentSignature = {

@@ -1,5 +1,5 @@
-import { CODEX_COMPLETION } from '../../detect/completion';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { CODEX_COMPLETION } from '../completion';
+import type { AgentSignature } from '../screenRules';
 
 /** OpenAI Codex CLI, checked against 0.169.0 (shared/recordings/codex, FACTS.md). */
 export const screen: AgentSignature = {

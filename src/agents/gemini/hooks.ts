@@ -1,4 +1,4 @@
-import { type Meaning, obj, permissionWait, str } from '../../hooks/mapping/meaning';
+import { type Meaning, obj, permissionWait, str } from '../hookMeaning';
 
 type Payload = Record<string, unknown>;
 

@@ -1,5 +1,4 @@
-import { type HookTable, row } from '../../hooks/install/hookRow';
-import { OUR_HOOK_NAME } from '../../hooks/install/ownEntries';
+import { type HookTable, OUR_HOOK_NAME, row } from '../hookRow';
 
 /** Gemini CLI counts hook timeouts in milliseconds. */
 const MS = 10_000;

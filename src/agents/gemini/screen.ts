@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { SEED_WAITING, SEED_WORKING } from '../seedRules';
+import type { AgentSignature } from '../screenRules';
 
 /** The rows under Gemini's transcript: the status row (spinner, lingering hook names, `? for shortcuts`) and the rule. */
 const STATUS_ROW = /\? for shortcuts|^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] |^\s*Executing Hooks?: |^─{20,}$/;

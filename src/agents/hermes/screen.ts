@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { SEED_WAITING, SEED_WORKING } from '../seedRules';
+import type { AgentSignature } from '../screenRules';
 
 /*
  * Not verified here: no recording of this agent exists on this machine. Identified by command line and

@@ -1,4 +1,4 @@
-import { arr, type Meaning, obj, permissionWait, questionWait, str } from '../../hooks/mapping/meaning';
+import { arr, type Meaning, obj, permissionWait, questionWait, str } from '../hookMeaning';
 
 type Props = Record<string, unknown>;
 

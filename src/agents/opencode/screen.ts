@@ -1,4 +1,4 @@
-import type { AgentSignature } from '../../detect/signatures/types';
+import type { AgentSignature } from '../screenRules';
 
 /** OpenCode, checked against 1.18.33 (shared/recordings/opencode, FACTS.md). */
 export const screen: AgentSignature = {

@@ -1,5 +1,5 @@
-import { SEED_WAITING, SEED_WORKING } from '../../detect/signatures/seedRules';
-import type { AgentSignature } from '../../detect/signatures/types';
+import { SEED_WAITING, SEED_WORKING } from '../seedRules';
+import type { AgentSignature } from '../screenRules';
 
 /** pi draws its editor between two full-width rules; the row above them is where a turn leaves its last words. */
 const EDITOR_RULE = /^─{20,}\s*$/;

@@ -1,8 +1,8 @@
 import type { AgentKind } from '../../common/agents';
 import { AGENTS } from '../../agents/registry';
-import type { AgentSignature } from './types';
+import type { AgentSignature } from '../../agents/screenRules';
 
-export type { AgentSignature } from './types';
+export type { AgentSignature } from '../../agents/screenRules';
 
 /** Every agent's signature table, strongest-evidence agents first (the registry's order). */
 export const SIGNATURES: readonly AgentSignature[] = AGENTS.map((a) => a.screen);

@@ -4,7 +4,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse, TomlError } from 'smol-toml';
-import { FileReadError, readRegularFile } from '../../fsutil';
+import { FileReadError, readRegularFile } from '../../common/fsutil';
 import { firstProblem } from '../paths';
 import type { z } from 'zod';
 import {

@@ -5,7 +5,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { stringify } from 'smol-toml';
-import { FileReadError, readRegularFile, writeFileAtomic } from '../../fsutil';
+import { FileReadError, readRegularFile, writeFileAtomic } from '../../common/fsutil';
 import { type ParsedTeam, parseTeam, TEAM_FILE_MAX, TeamError, workspaceTeamRefusal } from './registry';
 import { isValidKey, SCALAR_FIELDS, scanToml, type TeamAgent, type TomlLine } from './schema';
 

@@ -1,5 +1,6 @@
 import type { WireReport } from '../wire';
-import { type Meaning, obj, str, toWord, type Word } from './meaning';
+import { type Meaning, obj, str } from '../../agents/hookMeaning';
+import { toWord, type Word } from './meaning';
 import { HOOK_EVENTS, opencodeMeaning, type OpenCodeSessionState } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
 

@@ -3,7 +3,7 @@ import { type Report, reportSchema } from '../../hooks/report';
 import type { ConnectionFacts } from '../../hub/connections';
 import { type Claim, PeerFinder, type PeerVerdict } from '../../hub/peer';
 import { HubError } from '../../hub/security';
-import { printable } from '../../printable';
+import { printable } from '../../common/printable';
 import type { Locator, Observation } from '../../store/observation';
 import type { AgentStore } from '../../store/store';
 

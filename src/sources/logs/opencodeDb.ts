@@ -15,12 +15,12 @@
 // db size: nothing is copied, the OS page cache does the caching.
 import * as os from 'os';
 import * as path from 'path';
-import { decodeRecord, fullPayload, leafCells, readSchema, walkLeaves, type Cell, type TableInfo, type Value } from './opencodeDbBtree';
-import { sameStamp, Snapshot, stampOf, type Stamp, type WalCursor } from './opencodeDbFile';
-import { OpenCodeDbError } from './opencodeDbWal';
+import { decodeRecord, fullPayload, leafCells, readSchema, walkLeaves, type Cell, type TableInfo, type Value } from '../../formats/sqlite/btree';
+import { sameStamp, Snapshot, stampOf, type Stamp, type WalCursor } from '../../formats/sqlite/file';
+import { OpenCodeDbError } from '../../formats/sqlite/wal';
 
-export { OpenCodeDbError } from './opencodeDbWal';
-export type { Value } from './opencodeDbBtree';
+export { OpenCodeDbError } from '../../formats/sqlite/wal';
+export type { Value } from '../../formats/sqlite/btree';
 
 export const OPENCODE_TABLES = ['session', 'message', 'part'] as const;
 export type OpenCodeTable = (typeof OPENCODE_TABLES)[number];

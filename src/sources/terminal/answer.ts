@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { Scheduler } from '../../scheduler';
+import type { Scheduler } from '../../common/scheduler';
 
 /**
  * Enter arrives as a write of its own, at least this long after the text: TUIs take a chunk that contains

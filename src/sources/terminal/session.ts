@@ -1,8 +1,8 @@
 import { SHELL_FAILURES } from '../../detect/commandLine';
 import { TerminalDetector } from '../../detect/detector';
 import type { Detection } from '../../detect/types';
-import { CastBuffer } from '../../replay/castWriter';
-import type { Scheduler } from '../../scheduler';
+import { CastBuffer } from '../../formats/castWriter';
+import type { Scheduler } from '../../common/scheduler';
 import type { Observation } from '../../store/observation';
 import { type AgentKind, isAgent, isAgentKind } from '../../common/agents';
 import { sameState, type StateKey } from '../../common/states';

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { readRegularFile, unsafeDirReason, writeFileAtomic } from '../../fsutil';
-import { pidAlive } from '../../process/pidAlive';
+import { readRegularFile, unsafeDirReason, writeFileAtomic } from '../../common/fsutil';
+import { pidAlive } from '../../common/pidAlive';
 import { parseRemembered, type RememberedTerminal, rememberedWords } from './remembered';
 import { needsYou } from '../../store/policy';
 import type { AgentStore } from '../../store/store';

@@ -7,7 +7,7 @@ import type { AgentLensTestSurface } from '../../../src/vscode/api';
 import type { Board } from '../../../src/handoff/board';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
-import { foregroundOf, processesUnder } from '../../../src/process/processTree';
+import { foregroundOf, processesUnder } from '../../../src/sources/process/processTree';
 import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, ui, UI_DRIVER, waitFor, waitState } from './util';
 
 const WORKER = path.join(ROOT, 'test', 'e2e', 'fake-agent', 'handoff-worker');

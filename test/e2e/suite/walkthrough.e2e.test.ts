@@ -4,9 +4,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
-import { claudeSettingsFile, codexUserHooksFile, geminiSettingsFile, hermesPluginTarget, opencodePluginFile } from '../../../src/hooks/install/agents';
-import { agentFound } from '../../../src/hooks/install/found';
-import type { HookStatus } from '../../../src/views/hookRows';
+import { claudeSettingsFile, codexUserHooksFile, geminiSettingsFile, hermesPluginTarget, opencodePluginFile } from '../../../src/integrations/install/agents';
+import { agentFound } from '../../../src/integrations/install/found';
+import type { HookStatus } from '../../../src/integrations/install/status';
 import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, ui, type UiAction, UI_DRIVER, waitFor, waitState } from './util';
 import type { AgentKind } from '../../../src/common/agents';
 

@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { main } from '../../../src/cli';
+import { main } from '../../../src/cli/cli';
 import { fuzzSeed } from './mutate';
 
 const RUNS = Number(process.env.AGENT_LENS_FUZZ_RUNS ?? 300);

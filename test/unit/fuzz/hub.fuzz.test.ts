@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH, HEALTH_PATH } from '../../../src/handoff/doorbell';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../../src/hooks/wire';
-import { serve, type Served } from '../../../src/serve';
+import { serve, type Served } from '../../../src/cli/serve';
 import { fuzzSeed } from './mutate';
 import { allowedStatuses, encode, type FuzzRequest, requestArb, type RouteSpec, send, tokenValid } from './httpFuzz';
 

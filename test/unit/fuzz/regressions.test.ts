@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { main } from '../../../src/cli';
-import { CastError, parseCast } from '../../../src/replay/cast';
+import { main } from '../../../src/cli/cli';
+import { CastError, parseCast } from '../../../src/formats/cast';
 import { decodeLogFile, LogFileError } from '../../../src/replay/logFiles';
 
 /** Defects the fuzzers found, each pinned by the input that showed it. */

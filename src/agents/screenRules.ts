@@ -1,5 +1,5 @@
-import type { AgentKind } from '../../common/agents';
-import type { AgentState, WaitKind } from '../../common/states';
+import type { AgentKind } from '../common/agents';
+import type { AgentState, WaitKind } from '../common/states';
 
 /**
  * Where a pattern is matched:

@@ -22,3 +22,6 @@ export const row = (event: string, timeout: number, gated = false, matcher?: str
   gated,
   ...(matcher === undefined ? {} : { matcher }),
 });
+
+/** Gemini CLI shows a hook's name while it runs; Agent Lens has always named its Gemini hooks this. */
+export const OUR_HOOK_NAME = 'agent-lens';

@@ -6,7 +6,7 @@ import { uninstallFrom } from './settingsFile';
 import { hookTargets } from './targets';
 
 /**
- * Removes every hook and plugin Agent Lens installed, for the `vscode:uninstall` script (src/uninstall.ts):
+ * Removes every hook and plugin Agent Lens installed, for the `vscode:uninstall` script (src/cli/uninstall.ts):
  * once the extension is gone nothing would ever take them out, and agents would keep running hook commands.
  * Settings files come from two lists: the install records (`<home>/installs/*.json`, which also name files in
  * an agent's custom config folder) and the default place of every agent. Each removal is the same as

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../fsutil';
+import { writeFileAtomic } from '../../common/fsutil';
 import { agentLensHome } from '../commands';
 import { addHooks, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
 import { type OwnEntries, ownEntries } from './ownEntries';

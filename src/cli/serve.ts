@@ -1,13 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { HandoffService, type PathOrigin } from './handoff/service';
-import { HUB_ENV } from './handoff/hubClient';
-import { TmuxFinder } from './handoff/tmux';
-import { REPORT_BODY_LIMIT, REPORT_PATH } from './hooks/wire';
-import { removeDiscovery, writeDiscovery } from './hub/discovery';
-import { Hub } from './hub/hub';
-import { HookSource } from './sources/hooks/hookSource';
-import { AgentStore } from './store/store';
+import { HandoffService, type PathOrigin } from '../handoff/service';
+import { HUB_ENV } from '../handoff/hubClient';
+import { TmuxFinder } from '../handoff/tmux';
+import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
+import { removeDiscovery, writeDiscovery } from '../hub/discovery';
+import { Hub } from '../hub/hub';
+import { HookSource } from '../sources/hooks/hookSource';
+import { AgentStore } from '../store/store';
 
 export interface ServeOptions {
   /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */

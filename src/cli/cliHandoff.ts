@@ -1,10 +1,10 @@
 import * as path from 'path';
-import { FileReadError, readRegularFile } from './fsutil';
-import type { Board } from './handoff/board';
-import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from './handoff/doorbell';
-import { ClientError, hubFromEnv, request } from './handoff/hubClient';
-import { REPORT_BODY_LIMIT } from './hooks/wire';
-import { jsonLine as jsonText, printable } from './printable';
+import { FileReadError, readRegularFile } from '../common/fsutil';
+import type { Board } from '../handoff/board';
+import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from '../handoff/doorbell';
+import { ClientError, hubFromEnv, request } from '../handoff/hubClient';
+import { REPORT_BODY_LIMIT } from '../hooks/wire';
+import { jsonLine as jsonText, printable } from '../common/printable';
 import { serve } from './serve';
 
 /** A usage or input problem: one line on stderr, exit 2. */

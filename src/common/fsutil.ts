@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
-import { pidAlive } from './process/pidAlive';
+import { pidAlive } from './pidAlive';
 
 export interface AtomicOptions {
   /**

@@ -1,7 +1,7 @@
 /**
  * `vscode:uninstall` (package.json): VS Code runs this with Node once the extension is fully uninstalled (after
  * the restart that follows), without the extension host, so it must not import `vscode`. It removes the agent
- * hooks and plugins Agent Lens installed (src/hooks/install/uninstallAll.ts). It always exits 0 and never
+ * hooks and plugins Agent Lens installed (src/integrations/install/uninstallAll.ts). It always exits 0 and never
  * throws: nobody is there to see a failure, and VS Code must go on removing the extension. What it did goes
  * to stdout/stderr for VS Code's log. It leaves `~/.agent-lens` (the reporter there exits at once outside VS
  * Code, so a hook it could not remove stays harmless; another VS Code flavour may still use it).
@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { uninstallAll } from './hooks/install/uninstallAll';
+import { uninstallAll } from '../integrations/install/uninstallAll';
 
 /** The Hermes plugin's file names, from the extension folder this script sits in (dist/..). */
 function hermesSources(): string[] {

@@ -1,7 +1,8 @@
 import * as path from 'path';
-import { shellWord } from '../../shellQuote';
+import { shellWord } from '../../common/shellQuote';
+import { OUR_HOOK_NAME } from '../../agents/hookRow';
 import { OUR_COMMAND_MARK } from '../commands';
-import { REPORTING_AGENTS } from '../wire';
+import { REPORTING_AGENTS } from '../../hooks/wire';
 
 /**
  * Which hook handlers in an agent's settings file are Agent Lens's. Install replaces them and uninstall removes
@@ -33,8 +34,6 @@ const FRAMES: readonly (readonly [head: string, tail: string])[] = [
   ['if [ -e "${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ', '; else cat >/dev/null; fi; exit 0'],
 ];
 
-/** Gemini CLI shows a hook's name while it runs; Agent Lens has always named its Gemini hooks this. */
-export const OUR_HOOK_NAME = 'agent-lens';
 
 const DEFAULT_HOME_NAME = '.agent-lens';
 

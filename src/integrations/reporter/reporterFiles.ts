@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { unsafeDirReason, writeFileAtomic } from '../fsutil';
-import { reporterCommandPath } from './commands';
-import { shellQuote } from '../shellQuote';
+import { unsafeDirReason, writeFileAtomic } from '../../common/fsutil';
+import { reporterCommandPath } from '../commands';
+import { shellQuote } from '../../common/shellQuote';
 
 /**
  * Puts the reporter where hook commands find it across extension updates: `<home>/bin/report.cjs` (a copy of

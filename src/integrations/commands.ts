@@ -1,7 +1,7 @@
 import * as os from 'os';
 import * as path from 'path';
-import type { ReportingAgent } from './report';
-import { shellWord } from '../shellQuote';
+import type { ReportingAgent } from '../hooks/report';
+import { shellWord } from '../common/shellQuote';
 
 /**
  * Where Agent Lens keeps what outlives one extension version: the reporter (copied here on activation, so hook
@@ -19,7 +19,7 @@ export function reporterCommandPath(home: string): string {
 
 /**
  * The reporter command's file name, in every hook command and plugin banner Agent Lens writes. Mentioning it
- * does not make a hook ours: the installers match whole commands (src/hooks/install/ownEntries.ts).
+ * does not make a hook ours: the installers match whole commands (src/integrations/install/ownEntries.ts).
  */
 export const OUR_COMMAND_MARK = 'agent-lens-report';
 
@@ -36,7 +36,7 @@ export function markerDir(discoveryFile: string): string {
  * (PostToolUse): with no wait open for this agent process it costs one `test -e` and drains stdin so the CLI
  * never meets a broken pipe; it always exits 0. `$PPID` is the agent process that ran the hook's shell.
  * The installers know Agent Lens's entries by these exact frames: a new frame goes into FRAMES in
- * src/hooks/install/ownEntries.ts beside the old ones.
+ * src/integrations/install/ownEntries.ts beside the old ones.
  */
 export function hookCommand(reporter: string, agent: ReportingAgent, gated: boolean): string {
   const run = `${shellWord(reporter)} ${agent}`;

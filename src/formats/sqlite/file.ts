@@ -1,8 +1,8 @@
 // The files of one database read as a consistent set of pages: the main file plus the committed
 // frames of its WAL. Opened read-only, never locked, the -shm file never touched.
 import * as fs from 'fs';
-import type { PageSource } from './opencodeDbBtree';
-import { emptyWal, extendWal, OpenCodeDbError, readWalHeader, type WalState } from './opencodeDbWal';
+import type { PageSource } from './btree';
+import { emptyWal, extendWal, OpenCodeDbError, readWalHeader, type WalState } from './wal';
 
 /** Enough of a stat to tell whether a file changed: OpenCode's commits always grow or rewrite the WAL. */
 export interface Stamp {

@@ -1,6 +1,6 @@
 import * as os from 'os';
 import * as path from 'path';
-import type { HookStatus } from '../../views/hookRows';
+import type { HookStatus } from './status';
 import { claudeSettingsFile, CODEX_SYSTEM_HOOKS_FILE, CODEX_SYSTEM_NOTE, CODEX_USER_NOTE, codexUserHooksFile, geminiSettingsFile, hermesPlugin, hermesPluginTarget, installPlugin, opencodePlugin, opencodePluginFile, type Plugin, pluginState, systemWritable, uninstallPlugin } from './agents';
 import { hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
@@ -11,7 +11,7 @@ import type { AgentKind } from '../../common/agents';
 export interface InstallContext {
   env: NodeJS.ProcessEnv;
   home: string;
-  /** The stable reporter command (src/hooks/reporterFiles.ts). */
+  /** The stable reporter command (src/integrations/reporter/reporterFiles.ts). */
   reporter: string;
   /** The bundled OpenCode plugin and Hermes plugin files. */
   opencodePluginSource: string;

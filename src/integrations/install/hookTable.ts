@@ -1,7 +1,7 @@
 import { hookCommand } from '../commands';
-import type { ReportingAgent } from '../wire';
+import type { ReportingAgent } from '../../hooks/wire';
 import { AGENTS } from '../../agents/registry';
-import type { HookTable } from './hookRow';
+import type { HookTable } from '../../agents/hookRow';
 import type { HookEntry } from './jsonHooks';
 
 /** The agents whose hooks live in a JSON settings file (OpenCode and Hermes take plugins instead: ./agents.ts). */

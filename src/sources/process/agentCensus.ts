@@ -1,7 +1,7 @@
 import * as fs from 'fs';
-import { agentFromProcess } from '../detect/commandLine';
+import { agentFromProcess } from '../../detect/commandLine';
 import { parseProcStat } from './processTree';
-import type { AgentKind } from '../common/agents';
+import type { AgentKind } from '../../common/agents';
 
 /** Helper processes an agent starts that are not a session of their own (Codex's background app-server). */
 const HELPERS: Partial<Record<AgentKind, RegExp>> = { codex: /(?:^|\s)app-server(?:\s|$)/ };

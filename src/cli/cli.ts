@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import * as fs from 'fs';
-import { CastError, parseCast } from './replay/cast';
-import { replayFused } from './replay/fused';
-import { HookFileError, hookReports, parseHookFile } from './replay/hookFile';
-import { decodeLogFile, LogFileError } from './replay/logFiles';
-import { replayCast } from './replay/replay';
+import { CastError, parseCast } from '../formats/cast';
+import { replayFused } from '../replay/fused';
+import { HookFileError, hookReports, parseHookFile } from '../formats/hookFile';
+import { decodeLogFile, LogFileError } from '../replay/logFiles';
+import { replayCast } from '../replay/replay';
 import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
-import { jsonLine, printable } from './printable';
+import { jsonLine, printable } from '../common/printable';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
                           [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]

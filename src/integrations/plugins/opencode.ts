@@ -1,12 +1,12 @@
 // agent-lens-report plugin for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".
 /**
- * Listens on OpenCode's event bus and hands the events the mapping reads (src/hooks/mapping/opencode.ts) to
+ * Listens on OpenCode's event bus and hands the events the mapping reads (src/agents/opencode/hooks.ts) to
  * the hub, in the order they happened, one at a time. Runs inside OpenCode: it never prints, never throws
  * into the host, and does nothing outside a VS Code terminal (no `AGENT_LENS_HUB`).
  */
 import { readDiscovery } from '../../hub/discovery';
-import { ancestry, post } from '../client';
-import { TEXT_KEPT, type WireReport } from '../wire';
+import { ancestry, post } from '../reporter/client';
+import { TEXT_KEPT, type WireReport } from '../../hooks/wire';
 
 const FORWARDED = new Set(['permission.asked', 'permission.replied', 'question.asked', 'question.replied', 'question.rejected', 'session.status', 'session.error', 'session.created', 'message.part.updated']);
 const QUEUE_LIMIT = 256;

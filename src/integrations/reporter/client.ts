@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as http from 'http';
-import type { Discovery } from '../hub/discovery';
-import { REPORT_PATH } from './wire';
+import type { Discovery } from '../../hub/discovery';
+import { REPORT_PATH } from '../../hooks/wire';
 
 /**
  * The reporter's side of the wire, shared by the reporter script and the OpenCode plugin: find the hub,

@@ -1,8 +1,8 @@
 import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
-import { agentFromProcess } from '../detect/commandLine';
-import { pidAlive } from './pidAlive';
-import type { AgentKind } from '../common/agents';
+import { agentFromProcess } from '../../detect/commandLine';
+import { pidAlive } from '../../common/pidAlive';
+import type { AgentKind } from '../../common/agents';
 
 export interface ProcInfo {
   pid: number;

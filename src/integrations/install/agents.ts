@@ -5,7 +5,7 @@ import * as path from 'path';
 import { configDirOf } from '../../agents/registry';
 import { OUR_COMMAND_MARK } from '../commands';
 import { InstallError, type InstallState } from './jsonHooks';
-import { writeFileAtomic } from '../../fsutil';
+import { writeFileAtomic } from '../../common/fsutil';
 import { readBytes } from './settingsFile';
 
 /**
@@ -135,7 +135,7 @@ export function installPlugin(p: Plugin): boolean {
   const sources = p.files.map((f) => ({ ...f, bytes: fs.readFileSync(f.source) }));
   // Checked first, so a refused install changes nothing; an unmarked source could never be uninstalled.
   for (const f of sources) {
-    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must start with one of the banners in PLUGIN_BANNERS (src/hooks/install/agents.ts)', f.source));
+    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must start with one of the banners in PLUGIN_BANNERS (src/integrations/install/agents.ts)', f.source));
     const have = readBytes(f.target);
     if (have && !marked(have)) throw foreign(f.target, l10n.t('move or rename it, then install again'));
   }

@@ -1,4 +1,4 @@
-import type { StateRule } from './types';
+import type { StateRule } from './screenRules';
 
 /**
  * Seed 000's agent-neutral dialog and working cues. The three recorded CLIs have exact rules of their own;

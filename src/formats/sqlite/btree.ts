@@ -3,7 +3,7 @@
 // file ourselves instead of running SQLite so that reading never takes a lock and never needs the
 // -shm file (see opencodeDbWal.ts). Every offset and page number is range-checked: a page that was
 // rewritten while we read must end in an OpenCodeDbError, never in a wrong answer or a hang.
-import { OpenCodeDbError } from './opencodeDbWal';
+import { OpenCodeDbError } from './wal';
 
 export type Value = string | number | null | Uint8Array;
 
