@@ -195,7 +195,7 @@ describe('install: plugin files are Agent Lens’s only by their exact first lin
     assert.deepStrictEqual(agents.PLUGIN_BANNERS, [OPENCODE_BANNER, HERMES_BANNER]);
     const hermes = path.join(ROOT, 'resources', 'hermes', 'agent-lens');
     for (const f of fs.readdirSync(hermes).filter((n) => /\.(py|yaml)$/.test(n))) assert.strictEqual(banner(path.join(hermes, f)), HERMES_BANNER, f);
-    assert.strictEqual(banner(path.join(ROOT, 'src', 'hooks', 'plugins', 'opencode.ts')), OPENCODE_BANNER);
+    assert.strictEqual(banner(path.join(ROOT, 'src', 'integrations', 'plugins', 'opencode.ts')), OPENCODE_BANNER);
     assert.ok(fs.readFileSync(path.join(ROOT, 'esbuild.mjs'), 'utf8').includes(`banner: { js: '${OPENCODE_BANNER}' }`));
   });
 
