@@ -115,6 +115,32 @@ function matchSegment(tokens: string[]): CommandMatch | undefined {
   return { agent: m.agent, token: m.token, ...(headless ? { headless } : {}) };
 }
 
+/** A package runner at `tokens[i]` (`npx`, `pnpm dlx`, `bunx`): the package it runs, by name or by option. */
+function matchRunner(tokens: string[], runnerAt: number, name: string): (CommandMatch & { at: number }) | undefined {
+  const subs = SUB_RUNNERS[name];
+  let i = runnerAt + 1;
+  if (subs) {
+    if (i < tokens.length && subs.includes(tokens[i])) i++;
+    else if (!RUNNERS.has(name)) return undefined;
+  }
+  // `npx -y -p pkg cmd`, `npx --package=pkg cmd`: any package option names the agent too.
+  while (i < tokens.length && tokens[i].startsWith('-')) {
+    const opt = tokens[i];
+    const eq = /^--package=(.+)$/.exec(opt);
+    if (eq && byPackage(eq[1])) return { agent: byPackage(eq[1])!, token: opt, at: i };
+    if ((opt === '-p' || opt === '--package') && i + 1 < tokens.length) {
+      const pkg = byPackage(tokens[i + 1]);
+      if (pkg) return { agent: pkg, token: tokens[i + 1], at: i + 1 };
+      i += 2;
+      continue;
+    }
+    i++;
+    if (opt === '--') break;
+  }
+  const pkg = i < tokens.length ? byPackage(tokens[i]) : undefined;
+  return pkg ? { agent: pkg, token: tokens[i], at: i } : undefined;
+}
+
 function matchProgram(tokens: string[]): (CommandMatch & { at: number }) | undefined {
   let i = 0;
   const skipAssignments = () => {
@@ -133,36 +159,7 @@ function matchProgram(tokens: string[]): (CommandMatch & { at: number }) | undef
       skipAssignments();
       continue;
     }
-    const subs = SUB_RUNNERS[name];
-    if (RUNNERS.has(name) || subs) {
-      i++;
-      if (subs) {
-        if (i < tokens.length && subs.includes(tokens[i])) i++;
-        else if (!RUNNERS.has(name)) return undefined;
-      }
-      // `npx -y -p pkg cmd`, `npx --package=pkg cmd`: any package option names the agent too.
-      while (i < tokens.length && tokens[i].startsWith('-')) {
-        const opt = tokens[i];
-        const eq = /^--package=(.+)$/.exec(opt);
-        if (eq && byPackage(eq[1])) return { agent: byPackage(eq[1])!, token: opt, at: i };
-        if ((opt === '-p' || opt === '--package') && i + 1 < tokens.length) {
-          const pkg = byPackage(tokens[i + 1]);
-          if (pkg) return { agent: pkg, token: tokens[i + 1], at: i + 1 };
-          i += 2;
-          continue;
-        }
-        if (opt === '--') {
-          i++;
-          break;
-        }
-        i++;
-      }
-      if (i < tokens.length) {
-        const pkg = byPackage(tokens[i]);
-        if (pkg) return { agent: pkg, token: tokens[i], at: i };
-      }
-      return undefined;
-    }
+    if (RUNNERS.has(name) || SUB_RUNNERS[name]) return matchRunner(tokens, i, name);
     if (INTERPRETERS.has(name)) {
       i++;
       while (i < tokens.length && tokens[i].startsWith('-')) i++;

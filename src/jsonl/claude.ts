@@ -71,106 +71,113 @@ interface Turn {
 }
 
 export function createClaudeDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
-  const problems = new ProblemCounter(onProblem);
-  let turn: Turn = { tools: new Map() };
+  return new ClaudeDecoder(onProblem);
+}
 
-  function event(entry: Base, e: Emit): LogEvent[] {
+/** One transcript's reader: the turn in progress is all it keeps. */
+class ClaudeDecoder implements LineDecoder {
+  readonly problems: ProblemCounter;
+  private turn: Turn = { tools: new Map() };
+
+  constructor(onProblem?: (kind: string, detail: string) => void) {
+    this.problems = new ProblemCounter(onProblem);
+  }
+
+
+  private event(entry: Base, e: Emit): LogEvent[] {
     const at = epochMs(entry.timestamp);
     if (Number.isNaN(at)) {
-      problems.count('timestamp', `${entry.type}: ${entry.timestamp}`);
+      this.problems.count('timestamp', `${entry.type}: ${entry.timestamp}`);
       return [];
     }
     const out: LogEvent = { agent: 'claude-code', sessionId: entry.sessionId, at, ...e };
     if (entry.cwd) out.cwd = entry.cwd;
-    if (turn.id) out.turn = turn.id;
+    if (this.turn.id) out.turn = this.turn.id;
     return [out];
   }
 
   /** A failure ends the turn; only the first one per turn end is reported (rejection, then its interruption line). */
-  function fail(entry: Base, reason: string, ev: string): LogEvent[] {
-    if (turn.outcome === 'failed') return [];
-    turn.outcome = 'failed';
-    return event(entry, { state: 'failed', reason, evidence: ev });
+  private fail(entry: Base, reason: string, ev: string): LogEvent[] {
+    if (this.turn.outcome === 'failed') return [];
+    this.turn.outcome = 'failed';
+    return this.event(entry, { state: 'failed', reason, evidence: ev });
   }
 
-  function onUser(u: User): LogEvent[] {
+  private onUser(u: User): LogEvent[] {
     const blocks = typeof u.message.content === 'string' ? undefined : u.message.content;
     const results = blocks?.filter((b) => b.type === 'tool_result') ?? [];
-    if (results.length > 0) return onToolResult(u, results);
+    if (results.length > 0) return this.onToolResult(u, results);
     if (!isPrompt(u)) {
       const text = typeof u.message.content === 'string' ? u.message.content : firstText(blocks ?? []);
-      return text?.startsWith(INTERRUPTED) ? fail(u, 'interrupted', evidence('claude.user', text)) : [];
+      return text?.startsWith(INTERRUPTED) ? this.fail(u, 'interrupted', evidence('claude.user', text)) : [];
     }
-    turn = { id: u.uuid ?? undefined, tools: new Map() };
+    this.turn = { id: u.uuid ?? undefined, tools: new Map() };
     const kind = u.origin?.kind ?? u.turnOrigin ?? u.promptSource ?? 'prompt';
-    return event(u, { state: 'working', evidence: evidence('claude.prompt', kind), prompt: true });
+    return this.event(u, { state: 'working', evidence: evidence('claude.prompt', kind), prompt: true });
   }
 
-  function onToolResult(u: User, results: Block[]): LogEvent[] {
+  private onToolResult(u: User, results: Block[]): LogEvent[] {
     if (u.toolDenialKind === 'user-rejected') {
-      const tool = results.map((r) => turn.tools.get(r.tool_use_id ?? '')).find((n) => n !== undefined) ?? 'tool';
-      return fail(u, denialReason(tool, u.toolDenialBeforeRun), evidence('claude.tool-result', `${tool} ${u.toolDenialKind}`));
+      const tool = results.map((r) => this.turn.tools.get(r.tool_use_id ?? '')).find((n) => n !== undefined) ?? 'tool';
+      return this.fail(u, denialReason(tool, u.toolDenialBeforeRun), evidence('claude.tool-result', `${tool} ${u.toolDenialKind}`));
     }
     // A result means the turn goes on (also after an approved dialog or a failed command).
-    turn.outcome = undefined;
-    return event(u, { state: 'working', evidence: evidence('claude.tool-result', u.toolDenialKind ?? 'result') });
+    this.turn.outcome = undefined;
+    return this.event(u, { state: 'working', evidence: evidence('claude.tool-result', u.toolDenialKind ?? 'result') });
   }
 
-  function onAssistant(a: Assistant): LogEvent[] {
-    for (const b of a.message.content ?? []) if (b.type === 'tool_use' && b.id && b.name) turn.tools.set(b.id, b.name);
+  private onAssistant(a: Assistant): LogEvent[] {
+    for (const b of a.message.content ?? []) if (b.type === 'tool_use' && b.id && b.name) this.turn.tools.set(b.id, b.name);
     if (!a.isApiErrorMessage) return [];
     const reason = a.apiErrorStatus ? `API error ${a.apiErrorStatus}` : 'API error';
-    return fail(a, reason, evidence('claude.api-error', a.apiErrorType ?? firstText(a.message.content ?? []) ?? 'error'));
+    return this.fail(a, reason, evidence('claude.api-error', a.apiErrorType ?? firstText(a.message.content ?? []) ?? 'error'));
   }
 
-  function onTurnDuration(t: TurnDuration): LogEvent[] {
+  private onTurnDuration(t: TurnDuration): LogEvent[] {
     const pending = t.pendingBackgroundAgentCount ?? 0;
     if (pending > 0) {
       // The main turn is over but background agents still run; their task-notification turn ends it.
-      return event(t, { state: 'working', evidence: evidence('claude.turn-duration', `pendingBackgroundAgentCount ${pending}`) });
+      return this.event(t, { state: 'working', evidence: evidence('claude.turn-duration', `pendingBackgroundAgentCount ${pending}`) });
     }
-    if (turn.outcome === 'failed') return [];
-    turn.outcome = 'completed';
-    return event(t, { state: 'completed', evidence: evidence('claude.turn-duration', `durationMs ${t.durationMs ?? '?'}`) });
+    if (this.turn.outcome === 'failed') return [];
+    this.turn.outcome = 'completed';
+    return this.event(t, { state: 'completed', evidence: evidence('claude.turn-duration', `durationMs ${t.durationMs ?? '?'}`) });
   }
 
-  function decode(entry: Record<string, unknown>): LogEvent[] {
+  private decode(entry: Record<string, unknown>): LogEvent[] {
     if (entry.isSidechain === true) return []; // subagent entries: the main turn's entries say what matters
     switch (entry.type) {
       case 'user':
-        return checked(User, entry, onUser);
+        return this.checked(User, entry, (u) => this.onUser(u));
       case 'assistant':
-        return checked(Assistant, entry, onAssistant);
+        return this.checked(Assistant, entry, (a) => this.onAssistant(a));
       case 'system':
-        return entry.subtype === 'turn_duration' ? checked(TurnDuration, entry, onTurnDuration) : [];
+        return entry.subtype === 'turn_duration' ? this.checked(TurnDuration, entry, (t) => this.onTurnDuration(t)) : [];
       default:
         return []; // unknown or irrelevant entry types are not problems
     }
   }
 
-  function checked<S extends z.ZodTypeAny>(schema: S, entry: unknown, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
+  private checked<S extends z.ZodTypeAny>(schema: S, entry: unknown, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
     const r = schema.safeParse(entry);
     if (!r.success) {
-      problems.count('schema', zodDetail(String((entry as { type?: unknown }).type), r.error));
+      this.problems.count('schema', zodDetail(String((entry as { type?: unknown }).type), r.error));
       return [];
     }
     return then(r.data);
   }
 
-  return {
-    problems,
-    line(text: string): LogEvent[] {
-      try {
-        if (!mustParse(text, CLAUDE_NEEDLES)) return [];
-        const entry = parseObject(text, problems);
-        return entry ? decode(entry) : [];
-      } catch (err) {
-        // Defensive: a decoder must never throw into the file watcher.
-        problems.count('internal', (err as Error).message);
-        return [];
-      }
-    },
-  };
+  line(text: string): LogEvent[] {
+    try {
+      if (!mustParse(text, CLAUDE_NEEDLES)) return [];
+      const entry = parseObject(text, this.problems);
+      return entry ? this.decode(entry) : [];
+    } catch (err) {
+      // Defensive: a decoder must never throw into the file watcher.
+      this.problems.count('internal', (err as Error).message);
+      return [];
+    }
+  }
 }
 
 /**

@@ -89,33 +89,56 @@ interface SessionState {
 type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'> & { turn?: string };
 
 export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string) => void): OpenCodeDecoder {
-  const problems = new ProblemCounter(onProblem);
-  const sessions = new Map<string, SessionState>();
+  return new OpenCodeRowDecoder(onProblem);
+}
 
-  function state(id: string): SessionState {
-    let s = sessions.get(id);
-    if (!s) sessions.set(id, (s = { toolErrors: new Map() }));
+/** Reads OpenCode's rows as they change: the newest message of each role per session decides its state. */
+class OpenCodeRowDecoder implements OpenCodeDecoder {
+  readonly problems: ProblemCounter;
+  private readonly sessions = new Map<string, SessionState>();
+
+  constructor(onProblem?: (kind: string, detail: string) => void) {
+    this.problems = new ProblemCounter(onProblem);
+  }
+
+  rows(r: OpenCodeRows): LogEvent[] {
+    const touched = new Set<string>();
+    try {
+      for (const row of r.session ?? []) this.onSession(row, touched);
+      for (const row of r.message ?? []) this.onMessage(row, touched);
+      for (const row of r.part ?? []) this.onPart(row, touched);
+      return this.emitChanges(touched);
+    } catch (err) {
+      this.problems.count('internal', (err as Error).message); // never throw into the DB poller
+      return [];
+    }
+  }
+
+
+  private state(id: string): SessionState {
+    let s = this.sessions.get(id);
+    if (!s) this.sessions.set(id, (s = { toolErrors: new Map() }));
     return s;
   }
 
-  function onSession(row: unknown, touched: Set<string>): void {
+  private onSession(row: unknown, touched: Set<string>): void {
     const r = SessionSchema.safeParse(row);
-    if (!r.success) return problems.count('schema', zodDetail('session', r.error));
-    const s = state(r.data.id);
+    if (!r.success) return this.problems.count('schema', zodDetail('session', r.error));
+    const s = this.state(r.data.id);
     s.directory = r.data.directory;
     s.top = r.data.parent_id == null;
     touched.add(r.data.id);
   }
 
-  function onMessage(row: unknown, touched: Set<string>): void {
+  private onMessage(row: unknown, touched: Set<string>): void {
     const r = MessageSchema.safeParse(row);
-    if (!r.success) return problems.count('schema', zodDetail('message', r.error));
-    const data = parseData(r.data.data, 'message', problems);
+    if (!r.success) return this.problems.count('schema', zodDetail('message', r.error));
+    const data = parseData(r.data.data, 'message', this.problems);
     if (!data) return;
     const d = MessageData.safeParse(data);
-    if (!d.success) return problems.count('schema', zodDetail('message.data', d.error));
+    if (!d.success) return this.problems.count('schema', zodDetail('message.data', d.error));
     if (d.data.role !== 'user' && d.data.role !== 'assistant') return;
-    const s = state(r.data.session_id);
+    const s = this.state(r.data.session_id);
     const msg = toMsg(r.data.id, d.data);
     // Only the newest message of each role decides; an update of an older one changes nothing.
     if (!isOlder(msg, s[msg.role])) s[msg.role] = msg;
@@ -123,16 +146,16 @@ export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string)
     touched.add(r.data.session_id);
   }
 
-  function onPart(row: unknown, touched: Set<string>): void {
+  private onPart(row: unknown, touched: Set<string>): void {
     const r = PartSchema.safeParse(row);
-    if (!r.success) return problems.count('schema', zodDetail('part', r.error));
+    if (!r.success) return this.problems.count('schema', zodDetail('part', r.error));
     // Only tool parts matter; text, step and snapshot parts (the bulk) are not even parsed when already objects.
     if (typeof r.data.data === 'string' && !r.data.data.includes('"tool"')) return;
-    const data = parseData(r.data.data, 'part', problems);
+    const data = parseData(r.data.data, 'part', this.problems);
     if (!data || data.type !== 'tool') return;
     const p = ToolPartData.safeParse(data);
-    if (!p.success) return problems.count('schema', zodDetail('part.data', p.error));
-    const s = state(r.data.session_id);
+    if (!p.success) return this.problems.count('schema', zodDetail('part.data', p.error));
+    const s = this.state(r.data.session_id);
     let errors = s.toolErrors.get(r.data.message_id);
     if (p.data.state.status === 'error') {
       if (!errors) s.toolErrors.set(r.data.message_id, (errors = new Map()));
@@ -141,10 +164,10 @@ export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string)
     touched.add(r.data.session_id);
   }
 
-  function emitChanges(touched: Set<string>): LogEvent[] {
+  private emitChanges(touched: Set<string>): LogEvent[] {
     const out: LogEvent[] = [];
     for (const id of touched) {
-      const s = sessions.get(id);
+      const s = this.sessions.get(id);
       if (!s?.top) continue; // unknown yet, or a subagent session
       const d = derive(s);
       if (!d) continue;
@@ -160,22 +183,6 @@ export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string)
     }
     return out;
   }
-
-  return {
-    problems,
-    rows(r: OpenCodeRows): LogEvent[] {
-      const touched = new Set<string>();
-      try {
-        for (const row of r.session ?? []) onSession(row, touched);
-        for (const row of r.message ?? []) onMessage(row, touched);
-        for (const row of r.part ?? []) onPart(row, touched);
-        return emitChanges(touched);
-      } catch (err) {
-        problems.count('internal', (err as Error).message); // never throw into the DB poller
-        return [];
-      }
-    },
-  };
 }
 
 function parseData(data: string | Record<string, unknown>, what: string, problems: ProblemCounter): Record<string, unknown> | undefined {

@@ -12,7 +12,7 @@ import { agentFound } from '../integrations/install/found';
 import { printable } from '../common/printable';
 import * as ui from './ui';
 import type { AgentKind } from '../common/agents';
-import { COMMAND_IDS } from '../views/commandIds';
+import type { Handlers } from './commandTable';
 
 /** A command's argument: a tree row's hook, or `{agent, scope?, dir?}` from scripts and tests. */
 type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'system'; dir?: string };
@@ -21,17 +21,19 @@ type Target = Pick<TreeRow, 'hook'> | { agent: AgentKind; scope?: 'user' | 'syst
  * Install / Uninstall Agent Hooks, and each agent's install state for the tree. Every change is reversible:
  * uninstall removes only our entries and restores the file byte for byte when nothing else changed.
  */
-export class HookCommands implements vscode.Disposable {
+export class HookCommands {
   private cached: HookStatus[] = [];
-  private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly changed: () => void,
   ) {
-    this.disposables = [vscode.commands.registerCommand(COMMAND_IDS.installHooks, (t?: Target) => this.run('install', t)), vscode.commands.registerCommand(COMMAND_IDS.uninstallHooks, (t?: Target) => this.run('uninstall', t))];
     this.refresh();
+  }
+
+  handlers(): Handlers {
+    return { installHooks: (t?: Target) => this.run('install', t), uninstallHooks: (t?: Target) => this.run('uninstall', t) };
   }
 
   statuses(): HookStatus[] {
@@ -91,9 +93,5 @@ export class HookCommands implements vscode.Disposable {
     );
     const picked = await ui.pickMany(items, { title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
     return picked?.map((p) => targets[p.index]) ?? [];
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }

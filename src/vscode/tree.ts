@@ -5,6 +5,7 @@ import { ticksEverySecond, treeRows } from '../views/model';
 import { LIMITS, plain } from '../views/untrusted';
 import { toThemeIcon } from './icons';
 import { COMMAND_IDS } from '../views/commandIds';
+import type { Handler } from './commandTable';
 
 
 
@@ -63,7 +64,7 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     if (row.tooltip) item.tooltip = tooltip(row.tooltip);
     // No arguments on the item's own command: VS Code keeps a command with arguments only until the next
     // refresh of the tree, and a click that lands in between fails ("Actual command not found"). The click
-    // selects the row first; COMMAND_IDS.openRow runs the row's command for the selection (see registerRowClick).
+    // selects the row first; COMMAND_IDS.openRow runs the row's command for the selection (see rowClick).
     if (row.command) item.command = { command: COMMAND_IDS.openRow, title: label };
     item.accessibilityInformation = { label: description ? `${label}: ${description}` : label };
     return item;
@@ -88,18 +89,16 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 }
 
-/** The command every row's click runs: the selected row's own command, with its arguments. */
-
 /**
  * Runs what a clicked row stands for. A click (or Enter on a focused row) selects the row before VS Code runs the
  * item's command, and both reach the extension host in that order, so the selection is the row clicked.
  */
-export function registerRowClick(view: vscode.TreeView<TreeRow>): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMAND_IDS.openRow, (arg?: TreeRow) => {
+export function rowClick(view: vscode.TreeView<TreeRow>): Handler {
+  return (arg?: TreeRow) => {
     const row = arg?.command ? arg : view.selection[0];
     if (row?.command) return vscode.commands.executeCommand(row.command.id, ...row.command.args);
     return undefined;
-  });
+  };
 }
 
 /**

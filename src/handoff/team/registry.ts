@@ -55,62 +55,20 @@ export const TEAM_FILE_MAX = 256 * 1024;
 export const WARNINGS_MAX = 20;
 
 export function parseTeam(text: string, file: string): ParsedTeam {
-  // A registry is a few KB; the TOML parser is superlinear on some hostile shapes (long dotted keys), so a file
-  // far past any real one is refused before it is parsed.
-  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, l10n.t('is {0} KB; a team.toml is read up to {1} KB: remove what is not an agent\'s section', (text.length / 1024).toFixed(0), TEAM_FILE_MAX / 1024));
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(text) as Record<string, unknown>;
-  } catch (e) {
-    if (!(e instanceof TomlError)) throw e;
-    const what = e.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
-    throw new TeamError(file, l10n.t('TOML syntax error at column {0}: {1}; fix the syntax', e.column, what), { line: e.line });
-  }
+  const doc = parseToml(text, file);
   const lines = scanToml(text);
   const lineOf = (key: string, p: Path): number | undefined => locate(lines, key, p);
   const agents: TeamAgent[] = [];
   const warnings: string[] = [];
   let hidden = 0;
   for (const [key, raw] of Object.entries(doc)) {
-    if (!isValidKey(key)) {
-      throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)), {
-        line: lineOf(key, []),
-        field: fieldName(key, []),
-      });
-    }
-    if (!isTable(raw)) {
-      throw new TeamError(file, l10n.t('expected a table [{0}] describing one agent, got {1}; move it under an agent\'s section or remove it', key, describe(raw)), {
-        line: lineOf(key, []),
-        field: key,
-      });
-    }
     const warn = (p: Path, what: string): void => {
       // Each warning looks its line up; past the cap a hostile file of endless unknown fields would make that quadratic.
       if (warnings.length >= WARNINGS_MAX) return void hidden++;
       const line = lineOf(key, p);
       warnings.push(`${file}${line !== undefined ? `:${line}` : ''}: ${fieldName(key, p)} ${what}`);
     };
-    for (const f of Object.keys(raw)) {
-      if ((DEPRECATED_FIELDS as readonly string[]).includes(f)) warn([f], 'is deprecated and ignored');
-      else if (!SECTION_FIELDS.includes(f)) warn([f], `is not a known field and is ignored (known: ${SECTION_FIELDS.join(', ')})`);
-    }
-    const steps = raw.dispatch_steps;
-    if (Array.isArray(steps)) {
-      steps.forEach((s, i) => {
-        if (!isTable(s)) return;
-        for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
-        // Copied into plain objects later, such a key would not survive (or would reach a prototype): refuse it by name.
-        if (isTable(s.with) && Object.keys(s.with).some((k) => FORBIDDEN_KEYS.has(k))) {
-          throw new TeamError(file, l10n.t('keys __proto__, constructor and prototype are not allowed in with; rename it'), { line: lineOf(key, ['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
-        }
-      });
-    }
-    const r = sectionSchema.safeParse(raw);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw new TeamError(file, problemOf(issue, valueAt(raw, issue.path), key), { line: lineOf(key, issue.path), field: fieldName(key, issue.path) });
-    }
-    agents.push(toAgent(key, r.data));
+    agents.push(parseSection(key, raw, file, (p) => lineOf(key, p), warn));
   }
   if (hidden) warnings.push(`${file}: ${hidden} more unknown or deprecated field${hidden === 1 ? '' : 's'} ignored`);
   // JS objects put integer-like keys first; the file's own order is what a reader expects back (looked up once per
@@ -122,6 +80,50 @@ export function parseTeam(text: string, file: string): ParsedTeam {
   const order = new Map(agents.map((a) => [a.key, headers.get(a.key) ?? lineOf(a.key, []) ?? Number.MAX_SAFE_INTEGER]));
   agents.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
   return { agents, warnings };
+}
+
+/** The TOML document, or a TeamError saying where the syntax broke; a file far past any real one is refused first. */
+function parseToml(text: string, file: string): Record<string, unknown> {
+  // A registry is a few KB; the TOML parser is superlinear on some hostile shapes (long dotted keys).
+  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, l10n.t('is {0} KB; a team.toml is read up to {1} KB: remove what is not an agent\'s section', (text.length / 1024).toFixed(0), TEAM_FILE_MAX / 1024));
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (!(e instanceof TomlError)) throw e;
+    const what = e.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    throw new TeamError(file, l10n.t('TOML syntax error at column {0}: {1}; fix the syntax', e.column, what), { line: e.line });
+  }
+}
+
+/** One agent's section, checked: unknown fields warned about, the first schema problem thrown with its line. */
+function parseSection(key: string, raw: unknown, file: string, lineOf: (p: Path) => number | undefined, warn: (p: Path, what: string) => void): TeamAgent {
+  if (!isValidKey(key)) {
+    throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)), { line: lineOf([]), field: fieldName(key, []) });
+  }
+  if (!isTable(raw)) {
+    throw new TeamError(file, l10n.t('expected a table [{0}] describing one agent, got {1}; move it under an agent\'s section or remove it', key, describe(raw)), { line: lineOf([]), field: key });
+  }
+  for (const f of Object.keys(raw)) {
+    if ((DEPRECATED_FIELDS as readonly string[]).includes(f)) warn([f], 'is deprecated and ignored');
+    else if (!SECTION_FIELDS.includes(f)) warn([f], `is not a known field and is ignored (known: ${SECTION_FIELDS.join(', ')})`);
+  }
+  const steps = raw.dispatch_steps;
+  if (Array.isArray(steps)) {
+    steps.forEach((s, i) => {
+      if (!isTable(s)) return;
+      for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
+      // Copied into plain objects later, such a key would not survive (or would reach a prototype): refuse it by name.
+      if (isTable(s.with) && Object.keys(s.with).some((k) => FORBIDDEN_KEYS.has(k))) {
+        throw new TeamError(file, l10n.t('keys __proto__, constructor and prototype are not allowed in with; rename it'), { line: lineOf(['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
+      }
+    });
+  }
+  const r = sectionSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new TeamError(file, problemOf(issue, valueAt(raw, issue.path), key), { line: lineOf(issue.path), field: fieldName(key, issue.path) });
+  }
+  return toAgent(key, r.data);
 }
 
 /**

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { COMMAND_IDS } from '../../../src/views/commandIds';
 import { api, ARTIFACTS, stableApi, ROOT, screenshot, shellTerminal, sleep, stateOf, transitions, waitFor, waitState } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
@@ -20,6 +21,9 @@ describe('Agent Lens in a real VS Code', function () {
     const stable = await stableApi();
     assert.strictEqual(stable.apiVersion, 1);
     for (const f of ['terminals', 'waits', 'terminalId', 'onDidChangeTerminal'] as const) assert.strictEqual(typeof stable[f], 'function', f);
+    // Every command of the table (checked against package.json by a unit test) has its handler registered.
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepStrictEqual(Object.values(COMMAND_IDS).filter((id) => !registered.has(id)), []);
     assert.ok(a.activationMs > 0 && Number.isFinite(a.activationMs) && a.activationCpuMs > 0, `activation measured: ${a.activationMs} ms, ${a.activationCpuMs} ms CPU`);
     console.log(`    activation: ${a.activationMs.toFixed(1)} ms wall, ${a.activationCpuMs.toFixed(1)} ms CPU (goal ≤ 50 ms)`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
