@@ -48,7 +48,11 @@ const builds = [
 if (!production) {
   builds.push({ ...common, entryPoints: { bench: 'bench/bench.ts' }, outdir: 'dist' });
   // npm run soak: crash safety, load and linear time (soak/soak.ts); the writer is the process it kills.
-  builds.push({ ...common, entryPoints: { soak: 'soak/soak.ts', 'crash-writer': 'soak/crashWriter.ts', 'load-client': 'soak/loadClient.ts' }, outdir: 'dist/soak' });
+  builds.push({
+    ...common,
+    entryPoints: { soak: 'soak/soak.ts', 'crash-writer': 'soak/crashWriter.ts', 'load-client': 'soak/loadClient.ts' },
+    outdir: 'dist/soak',
+  });
   const tests = listTests('test/unit', []);
   if (tests.length) builds.push({ ...common, entryPoints: tests, outdir: 'out/test/unit', outbase: 'test/unit' });
   // The real-agent harness: recorder, compat matrix, mocks (test tooling, never in the .vsix).

@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 
 /** The layer boundary (DEVELOPERS.md "Layout"): only the VS Code adapter, the wiring and the e2e suite may import `vscode`. */
 const VSCODE_ALLOWED = ['src/vscode/**', 'src/extension.ts', 'test/e2e/**'];
-const VSCODE_MESSAGE = 'Only src/vscode/** and src/extension.ts may import vscode (DEVELOPERS.md "Layout"); pure modules get what they need passed in.';
+const VSCODE_MESSAGE =
+  'Only src/vscode/** and src/extension.ts may import vscode (DEVELOPERS.md "Layout"); pure modules get what they need passed in.';
 /** The import rule sees import/export declarations and `import x = require()`; these are the other two ways in. */
 const VSCODE_SYNTAX = [
   { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: VSCODE_MESSAGE },
@@ -20,7 +21,16 @@ const VSCODE_SYNTAX = [
  * the texts they get often hold what an agent, a terminal or a workspace wrote. Only src/vscode/ui.ts calls them,
  * and it makes every text plain first (DEVELOPERS.md "Lint and localisable strings").
  */
-export const UI_SINKS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'withProgress'];
+export const UI_SINKS = [
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'showInputBox',
+  'showQuickPick',
+  'createQuickPick',
+  'createInputBox',
+  'withProgress',
+];
 const UI_MODULE = 'src/vscode/ui.ts';
 const UI_MESSAGE = `Show messages, input boxes, quick picks and progress through ${UI_MODULE} (info/warn/error/show, input, pick, pickMany, progress): it makes untrusted text plain, so no command link can reach the user.`;
 const UI_NAMES = `/^(${UI_SINKS.join('|')})$/`;
@@ -58,7 +68,21 @@ export const LAYERS = {
   handoff: ['common', 'hub', 'sources', 'store'],
   integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
   views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
-  vscode: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'store', 'hub', 'sources', 'replay', 'handoff', 'integrations', 'views'],
+  vscode: [
+    'common',
+    'agents',
+    'detect',
+    'jsonl',
+    'hooks',
+    'formats',
+    'store',
+    'hub',
+    'sources',
+    'replay',
+    'handoff',
+    'integrations',
+    'views',
+  ],
   cli: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'store', 'hub', 'sources', 'replay', 'handoff', 'integrations', 'views'],
 };
 /** A relative import that climbs into a folder of src this one may not import (folder names are unique under src). */
@@ -66,13 +90,34 @@ function layerRule(folder) {
   const banned = Object.keys(LAYERS).filter((f) => f !== folder && !LAYERS[folder].includes(f));
   const allowed = LAYERS[folder].length ? LAYERS[folder].map((f) => `src/${f}`).join(', ') : 'nothing else in src';
   const paths = folder === 'vscode' ? [] : [{ name: 'vscode', message: VSCODE_MESSAGE }];
-  const patterns = banned.length ? [{ regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`, message: `src/${folder} may import only ${allowed} (the data flow, DEVELOPERS.md "Layout").` }] : [];
+  const patterns = banned.length
+    ? [
+        {
+          regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`,
+          message: `src/${folder} may import only ${allowed} (the data flow, DEVELOPERS.md "Layout").`,
+        },
+      ]
+    : [];
   return { files: [`src/${folder}/**/*.ts`], rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] } };
 }
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'out/', '.e2e/', '.agents/', '.cache/', 'artifacts/', '.vscode-test/', 'l10n/', 'resources/', 'test/fixtures/', 'test/hermes/', '**/*.d.ts'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      '.e2e/',
+      '.agents/',
+      '.cache/',
+      'artifacts/',
+      '.vscode-test/',
+      'l10n/',
+      'resources/',
+      'test/fixtures/',
+      'test/hermes/',
+      '**/*.d.ts',
+    ],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
@@ -94,7 +139,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {

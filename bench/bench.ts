@@ -55,7 +55,10 @@ function plainChunks(): string[] {
   if (fs.existsSync(dir)) {
     for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.cast'))) {
       const cast = parseCast(fs.readFileSync(path.join(dir, f), 'utf8'), f);
-      const text = cast.events.filter((e) => e.code === 'o').map((e) => e.data).join('');
+      const text = cast.events
+        .filter((e) => e.code === 'o')
+        .map((e) => e.data)
+        .join('');
       // Full-screen programs (top, less, vim) take the promotion path; the plain path is scrolling output.
       if (text.includes('\x1b[?1049h') || text.includes('\x1b[?47h')) continue;
       for (const e of cast.events) if (e.code === 'o') chunks.push(e.data);
@@ -111,8 +114,12 @@ function agentPath(recs: Rec[]): void {
   }
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   lat.sort((a, b) => a - b);
-  console.log(`agent path : ${(bytes / MB).toFixed(1)} MB of ${recs.length} real recordings ×${loops} in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(1)} MB/s (goal ≥ 10 MB/s)`);
-  console.log(`             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))}, max ${fmtUs(lat[lat.length - 1])} over ${lat.length} chunks (avg ${(emulatedBytes / lat.length).toFixed(0)} B)`);
+  console.log(
+    `agent path : ${(bytes / MB).toFixed(1)} MB of ${recs.length} real recordings ×${loops} in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(1)} MB/s (goal ≥ 10 MB/s)`,
+  );
+  console.log(
+    `             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))}, max ${fmtUs(lat[lat.length - 1])} over ${lat.length} chunks (avg ${(emulatedBytes / lat.length).toFixed(0)} B)`,
+  );
 }
 
 function plainPath(chunks: string[]): void {
@@ -140,8 +147,12 @@ function plainPath(chunks: string[]): void {
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   lat.sort((a, b) => a - b);
   const total = (bytes / chunkBytes) * chunks.length;
-  console.log(`plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${d.detection.agent}; ${((promoted / total) * 100).toFixed(1)}% of chunks emulated`);
-  console.log(`             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))} (sampled 1 in 16 of ${total} chunks, avg ${(chunkBytes / chunks.length).toFixed(0)} B)`);
+  console.log(
+    `plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${d.detection.agent}; ${((promoted / total) * 100).toFixed(1)}% of chunks emulated`,
+  );
+  console.log(
+    `             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))} (sampled 1 in 16 of ${total} chunks, avg ${(chunkBytes / chunks.length).toFixed(0)} B)`,
+  );
   d.dispose();
 }
 
@@ -170,7 +181,9 @@ function memory(recs: Rec[], chunks: string[]): void {
   }
   gc();
   const plainHeap = (process.memoryUsage().heapUsed - base2) / N;
-  console.log(`memory     : ${(agentHeap / 1024).toFixed(0)} KB per agent terminal (goal ≤ 2048 KB), ${(plainHeap / 1024).toFixed(1)} KB per plain terminal (goal ≤ 64 KB), ${N} of each alive${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for stable figures)'}`);
+  console.log(
+    `memory     : ${(agentHeap / 1024).toFixed(0)} KB per agent terminal (goal ≤ 2048 KB), ${(plainHeap / 1024).toFixed(1)} KB per plain terminal (goal ≤ 64 KB), ${N} of each alive${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for stable figures)'}`,
+  );
   agents.forEach((d) => d.dispose());
   plains.forEach((d) => d.dispose());
 }

@@ -12,10 +12,25 @@ const CONCURRENCY = 20;
 
 function post(port: number, token: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/handoff', method: 'POST', agent: false, headers: { host: `127.0.0.1:${port}`, 'x-handoff-token': token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/handoff',
+        method: 'POST',
+        agent: false,
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'x-handoff-token': token,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -27,7 +42,17 @@ export async function benchHandoff(print: Print): Promise<void> {
   fs.writeFileSync(path.join(root, 'team.toml'), '[w]\nmode = "embedded"\n');
   const hub = new Hub({ bodyLimit: 256 * 1024 });
   const finder = { find: async () => ({ title: 'bench', id: 'b', activate: async () => undefined, write: async () => undefined }) };
-  const service = new HandoffService({ root, teamFile: path.join(root, 'team.toml'), hub, hubFile: path.join(root, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: 'agent-lens', finder, log: () => undefined, sleep: async () => undefined });
+  const service = new HandoffService({
+    root,
+    teamFile: path.join(root, 'team.toml'),
+    hub,
+    hubFile: path.join(root, 'hub.json'),
+    hubEnv: 'AGENT_LENS_HUB',
+    cli: 'agent-lens',
+    finder,
+    log: () => undefined,
+    sleep: async () => undefined,
+  });
   service.start();
   const port = await hub.listen();
   try {
@@ -41,7 +66,11 @@ export async function benchHandoff(print: Print): Promise<void> {
         while (next < EVENTS) {
           const i = next++;
           const t = performance.now();
-          const status = await post(port, hub.token, JSON.stringify({ id: 'w::bench', status: 'progress', summary: `step ${i} 进度`, report_path: null }));
+          const status = await post(
+            port,
+            hub.token,
+            JSON.stringify({ id: 'w::bench', status: 'progress', summary: `step ${i} 进度`, report_path: null }),
+          );
           lat.push(performance.now() - t);
           if (status !== 200) bad++;
         }
@@ -50,8 +79,12 @@ export async function benchHandoff(print: Print): Promise<void> {
     const secs = (performance.now() - started) / 1000;
     lat.sort((a, b) => a - b);
     const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))].toFixed(2);
-    print(`handoff    : doorbell over HTTP, ${EVENTS} progress events from ${CONCURRENCY} clients, each folded and written to status.json (temp + fsync + rename) and events.jsonl`);
-    print(`             ${(EVENTS / secs).toFixed(0)} events/s; latency p50 ${pct(50)} ms, p99 ${pct(99)} ms${bad ? `; ${bad} not 200` : ''}`);
+    print(
+      `handoff    : doorbell over HTTP, ${EVENTS} progress events from ${CONCURRENCY} clients, each folded and written to status.json (temp + fsync + rename) and events.jsonl`,
+    );
+    print(
+      `             ${(EVENTS / secs).toFixed(0)} events/s; latency p50 ${pct(50)} ms, p99 ${pct(99)} ms${bad ? `; ${bad} not 200` : ''}`,
+    );
   } finally {
     service.dispose();
     await hub.close();

@@ -41,7 +41,9 @@ function repoRoot(): string | undefined {
 
 /** One recorded payload of this event (the hook's stdin as the CLI wrote it). */
 function payloadOf(root: string, agent: keyof typeof RECORDINGS, event: string): Record<string, unknown> {
-  const p = recordingHooks(path.join(root, 'test', 'fixtures', 'recordings', RECORDINGS[agent]), agent).find((h) => h.payload.hook_event_name === event)?.payload;
+  const p = recordingHooks(path.join(root, 'test', 'fixtures', 'recordings', RECORDINGS[agent]), agent).find(
+    (h) => h.payload.hook_event_name === event,
+  )?.payload;
   if (!p) throw new Error(`no recorded ${agent} ${event}`);
   return p;
 }
@@ -95,12 +97,20 @@ async function gated(print: Print, rig: Rig, root: string): Promise<void> {
   }
   const sent = rig.arrivals.length - before;
   const rss = (process.memoryUsage().rss / 1024 / 1024).toFixed(0);
-  print(`             gated event, no wait open: ${ms(times, 2)} wall over ${GATED_RUNS} runs (goal ≤ 5 ms)${sent ? `; ${sent} reached the hub (expected none)` : ''}`);
-  print(`               of which starting any process from this one (an empty sh -c, RSS ${rss} MB): ${ms(empty, 2)}; the gate itself ≈ ${(pct(times, 50) - pct(empty, 50)).toFixed(2)} ms at p50`);
+  print(
+    `             gated event, no wait open: ${ms(times, 2)} wall over ${GATED_RUNS} runs (goal ≤ 5 ms)${sent ? `; ${sent} reached the hub (expected none)` : ''}`,
+  );
+  print(
+    `               of which starting any process from this one (an empty sh -c, RSS ${rss} MB): ${ms(empty, 2)}; the gate itself ≈ ${(pct(times, 50) - pct(empty, 50)).toFixed(2)} ms at p50`,
+  );
 }
 
 /** Runs a reporting event REPORT_RUNS times; returns the hook's wall times and the times until the hub had each report. */
-async function reporting(rig: Rig, agent: ReportingAgent, stdin: string): Promise<{ returned: number[]; received: number[]; lost: number }> {
+async function reporting(
+  rig: Rig,
+  agent: ReportingAgent,
+  stdin: string,
+): Promise<{ returned: number[]; received: number[]; lost: number }> {
   const cmd = hookCommand(rig.reporter, agent, false);
   const returned: number[] = [];
   const received: number[] = [];
@@ -121,18 +131,31 @@ async function reporting(rig: Rig, agent: ReportingAgent, stdin: string): Promis
 async function reportingEvents(print: Print, rig: Rig, root: string): Promise<void> {
   const claude = await reporting(rig, 'claude-code', JSON.stringify(payloadOf(root, 'claude-code', 'UserPromptSubmit')));
   const lost = (n: number) => (n ? `, ${n} never arrived` : '');
-  print(`             reporting event, claude-code (sent before the hook returns): ${ms(claude.returned, 0)} wall over ${REPORT_RUNS} runs (goal ≤ 100 ms, process start included)${lost(claude.lost)}`);
+  print(
+    `             reporting event, claude-code (sent before the hook returns): ${ms(claude.returned, 0)} wall over ${REPORT_RUNS} runs (goal ≤ 100 ms, process start included)${lost(claude.lost)}`,
+  );
   const codex = await reporting(rig, 'codex', JSON.stringify(payloadOf(root, 'codex', 'UserPromptSubmit')));
-  print(`             reporting event, codex (sent before the hook returns; Codex shows a hook over 300 ms): ${ms(codex.returned, 0)} wall over ${REPORT_RUNS} runs (goal ≤ 100 ms)${lost(codex.lost)}`);
+  print(
+    `             reporting event, codex (sent before the hook returns; Codex shows a hook over 300 ms): ${ms(codex.returned, 0)} wall over ${REPORT_RUNS} runs (goal ≤ 100 ms)${lost(codex.lost)}`,
+  );
 }
 
 /** The recorded Claude turn (prompt, permission, tool, reply; no session end), as reports from one agent process, repeated. */
 function inProcessReports(root: string, n: number): Report[] {
-  const turn = recordingHooks(path.join(root, 'test', 'fixtures', 'recordings', RECORDINGS['claude-code']), 'claude-code').filter((h) => h.payload.hook_event_name !== 'SessionEnd');
+  const turn = recordingHooks(path.join(root, 'test', 'fixtures', 'recordings', RECORDINGS['claude-code']), 'claude-code').filter(
+    (h) => h.payload.hook_event_name !== 'SessionEnd',
+  );
   const span = turn.at(-1)!.at_ms - turn[0].at_ms + 1000;
   return Array.from({ length: n }, (_, i) => {
     const h = turn[i % turn.length];
-    return { v: 1, agent: 'claude-code', at: h.at_ms + Math.floor(i / turn.length) * span, pid: process.pid, ancestry: [process.ppid], payload: h.payload };
+    return {
+      v: 1,
+      agent: 'claude-code',
+      at: h.at_ms + Math.floor(i / turn.length) * span,
+      pid: process.pid,
+      ancestry: [process.ppid],
+      payload: h.payload,
+    };
   });
 }
 
@@ -153,10 +176,18 @@ function hubSide(print: Print, root: string): void {
   let record = Infinity;
   let handle = Infinity;
   for (let round = 0; round < 3; round++) {
-    record = Math.min(record, timeIt((src, r) => src.record(r)));
-    handle = Math.min(handle, timeIt((src, r) => src.handle(r)));
+    record = Math.min(
+      record,
+      timeIt((src, r) => src.record(r)),
+    );
+    handle = Math.min(
+      handle,
+      timeIt((src, r) => src.handle(r)),
+    );
   }
-  print(`             hub side: HookSource.record → AgentStore ${record.toFixed(1)} µs per report; with the route's validation (handle) ${handle.toFixed(1)} µs; best of 3 rounds of ${IN_PROCESS_REPORTS} reports of a recorded Claude turn`);
+  print(
+    `             hub side: HookSource.record → AgentStore ${record.toFixed(1)} µs per report; with the route's validation (handle) ${handle.toFixed(1)} µs; best of 3 rounds of ${IN_PROCESS_REPORTS} reports of a recorded Claude turn`,
+  );
 }
 
 export async function benchHooks(print: Print): Promise<void> {
@@ -181,7 +212,9 @@ export async function benchHooks(print: Print): Promise<void> {
     writeDiscovery(discovery, { v: 1, port, token: hub.token, pid: process.pid });
     const reporter = installReporter(home, path.join(root, 'dist', 'agent-lens-report.js'), { path: process.execPath, electron: false });
     const rig: Rig = { env: { PATH: process.env.PATH, HOME: home, AGENT_LENS_HUB: discovery }, reporter, arrivals };
-    print(`hooks      : the built reporter (dist/agent-lens-report.js) run by /bin/sh -c as agents run hooks, node ${process.version}, hub on 127.0.0.1:${port}`);
+    print(
+      `hooks      : the built reporter (dist/agent-lens-report.js) run by /bin/sh -c as agents run hooks, node ${process.version}, hub on 127.0.0.1:${port}`,
+    );
     await gated(print, rig, root);
     await reportingEvents(print, rig, root);
     const refused = [...hub.refused].map(([status, n]) => `${n}× ${status}`).join(', ');

@@ -167,7 +167,17 @@ async function measure(c: LinearCase, sizes: readonly number[], maxBytes: number
   if (step) notes.push(`a step, not growth: flat from ${label(runs[runs.length - 2].size)} to ${label(runs[runs.length - 1].size)}`);
   if (!ok && !step && c.bound) notes.push(`bounded in practice: ${c.bound}`);
   const seconds = (performance.now() - started) / 1000;
-  return { name: c.name, ok, step, nsPerByte, ratio, exponent, fixedUs: fixed * 1000, seconds, ...(notes.length ? { note: notes.join('; ') } : {}) };
+  return {
+    name: c.name,
+    ok,
+    step,
+    nsPerByte,
+    ratio,
+    exponent,
+    fixedUs: fixed * 1000,
+    seconds,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
 }
 
 function label(bytes: number): string {
@@ -184,15 +194,24 @@ function fixedCell(us: number): string {
 }
 
 /** Runs every case and prints one table row per case as it finishes. `sizes` replaces the ladder (to look closer at one case). */
-export async function benchLinear(print: Print, opts: { maxBytes?: number; only?: RegExp; sizes?: number[] } = {}): Promise<LinearResult[]> {
+export async function benchLinear(
+  print: Print,
+  opts: { maxBytes?: number; only?: RegExp; sizes?: number[] } = {},
+): Promise<LinearResult[]> {
   const maxBytes = opts.maxBytes ?? 4096 * KB;
   const sizes = (opts.sizes ?? SIZES).filter((s) => s <= maxBytes);
   const cases = [...terminalCases(), ...fileCases()].filter((c) => !opts.only || opts.only.test(c.name));
   const width = Math.max(...cases.map((c) => c.name.length));
   const started = performance.now();
-  print(`linear     : ns/byte (CPU time) of adversarial inputs over growing sizes, best of ${REPS}, gc before each from ${label(GC_FROM)}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc)'}, the cost of a run on one unit`);
-  print(`             of input (fixed) taken off; ratio = ns/byte at the largest size run ÷ at the smallest (> ${SUPERLINEAR}: superlinear?); exp = growth exponent`);
-  print(`             between the two largest sizes (1 linear, 2 quadratic); a case predicted to run over ${RUN_CAP_MS / 1000} s at the next size stops there`);
+  print(
+    `linear     : ns/byte (CPU time) of adversarial inputs over growing sizes, best of ${REPS}, gc before each from ${label(GC_FROM)}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc)'}, the cost of a run on one unit`,
+  );
+  print(
+    `             of input (fixed) taken off; ratio = ns/byte at the largest size run ÷ at the smallest (> ${SUPERLINEAR}: superlinear?); exp = growth exponent`,
+  );
+  print(
+    `             between the two largest sizes (1 linear, 2 quadratic); a case predicted to run over ${RUN_CAP_MS / 1000} s at the next size stops there`,
+  );
   print(`             ${'case'.padEnd(width)} ${sizes.map((s) => label(s).padStart(8)).join(' ')}    ratio   exp    fixed`);
   const results: LinearResult[] = [];
   for (const c of cases) {
@@ -200,10 +219,14 @@ export async function benchLinear(print: Print, opts: { maxBytes?: number; only?
     results.push(r);
     const ratio = Number.isNaN(r.ratio) ? '—' : `×${r.ratio.toFixed(1)}`;
     const exp = Number.isNaN(r.exponent) ? '—' : r.exponent.toFixed(2);
-    print(`             ${r.name.padEnd(width)} ${r.nsPerByte.map(cell).join(' ')} ${ratio.padStart(8)} ${exp.padStart(5)} ${fixedCell(r.fixedUs)}${r.ok ? '' : '  superlinear?'}${r.note ? `  (${r.note})` : ''}`);
+    print(
+      `             ${r.name.padEnd(width)} ${r.nsPerByte.map(cell).join(' ')} ${ratio.padStart(8)} ${exp.padStart(5)} ${fixedCell(r.fixedUs)}${r.ok ? '' : '  superlinear?'}${r.note ? `  (${r.note})` : ''}`,
+    );
   }
   const flagged = results.filter((r) => !r.ok && !r.step);
   const steps = results.filter((r) => r.step).length;
-  print(`             ${results.length} cases in ${((performance.now() - started) / 1000).toFixed(1)} s; ${steps} marked but flat at the top (a step); ${flagged.length ? `${flagged.length} superlinear?: ${flagged.map((r) => r.name).join('; ')}` : 'none superlinear'}`);
+  print(
+    `             ${results.length} cases in ${((performance.now() - started) / 1000).toFixed(1)} s; ${steps} marked but flat at the top (a step); ${flagged.length ? `${flagged.length} superlinear?: ${flagged.map((r) => r.name).join('; ')}` : 'none superlinear'}`,
+  );
   return results;
 }

@@ -115,7 +115,11 @@ export function terminalCases(): LinearCase[] {
     detector('codex exec header with endless version', undefined, (n) => `\nOpenAI Codex v${fill('1', n)}`),
     detector('near-miss OSC 0 titles (strong trigger)', undefined, (n) => fill('\x1b]0;xxxxxxxxxxxxxxx\x07', n)),
     detector('one single write of n bytes', undefined, (n) => fill('a\x1b]0;b\x1b[1m\x1b]2;OC x', n), Infinity),
-    pure('prefilter: STRONG/WEAK trigger on one string', (n) => fill('\x1b]0;Claude Cod\x1b]7501\nOpenAI Codex v1.2.3\r\n---', n), (s) => STRONG_TRIGGER.test(s) || WEAK_TRIGGER.test(s)),
+    pure(
+      'prefilter: STRONG/WEAK trigger on one string',
+      (n) => fill('\x1b]0;Claude Cod\x1b]7501\nOpenAI Codex v1.2.3\r\n---', n),
+      (s) => STRONG_TRIGGER.test(s) || WEAK_TRIGGER.test(s),
+    ),
     {
       name: 'prefilter: OutputTail, 16-byte pushes',
       make: (n) => {
@@ -133,36 +137,104 @@ export function terminalCases(): LinearCase[] {
     pure('commandLine: unterminated quote', (n) => `claude "${fill('x', n)}`, agentFromCommandLine),
     pure('commandLine: one word of slashes', (n) => `${fill('/', n)}x`, agentFromCommandLine),
     pure('commandLine: escapes and separators', (n) => fill('a\\ b;c|d&(e)', n), agentFromCommandLine),
-    pure('commandLine: agentFromProcess, name of slashes', (n) => `${fill('/', n)}x`, (s) => agentFromProcess(s), { bound: 'process names are /proc comm (15 chars), ps comm (a path, ≤ 1 KB) or a Windows image name' }),
-    pure('commandLine: agentFromProcess, many args', (n) => fill('a b ', n), (s) => agentFromProcess('node', s.split('  '))),
-    pure('readPolicy: readDecision, many segments', (n) => fill('cd x && ./a.sh; ', n), (s) => readDecision(s, 'high')),
-    pure('readPolicy: parseAliases, many aliases', (n) => fill(`alias c='claude --x'\nabbr -a g gemini\nf() { codex; }\n`, n), parseAliases),
-    pure('readPolicy: parseAliases, "} " + spaces in a body', (n) => `f() { } ${fill(' ', n)}x`, parseAliases, { bound: 'rc files are read up to 512 KB' }),
+    pure(
+      'commandLine: agentFromProcess, name of slashes',
+      (n) => `${fill('/', n)}x`,
+      (s) => agentFromProcess(s),
+      { bound: 'process names are /proc comm (15 chars), ps comm (a path, ≤ 1 KB) or a Windows image name' },
+    ),
+    pure(
+      'commandLine: agentFromProcess, many args',
+      (n) => fill('a b ', n),
+      (s) => agentFromProcess('node', s.split('  ')),
+    ),
+    pure(
+      'readPolicy: readDecision, many segments',
+      (n) => fill('cd x && ./a.sh; ', n),
+      (s) => readDecision(s, 'high'),
+    ),
+    pure(
+      'readPolicy: parseAliases, many aliases',
+      (n) => fill(`alias c='claude --x'\nabbr -a g gemini\nf() { codex; }\n`, n),
+      parseAliases,
+    ),
+    pure('readPolicy: parseAliases, "} " + spaces in a body', (n) => `f() { } ${fill(' ', n)}x`, parseAliases, {
+      bound: 'rc files are read up to 512 KB',
+    }),
     pure('readPolicy: parseAliases, function line with \\r', (n) => `function f${fill(' ', n)}\r`, parseAliases),
     pure('processTree: parsePs, many lines', (n) => fill('  123   1 /usr/bin/node node /x/claude --flag\n', n), parsePs),
-    pure('processTree: parsePs, long comm and \\r in args', (n) => `1 2 ${fill('a', n / 2)} b\rc\n`, parsePs, { bound: 'ps comm is an executable path (≤ 1 KB on macOS): cost ≤ 1 KB × line length' }),
+    pure('processTree: parsePs, long comm and \\r in args', (n) => `1 2 ${fill('a', n / 2)} b\rc\n`, parsePs, {
+      bound: 'ps comm is an executable path (≤ 1 KB on macOS): cost ≤ 1 KB × line length',
+    }),
     pure('processTree: parsePs, long args with \\r', (n) => `1 2 /bin/node ${fill('a ', n)}\rc\n`, parsePs),
-    pure('processTree: parseWindowsJson', (n) => JSON.stringify(Array.from({ length: Math.max(1, Math.floor(n / 80)) }, (_, i) => ({ ProcessId: i + 2, ParentProcessId: 1, Name: 'node.exe', CommandLine: '"C:\\a b\\node.exe" x "y' }))), parseWindowsJson),
+    pure(
+      'processTree: parseWindowsJson',
+      (n) =>
+        JSON.stringify(
+          Array.from({ length: Math.max(1, Math.floor(n / 80)) }, (_, i) => ({
+            ProcessId: i + 2,
+            ParentProcessId: 1,
+            Name: 'node.exe',
+            CommandLine: '"C:\\a b\\node.exe" x "y',
+          })),
+        ),
+      parseWindowsJson,
+    ),
     pure('processTree: parseProcStat, comm of ")"', (n) => `1 (${fill(') ', n)}) S 1 1`, parseProcStat),
     scanner('unterminated OSC', (n) => `\x1b]${fill('x', n)}`),
     scanner('OSC starts without end', (n) => fill(`\x1b]${'x'.repeat(200)}`, n)),
     scanner('CSI parameter flood', (n) => `\x1b[${fill('0;', n)}`),
     scanner('open ```handoff, never closed', (n) => `\`\`\`handoff\n${fill('{"id": "a::b",\n  ', n)}`),
-    scanner('many complete blocks', (n) => Array.from({ length: Math.max(1, Math.floor(n / 40)) }, (_, i) => `\`\`\`handoff\n{"id":"a::t${i}"}\n\`\`\`\n`).join('')),
+    scanner('many complete blocks', (n) =>
+      Array.from({ length: Math.max(1, Math.floor(n / 40)) }, (_, i) => `\`\`\`handoff\n{"id":"a::t${i}"}\n\`\`\`\n`).join(''),
+    ),
     scanner('plain text in 64-byte chunks', prose, 64),
     pure('printable: all control characters', (n) => fill('\x1b\x07\u2028\x00', n), printable),
     pure('shellQuote: quotes only', (n) => fill("'", n), shellQuote),
     pure('shellWord: almost a word', (n) => `${fill('a/b.c-d', n)} `, shellWord),
     pure('answerLine: line breaks and controls', (n) => fill('a\r\n\x1b\u2028', n), answerLine),
-    pure('lastQuestion: long reply ending in ?', (n) => `${fill('why ', n)}?${fill(' *', 1000)}`, (s) => lastQuestion(s)),
+    pure(
+      'lastQuestion: long reply ending in ?',
+      (n) => `${fill('why ', n)}?${fill(' *', 1000)}`,
+      (s) => lastQuestion(s),
+    ),
     pure('board: flattenSummary', (n) => fill('a\n\x1b  \u2028 ', n), flattenSummary),
-    pure('untrusted: markdown', (n) => fill('*_[]()#+-.!|<>`\\&\u202e', n), (s) => markdown(s, Infinity)),
-    pure('untrusted: plain', (n) => fill('[x](command:a)$(\u202e\n', n), (s) => plain(s, Infinity)),
-    pure('steps: render {message} placeholders', (n) => fill('{message} {', n), (s) => render(s, { message: 'm' }, 0)),
-    pure('brief: renderBrief, long task', (n) => fill('do it ```\n', n), (task) => renderBrief({ agent: 'a', taskId: 't', task }, FACTS)),
-    pure('brief: renderReadMd, long description', (n) => fill('desc ', n), (d) => renderReadMd('a', d, { ...FACTS, reportsDir: '/r', briefsDir: '/b' })),
+    pure(
+      'untrusted: markdown',
+      (n) => fill('*_[]()#+-.!|<>`\\&\u202e', n),
+      (s) => markdown(s, Infinity),
+    ),
+    pure(
+      'untrusted: plain',
+      (n) => fill('[x](command:a)$(\u202e\n', n),
+      (s) => plain(s, Infinity),
+    ),
+    pure(
+      'steps: render {message} placeholders',
+      (n) => fill('{message} {', n),
+      (s) => render(s, { message: 'm' }, 0),
+    ),
+    pure(
+      'brief: renderBrief, long task',
+      (n) => fill('do it ```\n', n),
+      (task) => renderBrief({ agent: 'a', taskId: 't', task }, FACTS),
+    ),
+    pure(
+      'brief: renderReadMd, long description',
+      (n) => fill('desc ', n),
+      (d) => renderReadMd('a', d, { ...FACTS, reportsDir: '/r', briefsDir: '/b' }),
+    ),
   );
   return out;
 }
 
-const FACTS = { agent: 'a', taskId: 't', port: 1, hubEnv: 'AGENT_LENS_HUB', hubFile: '/h.json', cli: '/bin/agent-lens', briefPath: '/x/briefs/t.md', reportPath: '/x/reports/t.md' };
+const FACTS = {
+  agent: 'a',
+  taskId: 't',
+  port: 1,
+  hubEnv: 'AGENT_LENS_HUB',
+  hubFile: '/h.json',
+  cli: '/bin/agent-lens',
+  briefPath: '/x/briefs/t.md',
+  reportPath: '/x/reports/t.md',
+};

@@ -42,7 +42,8 @@ export async function benchLogs(print: Print, decode?: Decode): Promise<void> {
     // per-append cost, which must not grow with the number of old sessions in the folder (a watcher
     // that re-lists the folder on every event, as chokidar does, pays for each of them).
     const paced = makePlan(corpus.lines, PACED_LINES, 4);
-    for (const siblings of [0, SIBLINGS]) await stream(print, tmp, paced, { files: 4, siblings, pauseMs: 10, label: `paced, ${siblings} idle files beside` });
+    for (const siblings of [0, SIBLINGS])
+      await stream(print, tmp, paced, { files: 4, siblings, pauseMs: 10, label: `paced, ${siblings} idle files beside` });
     await latency(print, tmp, corpus.lines);
     await memory(print, tmp);
   } finally {
@@ -54,13 +55,21 @@ export async function benchLogs(print: Print, decode?: Decode): Promise<void> {
 
 function loadCorpus(): { lines: string[]; source: string } {
   // Next to the repository: from dist/bench.js, or from the working directory when bundled elsewhere.
-  const candidates = [path.resolve(__dirname, '..'), process.cwd()].map((r) => path.resolve(r, '..', 'shared', 'recordings', 'claude-code'));
+  const candidates = [path.resolve(__dirname, '..'), process.cwd()].map((r) =>
+    path.resolve(r, '..', 'shared', 'recordings', 'claude-code'),
+  );
   const dir = candidates.find((d) => fs.existsSync(d)) ?? candidates[0];
   const lines: string[] = [];
   if (fs.existsSync(dir)) {
     for (const s of fs.readdirSync(dir)) {
       const f = path.join(dir, s, 'transcript.jsonl');
-      if (fs.existsSync(f)) lines.push(...fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()));
+      if (fs.existsSync(f))
+        lines.push(
+          ...fs
+            .readFileSync(f, 'utf8')
+            .split('\n')
+            .filter((l) => l.trim()),
+        );
     }
   }
   if (lines.length) {
@@ -68,7 +77,9 @@ function loadCorpus(): { lines: string[]; source: string } {
     return { lines, source: `${lines.length} real Claude transcript lines (avg ${avg.toFixed(0)} B) from ${dir}` };
   }
   // No recordings on this machine: transcript-shaped synthetic lines keep the bench runnable.
-  const fake = Array.from({ length: 100 }, (_, i) => JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, message: { content: 'x'.repeat(200 + ((i * 997) % 4000)) } }));
+  const fake = Array.from({ length: 100 }, (_, i) =>
+    JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, message: { content: 'x'.repeat(200 + ((i * 997) % 4000)) } }),
+  );
   return { lines: fake, source: `${fake.length} synthetic transcript-like lines (no recordings found at ${dir})` };
 }
 
@@ -183,7 +194,9 @@ async function stream(print: Print, tmp: string, plan: Plan, run: StreamRun): Pr
   await tailer.dispose();
   fs.rmSync(root, { recursive: true, force: true });
   const rate = (plan.bytes / MB / secs).toFixed(1);
-  print(`append path: ${run.label}: ${(us / got).toFixed(1)} µs CPU/line, ${(us / plan.bursts.length).toFixed(0)} µs/burst; ${got}/${plan.lines} lines in ${plan.bursts.length} bursts to ${run.files} files, ${(plan.bytes / MB).toFixed(1)} MB in ${secs.toFixed(1)} s (${rate} MB/s); ${rescans}${done ? '' : ' (TIMED OUT)'}`);
+  print(
+    `append path: ${run.label}: ${(us / got).toFixed(1)} µs CPU/line, ${(us / plan.bursts.length).toFixed(0)} µs/burst; ${got}/${plan.lines} lines in ${plan.bursts.length} bursts to ${run.files} files, ${(plan.bytes / MB).toFixed(1)} MB in ${secs.toFixed(1)} s (${rate} MB/s); ${rescans}${done ? '' : ' (TIMED OUT)'}`,
+  );
 }
 
 /** Counts calls to `fs/promises`'s `name` until `stop` (chokidar's readdirp looks its functions up per listing). */
@@ -225,7 +238,9 @@ async function latency(print: Print, tmp: string, corpus: string[]): Promise<voi
     await sleep(i % 2 ? 70 : 5);
   }
   await tailer.dispose();
-  print(`latency    : append → onLines: ${quantiles(apart)} for appends 70 ms apart; ${quantiles(close)} for appends 5 ms after a delivery`);
+  print(
+    `latency    : append → onLines: ${quantiles(apart)} for appends 70 ms apart; ${quantiles(close)} for appends 5 ms after a delivery`,
+  );
 }
 
 function quantiles(xs: number[]): string {
@@ -264,9 +279,13 @@ async function memory(print: Print, tmp: string): Promise<void> {
   const disposed = mem();
   const mb = (n: number) => `${(n / MB).toFixed(1)} MB`;
   const delta = (n: number) => `${n < 0 ? '' : '+'}${mb(n)}`;
-  print(`memory     : ${MEMORY_FILES} watched files: heap+external ${delta(after.heap - base.heap)} after start, ${delta(live.heap - base.heap)} after one append each (goal ≤ 20 MB); RSS ${mb(base.rss)} → ${mb(after.rss)} → ${mb(live.rss)}; ${delta(disposed.heap - base.heap)} after dispose${hasGc() ? '' : ' (run with --expose-gc for stable figures)'}`);
+  print(
+    `memory     : ${MEMORY_FILES} watched files: heap+external ${delta(after.heap - base.heap)} after start, ${delta(live.heap - base.heap)} after one append each (goal ≤ 20 MB); RSS ${mb(base.rss)} → ${mb(after.rss)} → ${mb(live.rss)}; ${delta(disposed.heap - base.heap)} after dispose${hasGc() ? '' : ' (run with --expose-gc for stable figures)'}`,
+  );
   print(`             of which chokidar alone (as the tailer uses it: the root only, files ignored): ${delta(bare)}`);
-  print(`             start() ${startMs} ms; inotify watches ${watches0 ?? '?'} → ${watches ?? '?'} (for ${MEMORY_FILES / 20 + 1} folders and ${MEMORY_FILES} files); one append to each file: ${perFile.toFixed(0)} µs CPU/file, writes included`);
+  print(
+    `             start() ${startMs} ms; inotify watches ${watches0 ?? '?'} → ${watches ?? '?'} (for ${MEMORY_FILES / 20 + 1} folders and ${MEMORY_FILES} files); one append to each file: ${perFile.toFixed(0)} µs CPU/file, writes included`,
+  );
 }
 
 /** Heap+external of chokidar as the tailer runs it on `dir` (depth 1 - 1, every file ignored), to tell its share. */

@@ -58,7 +58,9 @@ async function tableReads(print: Print, port: number): Promise<void> {
   }
   client.destroy();
   const rows = fs.readFileSync('/proc/net/tcp', 'latin1').split('\n').length - 2;
-  print(`provenance : reading the socket table for a connection (${rows} TCP sockets on this machine now): ${us(times)}; found ${found}/200`);
+  print(
+    `provenance : reading the socket table for a connection (${rows} TCP sockets on this machine now): ${us(times)}; found ${found}/200`,
+  );
 }
 
 export async function benchProvenance(print: Print): Promise<void> {
@@ -86,7 +88,11 @@ export async function benchProvenance(print: Print): Promise<void> {
     await ended(spawn(process.execPath, ['-e', SENDER, ...args(process.pid, 'below')], { stdio: 'ignore' }));
     // Codex's: a shell session whose sender was left behind (reparented) while the claimed process runs on.
     const script = `sleep 60 & S=$!; (exec "$NODE" -e "$SENDER" ${port} ${hub.token} "$S" session ${RUNS} &); wait "$S"`;
-    const shell = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, SENDER, NODE: process.execPath } });
+    const shell = spawn('bash', ['-c', script], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, SENDER, NODE: process.execPath },
+    });
     others.push(shell);
     const end = performance.now() + 60_000;
     while (times.session.length < RUNS && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
@@ -94,7 +100,10 @@ export async function benchProvenance(print: Print): Promise<void> {
     const victim = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
     others.push(victim);
     await ended(spawn(process.execPath, ['-e', SENDER, ...args(victim.pid!, 'false')], { stdio: 'ignore' }));
-    const line = (k: Case, what: string) => `             ${what}: ${us(times[k])} over ${times[k].length} reports (${Object.entries(outcomes[k]).map(([o, n]) => `${n}× ${o}`).join(', ')})`;
+    const line = (k: Case, what: string) =>
+      `             ${what}: ${us(times[k])} over ${times[k].length} reports (${Object.entries(outcomes[k])
+        .map(([o, n]) => `${n}× ${o}`)
+        .join(', ')})`;
     print(line('below', 'finding the sender, the reporter below the claimed agent'));
     print(line('session', 'finding the sender, a Codex copy left in the agent’s session'));
     print(line('false', 'refusing a false claim (another session’s process)'));

@@ -63,7 +63,8 @@ function resolveAnchor(a: Anchor, after: number, c: ResolveCtx): number | undefi
     while (i + 1 < c.frames.length && c.frames[i + 1]!.t <= after) i++;
     for (; i < c.frames.length; i++) {
       const f = c.frames[i]!;
-      const hit = 'screen' in a ? countMatches(a.screen, f.text) >= (a.count ?? 1) : 'gone' in a ? !a.gone.test(f.text) : a.title.test(f.title);
+      const hit =
+        'screen' in a ? countMatches(a.screen, f.text) >= (a.count ?? 1) : 'gone' in a ? !a.gone.test(f.text) : a.title.test(f.title);
       if (hit) {
         t = Math.max(f.t, after);
         break;

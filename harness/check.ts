@@ -63,7 +63,13 @@ export function checkRecording(dir: string, relabel = false): string[] {
           .filter(Boolean)
           .map((l) => JSON.parse(l) as Mark);
         const frames = screenTimeline(header, events);
-        const r = resolveSegments(sc.expect, { frames, marks, exitT: exitEv ? exitEv[0] : undefined, endT: end, agent: sc.agent as AgentName });
+        const r = resolveSegments(sc.expect, {
+          frames,
+          marks,
+          exitT: exitEv ? exitEv[0] : undefined,
+          endT: end,
+          agent: sc.agent as AgentName,
+        });
         problems.push(...r.problems);
         fs.writeFileSync(path.join(dir, 'expected.json'), JSON.stringify(r.segments, null, 1) + '\n');
         // keep meta.problems in step: drop the old anchor problems, add the new ones
@@ -90,7 +96,8 @@ export function checkRecording(dir: string, relabel = false): string[] {
   if (expected[0]!.t_from !== 0) problems.push(`first segment starts at ${expected[0]!.t_from}`);
   const lastSeg = expected[expected.length - 1]!;
   if (Math.abs(lastSeg.t_to - end) > 0.05) problems.push(`last segment ends at ${lastSeg.t_to}, recording at ${end}`);
-  if (exitEv && exitEv[0] <= end + 1e-9 && lastSeg.state !== 'exited') problems.push('cast has an exit event but the last state is not exited');
+  if (exitEv && exitEv[0] <= end + 1e-9 && lastSeg.state !== 'exited')
+    problems.push('cast has an exit event but the last state is not exited');
   if (!exitEv && lastSeg.state === 'exited') problems.push('last state is exited but the cast has no exit event');
   return problems;
 }
@@ -120,7 +127,9 @@ function main(): void {
       }
       if (problems.length) bad++;
       const exp = JSON.parse(fs.readFileSync(path.join(d, 'expected.json'), 'utf8')) as Seg[];
-      console.log(`${problems.length ? 'PROBLEM' : 'ok     '} ${path.relative(root, d)}  ${exp.map((s) => `${s.state}@${s.t_from}`).join(' → ')}${problems.length ? `\n        ${problems.join('\n        ')}` : ''}`);
+      console.log(
+        `${problems.length ? 'PROBLEM' : 'ok     '} ${path.relative(root, d)}  ${exp.map((s) => `${s.state}@${s.t_from}`).join(' → ')}${problems.length ? `\n        ${problems.join('\n        ')}` : ''}`,
+      );
     }
   }
   console.log(`${n - bad} passed, ${bad} failed`);

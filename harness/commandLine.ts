@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { shellWord } from '../src/common/shellQuote';
 
 /** The command a user types to start each CLI. */
-export const AGENT_COMMAND: Record<string, string> = { 'claude-code': 'claude', codex: 'codex', opencode: 'opencode', gemini: 'gemini', pi: 'pi' };
+export const AGENT_COMMAND: Record<string, string> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  opencode: 'opencode',
+  gemini: 'gemini',
+  pi: 'pi',
+};
 
 /** The command line of a recording as shell integration would report it: the CLI and the scenario's arguments (`codex exec …` is headless). */
 export function recordedCommandLine(dir: string, agent: string): string {

@@ -52,7 +52,9 @@ function parseArgs(argv: string[]) {
     else if (a === '--from') o.from = val();
     else if (a === '--keep-out') o.out = val();
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]');
+      console.log(
+        'usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
@@ -90,7 +92,9 @@ function versionOf(dir: string, agent: string): string {
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
-  const picked = ALL_SCENARIOS.filter((s) => (!o.agents || o.agents.includes(s.agent)) && (!o.scenarios || o.scenarios.some((x) => s.id === x || s.id.split('-')[0] === x)));
+  const picked = ALL_SCENARIOS.filter(
+    (s) => (!o.agents || o.agents.includes(s.agent)) && (!o.scenarios || o.scenarios.some((x) => s.id === x || s.id.split('-')[0] === x)),
+  );
   if (!picked.length) throw new Error('no scenario matches');
   const out = o.from ?? o.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agentlens-compat-'));
   const fired = new Map<string, Set<string>>();
@@ -115,10 +119,14 @@ async function main(): Promise<void> {
   }
 
   console.log('\nAgent Lens compat matrix (agreement with expected states; at rest = idle/stopped/completed as one class)\n');
-  console.log(`${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)} ${'+log'.padStart(7)}  verdict`);
+  console.log(
+    `${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)} ${'+log'.padStart(7)}  verdict`,
+  );
   for (const r of rows) {
     const verdict = r.problems.length ? `PROBLEM: ${r.problems.join('; ')}` : r.atRest! >= THRESHOLD ? 'ok' : `below ${THRESHOLD}`;
-    console.log(`${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithLog?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`);
+    console.log(
+      `${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithLog?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`,
+    );
   }
   console.log('\nSignatures per agent:');
   for (const agent of [...new Set(rows.map((r) => r.agent))]) {

@@ -59,9 +59,6 @@ export interface RunOptions {
   onSpawn?: (pid: number) => void;
 }
 
-
-
-
 export interface RunResult {
   scenario: string;
   agent: AgentName;
@@ -88,7 +85,8 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     } catch {
       /* no meta */
     }
-    if (!ours) throw new Error(`${out} exists and was not written by this harness (no meta.harness="${HARNESS_ID}"); pass force to overwrite`);
+    if (!ours)
+      throw new Error(`${out} exists and was not written by this harness (no meta.harness="${HARNESS_ID}"); pass force to overwrite`);
   }
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
@@ -185,7 +183,11 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     env: home.env,
   });
   opts.onSpawn?.(p.pid);
-  mark('spawned', { pid: p.pid, command: home.command.replace(path.dirname(path.dirname(path.dirname(home.command))), '…'), args: home.args });
+  mark('spawned', {
+    pid: p.pid,
+    command: home.command.replace(path.dirname(path.dirname(path.dirname(home.command))), '…'),
+    args: home.args,
+  });
   p.onData((d) => {
     castEvent('o', d);
     opts.onOutput?.(d, now());
@@ -400,7 +402,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
             const o = JSON.parse(l) as Record<string, unknown>;
             const at = Number(o.logged_at_ms);
             o.t_cast = r3((at - t0) / 1000);
-            o.after_recording = o.t_cast as number > endT;
+            o.after_recording = (o.t_cast as number) > endT;
             return JSON.stringify(o).split(home.runDir).join('$RUN');
           } catch {
             return l;
@@ -414,7 +416,13 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
 
   // expected states
   const frames = screenTimeline(header, events);
-  const { segments, problems: anchorProblems } = resolveSegments(sc.expect, { frames, marks, exitT: exitInfo && exitInfo.t <= endT ? exitInfo.t : undefined, endT, agent });
+  const { segments, problems: anchorProblems } = resolveSegments(sc.expect, {
+    frames,
+    marks,
+    exitT: exitInfo && exitInfo.t <= endT ? exitInfo.t : undefined,
+    endT,
+    agent,
+  });
   problems.push(...anchorProblems);
   fs.writeFileSync(path.join(out, 'expected.json'), JSON.stringify(segments, null, 1) + '\n');
 
@@ -438,19 +446,26 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
     recorded_at: new Date(t0).toISOString(),
     cast_start_epoch_ms: t0,
     recording_end_t: endT,
-    exit: exitInfo ? { ...exitInfo, during_recording: exitInfo.t <= endT } : exitAfter ?? null,
+    exit: exitInfo ? { ...exitInfo, during_recording: exitInfo.t <= endT } : (exitAfter ?? null),
     end_action: exitInfo && exitInfo.t <= endT ? 'process exited' : 'SIGHUP (terminal closed) after recording ended',
     markers: marks,
     problems,
     notes: sc.notes ?? [],
-    env: Object.fromEntries(Object.entries(home.env).filter(([k]) => !/KEY|TOKEN|SECRET/i.test(k)).map(([k, v]) => [k, rel(v)])),
-    permission_mode_setting: agent === 'claude-code' ? sc.permissionMode ?? 'default' : undefined,
+    env: Object.fromEntries(
+      Object.entries(home.env)
+        .filter(([k]) => !/KEY|TOKEN|SECRET/i.test(k))
+        .map(([k, v]) => [k, rel(v)]),
+    ),
+    permission_mode_setting: agent === 'claude-code' ? (sc.permissionMode ?? 'default') : undefined,
     mock: { protocol: mock.handler.name, requests: mock.entries.length, agent_requests: mock.agentRequests, unknown_paths: unknownPaths },
     terminal_replies: replies.length,
     session_logs: sessionLogs,
     killed_processes: killed.map((k) => ({ pid: k.pid, cmdline: rel(k.cmdline) })),
     run_dir: opts.keepRunDir ? home.runDir : undefined,
-    network_check: { method: opts.strace ? 'strace connect() + /proc socket sampling' : '/proc socket sampling every 1 s', non_loopback: remote },
+    network_check: {
+      method: opts.strace ? 'strace connect() + /proc socket sampling' : '/proc socket sampling every 1 s',
+      non_loopback: remote,
+    },
   };
   fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify(meta, null, 1) + '\n');
   if (!opts.keepRunDir) {

@@ -9,8 +9,17 @@ import { type AgentHome, baseEnv, type HomeOptions, homeResult, makeRun } from '
 import { shellQuote as q } from '../src/common/shellQuote';
 
 export const GEMINI_HOOK_EVENTS = [
-  'SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection',
-  'BeforeTool', 'AfterTool', 'PreCompress', 'Notification',
+  'SessionStart',
+  'SessionEnd',
+  'BeforeAgent',
+  'AfterAgent',
+  'BeforeModel',
+  'AfterModel',
+  'BeforeToolSelection',
+  'BeforeTool',
+  'AfterTool',
+  'PreCompress',
+  'Notification',
 ];
 
 /** What a fresh home writes to `~/.gemini/settings.json` before any hooks. */

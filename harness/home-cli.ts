@@ -19,16 +19,25 @@ function main(): void {
   const agent = (get('--agent') ?? 'claude-code') as AgentName;
   const baseUrl = get('--base-url');
   if (!baseUrl) {
-    process.stderr.write('usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]\n');
+    process.stderr.write(
+      'usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]\n',
+    );
     process.exit(2);
   }
-  const h = prepareHome(agent, { baseUrl, runDir: get('--run-dir'), permissionMode: get('--permission-mode'), hooks: !a.includes('--no-hooks') });
+  const h = prepareHome(agent, {
+    baseUrl,
+    runDir: get('--run-dir'),
+    permissionMode: get('--permission-mode'),
+    hooks: !a.includes('--no-hooks'),
+  });
   if (a.includes('--shell')) {
     const env = Object.entries(h.env).map(([k, v]) => shellWord(`${k}=${v}`));
     process.stdout.write(`cd ${shellWord(h.cwd)} && env -i ${env.join(' ')} ${[h.command, ...h.args].map(shellWord).join(' ')}\n`);
     return;
   }
-  process.stdout.write(`${JSON.stringify({ agent: h.agent, runDir: h.runDir, home: h.home, cwd: h.cwd, command: h.command, args: h.args, env: h.env, hooksLog: h.hooksLog, runId: h.runId }, null, 1)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ agent: h.agent, runDir: h.runDir, home: h.home, cwd: h.cwd, command: h.command, args: h.args, env: h.env, hooksLog: h.hooksLog, runId: h.runId }, null, 1)}\n`,
+  );
 }
 
 main();

@@ -160,7 +160,14 @@ export function makeRun(agent: AgentName, o: HomeOptions, defaultGit: boolean) {
   fs.mkdirSync(runDir, { recursive: true });
   const home = path.join(runDir, 'home');
   const cwd = path.join(runDir, 'demo-app');
-  for (const d of [home, cwd, path.join(home, '.config'), path.join(home, '.local/share'), path.join(home, '.local/state'), path.join(home, '.cache')])
+  for (const d of [
+    home,
+    cwd,
+    path.join(home, '.config'),
+    path.join(home, '.local/share'),
+    path.join(home, '.local/state'),
+    path.join(home, '.cache'),
+  ])
     fs.mkdirSync(d, { recursive: true });
   const files = o.files ?? DEFAULT_FILES;
   for (const [rel, content] of Object.entries(files)) {
@@ -172,7 +179,16 @@ export function makeRun(agent: AgentName, o: HomeOptions, defaultGit: boolean) {
     }
   }
   if (o.git ?? defaultGit) {
-    const genv = { ...process.env, GIT_AUTHOR_NAME: 'demo', GIT_AUTHOR_EMAIL: 'demo@example.invalid', GIT_COMMITTER_NAME: 'demo', GIT_COMMITTER_EMAIL: 'demo@example.invalid', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z', HOME: home };
+    const genv = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'demo',
+      GIT_AUTHOR_EMAIL: 'demo@example.invalid',
+      GIT_COMMITTER_NAME: 'demo',
+      GIT_COMMITTER_EMAIL: 'demo@example.invalid',
+      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+      HOME: home,
+    };
     try {
       execFileSync('git', ['init', '-q', '-b', 'main'], { cwd, env: genv });
       execFileSync('git', ['add', '-A'], { cwd, env: genv });
@@ -200,7 +216,18 @@ export function homeResult(
   apiKey: string,
   args: string[] = o.args ?? [],
 ): AgentHome {
-  return { agent, runDir: r.runDir, home: r.home, cwd: r.cwd, env, command: o.bin ?? agentBin(agent, o.agentsDir), args, hooksLog: r.hooksLog, runId: r.runId, apiKey };
+  return {
+    agent,
+    runDir: r.runDir,
+    home: r.home,
+    cwd: r.cwd,
+    env,
+    command: o.bin ?? agentBin(agent, o.agentsDir),
+    args,
+    hooksLog: r.hooksLog,
+    runId: r.runId,
+    apiKey,
+  };
 }
 
 export const DEFAULT_FILES: Record<string, string> = {

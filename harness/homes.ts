@@ -23,11 +23,37 @@ export interface ClaudeHomeOptions extends HomeOptions {
 // ---------------------------------------------------------------- Claude Code
 
 export const CLAUDE_HOOK_EVENTS = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit',
-  'UserPromptExpansion', 'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop',
-  'PreCompact', 'PostCompact', 'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup',
-  'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange',
-  'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'SessionStart',
+  'SessionEnd',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay',
 ];
 
 /** Events that take a tool-name matcher in Claude's settings. */
@@ -107,8 +133,20 @@ export function prepareClaudeHome(o: ClaudeHomeOptions): AgentHome {
 // ---------------------------------------------------------------- Codex
 
 export const CODEX_HOOK_EVENTS = [
-  'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd',
-  'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'Interrupt', 'PreModelRequest', 'PostModelRequest',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'Interrupt',
+  'PreModelRequest',
+  'PostModelRequest',
 ];
 
 /**
@@ -199,7 +237,17 @@ export function prepareCodexHome(o: CodexHomeOptions): AgentHome & { codexHome: 
     const hooks: Record<string, unknown> = {};
     for (const ev of CODEX_HOOK_EVENTS) {
       // Path-independent command (paths come from env), so that its trust hash is the same in every run.
-      hooks[ev] = [{ hooks: [{ type: 'command', command: `node "$AGENTLENS_HOOK_LOGGER" "$AGENTLENS_HOOK_LOG" ${ev}`, timeout: ev === 'SessionEnd' || ev === 'Interrupt' ? 3 : 10 }] }];
+      hooks[ev] = [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: `node "$AGENTLENS_HOOK_LOGGER" "$AGENTLENS_HOOK_LOG" ${ev}`,
+              timeout: ev === 'SessionEnd' || ev === 'Interrupt' ? 3 : 10,
+            },
+          ],
+        },
+      ];
     }
     const hooksJson = path.join(codexHome, 'hooks.json');
     fs.writeFileSync(hooksJson, JSON.stringify({ hooks }, null, 2));
@@ -248,7 +296,9 @@ export function prepareCodexHome(o: CodexHomeOptions): AgentHome & { codexHome: 
 
 // ---------------------------------------------------------------- OpenCode
 
-const OPENCODE_PLUGIN = (logFile: string): string => `// Agent Lens harness: logs every bus event delivered to plugins as JSONL. Prints nothing.
+const OPENCODE_PLUGIN = (
+  logFile: string,
+): string => `// Agent Lens harness: logs every bus event delivered to plugins as JSONL. Prints nothing.
 import { appendFileSync } from "node:fs";
 const LOG = ${JSON.stringify(logFile)};
 function w(o) { try { appendFileSync(LOG, JSON.stringify({ logged_at_ms: Date.now(), ...o }) + "\\n"); } catch (e) {} }
@@ -319,4 +369,3 @@ export function prepareHome(agent: AgentName, o: HomeOptions & ClaudeHomeOptions
       return preparePiHome(o);
   }
 }
-

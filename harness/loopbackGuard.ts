@@ -56,7 +56,8 @@ function decodeIp(hex: string): string {
     words.push(Buffer.from([b[3]!, b[2]!, b[1]!, b[0]!]).toString('hex'));
   }
   const full = words.join('');
-  if (full.startsWith('00000000000000000000ffff')) return `::ffff:${decodeIp(Buffer.from(full.slice(24), 'hex').reverse().toString('hex'))}`;
+  if (full.startsWith('00000000000000000000ffff'))
+    return `::ffff:${decodeIp(Buffer.from(full.slice(24), 'hex').reverse().toString('hex'))}`;
   if (full === '00000000000000000000000000000001') return '::1';
   return full.replace(/(.{4})/g, '$1:').slice(0, -1);
 }

@@ -9,7 +9,18 @@ import * as path from 'node:path';
 import { type AgentHome, agentBin, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
 
 /** The events the logging extension records: prompts, turns, tools and the session's start and end. */
-export const PI_EVENTS = ['session_start', 'session_shutdown', 'input', 'agent_start', 'agent_end', 'turn_start', 'turn_end', 'tool_call', 'tool_result', 'user_bash'];
+export const PI_EVENTS = [
+  'session_start',
+  'session_shutdown',
+  'input',
+  'agent_start',
+  'agent_end',
+  'turn_start',
+  'turn_end',
+  'tool_call',
+  'tool_result',
+  'user_bash',
+];
 
 /** Env var that holds the fake key: models.json names the variable, so the key itself is in no file. */
 const KEY_VAR = 'AGENTLENS_MOCK_API_KEY';
@@ -43,7 +54,8 @@ export default function (pi: any) {
 function copyExample(name: string, extDir: string, o: HomeOptions): void {
   const pkg = path.resolve(path.dirname(o.bin ?? agentBin('pi', o.agentsDir)), '..');
   const src = path.join(pkg, 'examples', 'extensions', `${name}.ts`);
-  if (!fs.existsSync(src)) throw new Error(`pi example extension ${name} not found at ${src}: reinstall pi with scripts/agents/install.sh pi`);
+  if (!fs.existsSync(src))
+    throw new Error(`pi example extension ${name} not found at ${src}: reinstall pi with scripts/agents/install.sh pi`);
   fs.copyFileSync(src, path.join(extDir, `${name}.ts`));
 }
 
@@ -65,7 +77,10 @@ export function preparePiHome(o: HomeOptions): AgentHome {
     },
   };
   fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify(models, null, 2));
-  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ defaultProvider: 'mock', defaultModel: 'mock-model', enableInstallTelemetry: false }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify({ defaultProvider: 'mock', defaultModel: 'mock-model', enableInstallTelemetry: false }, null, 2),
+  );
   if (o.hooks !== false) fs.writeFileSync(path.join(extDir, 'agentlens-logger.ts'), loggerExtension(r.hooksLog));
   for (const name of o.piExtensions ?? []) copyExample(name, extDir, o);
   const env: Record<string, string> = {

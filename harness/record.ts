@@ -14,7 +14,17 @@ import { runScenario } from './driver';
 import { ALL_SCENARIOS } from './scenarios/index';
 
 function parseArgs(argv: string[]) {
-  const o: { agents?: string[]; scenarios?: string[]; out: string; keep: boolean; verbose: boolean; list: boolean; exportScripts?: string; strace: boolean; force: boolean } = {
+  const o: {
+    agents?: string[];
+    scenarios?: string[];
+    out: string;
+    keep: boolean;
+    verbose: boolean;
+    list: boolean;
+    exportScripts?: string;
+    strace: boolean;
+    force: boolean;
+  } = {
     out: 'test/fixtures/live',
     keep: false,
     verbose: false,
@@ -39,7 +49,9 @@ function parseArgs(argv: string[]) {
     else if (a === '--force') o.force = true;
     else if (a === '--export-mock-scripts') o.exportScripts = val();
     else if (a === '--help' || a === '-h') {
-      console.log('usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]');
+      console.log(
+        'usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -75,7 +87,9 @@ async function main(): Promise<void> {
       const r = await runScenario({ scenario: s, outDir, verbose: o.verbose, keepRunDir: o.keep, strace: o.strace, force: o.force });
       const states = r.expected.map((e) => `${e.state}@${e.t_from}`).join(' → ');
       const exit = r.exit ? ` exit=${r.exit.exitCode}` : '';
-      console.log(`${r.problems.length ? 'PROBLEM' : 'ok     '} ${s.agent}/${s.id} ${r.duration.toFixed(1)}s${exit}  ${states}${r.problems.length ? `\n        ${r.problems.join('\n        ')}` : ''}`);
+      console.log(
+        `${r.problems.length ? 'PROBLEM' : 'ok     '} ${s.agent}/${s.id} ${r.duration.toFixed(1)}s${exit}  ${states}${r.problems.length ? `\n        ${r.problems.join('\n        ')}` : ''}`,
+      );
       if (r.problems.length) bad++;
     } catch (e) {
       bad++;

@@ -15,7 +15,8 @@ export function recordingLog(dir: string): string | undefined {
  * `meta.json`, the shared OpenCode recordings' `timeline.json`, a timed mark, or the header's whole seconds.
  */
 export function castStartMs(dir: string, cast: Cast): number | undefined {
-  const json = (f: string) => (fs.existsSync(path.join(dir, f)) ? (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>) : {});
+  const json = (f: string) =>
+    fs.existsSync(path.join(dir, f)) ? (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>) : {};
   const meta = json('meta.json');
   if (typeof meta.cast_start_epoch_ms === 'number') return meta.cast_start_epoch_ms;
   const timeline = json('timeline.json');

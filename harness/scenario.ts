@@ -7,7 +7,8 @@ import type { MockScript } from './mock/common';
 
 export type State = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
 
-export type KeyName = 'esc' | 'ctrl-c' | 'ctrl-d' | 'up' | 'down' | 'left' | 'right' | 'enter' | 'tab' | 'shift-tab' | 'backspace' | 'space';
+export type KeyName =
+  'esc' | 'ctrl-c' | 'ctrl-d' | 'up' | 'down' | 'left' | 'right' | 'enter' | 'tab' | 'shift-tab' | 'backspace' | 'space';
 
 interface StepBase {
   /** Name this moment (a mark in marks.jsonl, usable as an anchor). */
@@ -91,7 +92,13 @@ export const type = (text: string, mark?: string): Step => ({ do: 'type', text, 
 export const enter = (mark?: string): Step => ({ do: 'enter', mark });
 export const key = (k: KeyName, mark?: string, times?: number): Step => ({ do: 'key', key: k, mark, times });
 export const wait = (ms: number, mark?: string): Step => ({ do: 'wait', ms, mark });
-export const waitText = (re: RegExp, timeoutMs = 30_000, mark?: string, optional?: boolean): Step => ({ do: 'waitText', re, timeoutMs, mark, optional });
+export const waitText = (re: RegExp, timeoutMs = 30_000, mark?: string, optional?: boolean): Step => ({
+  do: 'waitText',
+  re,
+  timeoutMs,
+  mark,
+  optional,
+});
 export const waitGone = (re: RegExp, timeoutMs = 30_000, mark?: string): Step => ({ do: 'waitGone', re, timeoutMs, mark });
 export const waitRequests = (count: number, timeoutMs = 30_000, mark?: string): Step => ({ do: 'waitRequests', count, timeoutMs, mark });
 export const waitExit = (timeoutMs = 15_000, mark?: string): Step => ({ do: 'waitExit', timeoutMs, mark });

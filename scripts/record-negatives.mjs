@@ -250,18 +250,19 @@ Sautéed for 2m 3s
 end of file
 `;
 
-const LESS_TEXT = Array.from({ length: 400 }, (_, i) => {
-  const n = i + 1;
-  const words = [
-    'the parser reads tokens from the lexer',
-    'configuration is loaded from the workspace',
-    'terminal output is buffered before rendering',
-    'a background task compacts the log files',
-    'Do you want to proceed? is only a quoted phrase here',
-    'retry policy: exponential backoff with jitter',
-  ];
-  return `${String(n).padStart(4, ' ')}  ${words[i % words.length]}`;
-}).join('\n') + '\n';
+const LESS_TEXT =
+  Array.from({ length: 400 }, (_, i) => {
+    const n = i + 1;
+    const words = [
+      'the parser reads tokens from the lexer',
+      'configuration is loaded from the workspace',
+      'terminal output is buffered before rendering',
+      'a background task compacts the log files',
+      'Do you want to proceed? is only a quoted phrase here',
+      'retry policy: exponential backoff with jitter',
+    ];
+    return `${String(n).padStart(4, ' ')}  ${words[i % words.length]}`;
+  }).join('\n') + '\n';
 
 const scenarios = {
   async ls(s) {
@@ -337,15 +338,11 @@ const scenarios = {
   async 'cat-mentions'(s) {
     fs.writeFileSync(path.join(s.work, 'mentions.txt'), MENTIONS);
     await s.run('cat mentions.txt');
-    await s.run(
-      "printf '\\e]0;my shell\\a'; printf '%s\\n' 'Claude Code is an agent' 'OpenAI Codex (v0.169.0) banner' 'opencode'",
-    );
+    await s.run("printf '\\e]0;my shell\\a'; printf '%s\\n' 'Claude Code is an agent' 'OpenAI Codex (v0.169.0) banner' 'opencode'");
     await s.run(
       "printf '\\e]0;my shell\\a  ✻ Worked for 3s\\nlog: ✻ Worked for 3s · done\\n● API Error: 500\\nDo you want to proceed?\\n❯ 1. Yes\\n'",
     );
-    await s.run(
-      "printf 'Allow once   Allow always   Reject\\n(y/n)\\nesc to interrupt\\nRetried for 3s\\nSautéed for 2m 3s\\n'",
-    );
+    await s.run("printf 'Allow once   Allow always   Reject\\n(y/n)\\nesc to interrupt\\nRetried for 3s\\nSautéed for 2m 3s\\n'");
   },
 
   async top(s) {
@@ -387,7 +384,9 @@ const scenarios = {
   // A numbered list and a real shell menu (bash's select builtin): dialog-shaped, but a plain shell.
   async 'numbered-menu'(s) {
     let mark = s.buffer.length;
-    await s.type("printf 'Steps:\\n1. Build\\n2. Test\\n> 1. Deploy\\n  2. Roll back\\nEnter to confirm · Esc to cancel\\nProceed? (y/n)\\n'");
+    await s.type(
+      "printf 'Steps:\\n1. Build\\n2. Test\\n> 1. Deploy\\n  2. Roll back\\nEnter to confirm · Esc to cancel\\nProceed? (y/n)\\n'",
+    );
     await s.waitPrompt(mark + 1);
     await sleep(800);
     mark = s.buffer.length;
@@ -474,7 +473,7 @@ const scenarios = {
 
   async 'long-build'(s) {
     const script =
-      "for i in $(seq 1 3000); do " +
+      'for i in $(seq 1 3000); do ' +
       "printf '\\r\\e[K⠋ building %d' $i; " +
       "if [ $((i % 10)) -eq 0 ]; then printf '\\r\\e[K\\e[33mwarning\\e[0m: src/mod_%d.c:%d:5: unused variable \\e[1m‘tmp’\\e[0m\\n' $i $((i*7 % 400)); " +
       "else printf '\\r\\e[K\\e[32m  CC\\e[0m      build/obj/mod_%04d.o\\n' $i; fi; " +

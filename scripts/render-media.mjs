@@ -7,21 +7,21 @@
 //                                                      images in a README, so it shows the PNG)
 //
 //   node scripts/render-media.mjs [--check]     --check: only verify the PNGs exist and have the right size
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CHROMIUM = process.env.AGENT_LENS_E2E_CHROMIUM || "/usr/bin/chromium";
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = process.env.AGENT_LENS_E2E_CHROMIUM || '/usr/bin/chromium';
 const JOBS = [
-  { svg: "media/icon.svg", png: "media/icon.png", width: 128, height: 128, transparent: true },
-  { svg: "media/how-it-works.svg", png: "media/how-it-works.png", scale: 1.5 },
+  { svg: 'media/icon.svg', png: 'media/icon.png', width: 128, height: 128, transparent: true },
+  { svg: 'media/how-it-works.svg', png: 'media/how-it-works.png', scale: 1.5 },
 ];
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(file) {
   const b = readFileSync(file);
-  if (b.length < 24 || b.toString("latin1", 1, 4) !== "PNG") throw new Error(`${file} is not a PNG`);
+  if (b.length < 24 || b.toString('latin1', 1, 4) !== 'PNG') throw new Error(`${file} is not a PNG`);
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
@@ -32,7 +32,7 @@ function svgSize(text, file) {
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 
-const check = process.argv.includes("--check");
+const check = process.argv.includes('--check');
 if (check) {
   let bad = 0;
   for (const j of JOBS) {
@@ -56,20 +56,27 @@ if (!existsSync(CHROMIUM)) {
   console.error(`render-media: no Chromium at ${CHROMIUM} (scripts/e2e/setup-code-server.sh installs it, or set AGENT_LENS_E2E_CHROMIUM)`);
   process.exit(2);
 }
-const pw = join(ROOT, "node_modules", "playwright-core", "index.js");
+const pw = join(ROOT, 'node_modules', 'playwright-core', 'index.js');
 if (!existsSync(pw)) {
-  console.error("render-media: playwright-core is not installed (npm install)");
+  console.error('render-media: playwright-core is not installed (npm install)');
   process.exit(2);
 }
 const { chromium } = await import(pathToFileURL(pw).href).then((m) => m.default ?? m);
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
 });
 try {
   for (const j of JOBS) {
-    const text = readFileSync(join(ROOT, j.svg), "utf8");
+    const text = readFileSync(join(ROOT, j.svg), 'utf8');
     const own = svgSize(text, j.svg);
     const width = j.width ?? own.width;
     const height = j.height ?? own.height;
@@ -77,7 +84,7 @@ try {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale });
     const page = await context.newPage();
     // Nothing but the SVG inline: no file, no network.
-    await page.route("**/*", (r) => r.abort());
+    await page.route('**/*', (r) => r.abort());
     const svg = text.replace(/<svg\b/, `<svg style="display:block;width:${width}px;height:${height}px"`);
     await page.setContent(`<!doctype html><html><body style="margin:0;background:transparent">${svg}</body></html>`);
     await page.screenshot({ path: join(ROOT, j.png), omitBackground: !!j.transparent, clip: { x: 0, y: 0, width, height } });

@@ -28,7 +28,11 @@ function killWriter(kind: CrashKind, dir: string, ms: number): Promise<{ early?:
     });
     child.on('error', reject);
     // 'close', not 'exit': only then has all of its stderr been read.
-    child.on('close', (code, signal) => resolve(killed ? {} : { early: `the writer exited (${signal ?? `code ${code}`}) before it was killed: ${err.trim() || 'no message'}` }));
+    child.on('close', (code, signal) =>
+      resolve(
+        killed ? {} : { early: `the writer exited (${signal ?? `code ${code}`}) before it was killed: ${err.trim() || 'no message'}` },
+      ),
+    );
   });
 }
 
@@ -40,7 +44,7 @@ export interface CrashFigures {
 
 export async function runCrash(runs: number, print: (line: string) => void, seedValue = Date.now()): Promise<CrashFigures> {
   let rnd = seedValue >>> 0;
-  const next = (): number => ((rnd = (Math.imul(rnd, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = (): number => (rnd = (Math.imul(rnd, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const byKind = Object.fromEntries(KINDS.map((k) => [k, { runs: 0, midWrite: 0, left: 0, restart: 0 }])) as CrashFigures['byKind'];
   const shown = new Set<string>();
   let failed = 0;
@@ -61,7 +65,8 @@ export async function runCrash(runs: number, print: (line: string) => void, seed
       if (restart.length) f.restart++;
       if (left.length || restart.length) {
         failed++;
-        for (const p of [...left, ...restart]) if (!shown.has(`${kind}: ${p}`) && shown.size < 20) shown.add(`${kind}: ${p}`) && print(`    ✗ ${kind} run ${i}: ${p}`);
+        for (const p of [...left, ...restart])
+          if (!shown.has(`${kind}: ${p}`) && shown.size < 20) shown.add(`${kind}: ${p}`) && print(`    ✗ ${kind} run ${i}: ${p}`);
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -71,7 +76,9 @@ export async function runCrash(runs: number, print: (line: string) => void, seed
   print(`  crash safety: ${runs} SIGKILLs in ${secs} s (seed ${seedValue}), ${failed} failed`);
   for (const k of KINDS) {
     const f = byKind[k];
-    print(`    ${k.padEnd(9)} ${String(f.runs).padStart(5)} runs, ${String(f.midWrite).padStart(4)} killed between a temp file's open and its rename; torn or lost: ${f.left}; restart problems: ${f.restart}`);
+    print(
+      `    ${k.padEnd(9)} ${String(f.runs).padStart(5)} runs, ${String(f.midWrite).padStart(4)} killed between a temp file's open and its rename; torn or lost: ${f.left}; restart problems: ${f.restart}`,
+    );
   }
   return { runs, failed, byKind };
 }

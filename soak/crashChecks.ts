@@ -10,10 +10,35 @@ import { parseTeam } from '../src/handoff/team/registry';
 import { writeAgentSection } from '../src/handoff/team/writeBack';
 import { addHooks } from '../src/integrations/install/jsonHooks';
 import { backupPath, installInto, recordPath, uninstallFrom } from '../src/integrations/install/settingsFile';
-import { claudeEntries, type CrashKind, dispatcherFor, expectedBrief, SETTINGS_TEXT, settingsEnv, settingsFile, TEAM_TEXT, taskText, teamAgent, teamFile } from './crashFixtures';
+import {
+  claudeEntries,
+  type CrashKind,
+  dispatcherFor,
+  expectedBrief,
+  SETTINGS_TEXT,
+  settingsEnv,
+  settingsFile,
+  TEAM_TEXT,
+  taskText,
+  teamAgent,
+  teamFile,
+} from './crashFixtures';
 
 const MEMORY = '# Memory of worker\n\nNotes the agent keeps between tasks.\n';
-const BOARD_KEYS = ['agent', 'state', 'task_id', 'last_event', 'progress', 'error_reason', 'error_point', 'report_path', 'brief_path', 'delivery', 'delivered_to', 'updated_at'];
+const BOARD_KEYS = [
+  'agent',
+  'state',
+  'task_id',
+  'last_event',
+  'progress',
+  'error_reason',
+  'error_point',
+  'report_path',
+  'brief_path',
+  'delivery',
+  'delivered_to',
+  'updated_at',
+];
 
 /** Every temp file writeFileAtomic left under `dir` (a kill between open and rename). */
 export function tempsUnder(dir: string): string[] {
@@ -43,16 +68,22 @@ function boardProblems(file: string, wantIdle = false): string[] {
     return [`status.json is torn or empty (${text.length} bytes)`];
   }
   const p: string[] = [];
-  if (JSON.stringify(Object.keys(b).sort()) !== JSON.stringify([...BOARD_KEYS].sort())) p.push(`status.json has keys ${Object.keys(b).join(',')}`);
-  if (b.agent !== 'worker' || !BOARD_STATES.includes(b.state as never)) p.push(`status.json is not a board of worker: ${text.slice(0, 80)}`);
-  if (wantIdle && (b.state !== 'idle' || b.task_id !== null)) p.push(`after the restart the board is ${String(b.state)} with task ${String(b.task_id)}, not idle`);
+  if (JSON.stringify(Object.keys(b).sort()) !== JSON.stringify([...BOARD_KEYS].sort()))
+    p.push(`status.json has keys ${Object.keys(b).join(',')}`);
+  if (b.agent !== 'worker' || !BOARD_STATES.includes(b.state as never))
+    p.push(`status.json is not a board of worker: ${text.slice(0, 80)}`);
+  if (wantIdle && (b.state !== 'idle' || b.task_id !== null))
+    p.push(`after the restart the board is ${String(b.state)} with task ${String(b.task_id)}, not idle`);
   return p;
 }
 
 function briefNumbers(dir: string): number[] {
   const briefs = path.join(dir, 'worker', 'briefs');
   if (!fs.existsSync(briefs)) return [];
-  return fs.readdirSync(briefs).filter((f) => /^t\d+-brief\.md$/.test(f)).map((f) => Number(/\d+/.exec(f)![0]));
+  return fs
+    .readdirSync(briefs)
+    .filter((f) => /^t\d+-brief\.md$/.test(f))
+    .map((f) => Number(/\d+/.exec(f)![0]));
 }
 
 function briefProblems(dir: string): string[] {
@@ -116,7 +147,8 @@ function team(dir: string): { left: string[]; restart: string[] } {
   try {
     parseTeam(read(file) ?? '', file);
     writeAgentSection(file, { ...teamAgent('worker'), description: 'after the restart' });
-    if (read(file) !== TEAM_TEXT.replace('version 0', 'after the restart')) restart.push('team.toml after the restart is not the user file with the new [worker]');
+    if (read(file) !== TEAM_TEXT.replace('version 0', 'after the restart'))
+      restart.push('team.toml after the restart is not the user file with the new [worker]');
   } catch (e) {
     restart.push(`team.toml after the restart: ${(e as Error).message}`);
   }
@@ -130,7 +162,8 @@ function settings(dir: string): { left: string[]; restart: string[] } {
   const installed = addHooks(SETTINGS_TEXT, entries, file);
   const text = read(file);
   const left: string[] = [];
-  if (text !== SETTINGS_TEXT && text !== installed) left.push(`settings.json is neither the user's file nor it with our hooks (${text?.length ?? 'no'} bytes)`);
+  if (text !== SETTINGS_TEXT && text !== installed)
+    left.push(`settings.json is neither the user's file nor it with our hooks (${text?.length ?? 'no'} bytes)`);
   const restart: string[] = [];
   try {
     uninstallFrom(file, { env });
@@ -139,7 +172,8 @@ function settings(dir: string): { left: string[]; restart: string[] } {
     if (read(file) !== installed) restart.push('install after the restart did not write the hooks');
     uninstallFrom(file, { env });
     if (read(file) !== SETTINGS_TEXT) restart.push("install + uninstall after the restart did not give back the user's exact bytes");
-    if (fs.existsSync(backupPath(file)) || fs.existsSync(recordPath(file, env))) restart.push('uninstall left its backup or install record behind');
+    if (fs.existsSync(backupPath(file)) || fs.existsSync(recordPath(file, env)))
+      restart.push('uninstall left its backup or install record behind');
   } catch (e) {
     restart.push(`settings after the restart: ${(e as Error).message}`);
   }

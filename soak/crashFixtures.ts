@@ -41,7 +41,12 @@ export const SETTINGS_TEXT = `{
 }
 `;
 
-export const FACTS: HubFacts = { port: 4321, hubEnv: 'AGENT_LENS_HUB', hubFile: '/run/agent-lens/hub.json', cli: '/opt/agent-lens/bin/agent-lens' };
+export const FACTS: HubFacts = {
+  port: 4321,
+  hubEnv: 'AGENT_LENS_HUB',
+  hubFile: '/run/agent-lens/hub.json',
+  cli: '/opt/agent-lens/bin/agent-lens',
+};
 
 export function teamAgent(key: string, text = TEAM_TEXT): TeamAgent {
   const a = parseTeam(text, 'team.toml').agents.find((x) => x.key === key);
@@ -62,7 +67,10 @@ export function expectedBrief(root: string, n: number): string {
   const paths = new HandoffPaths(root);
   const id = taskId(n);
   const briefPath = paths.brief('worker', id);
-  return renderBrief({ agent: 'worker', taskId: id, task: taskText(n), workspace: root }, { ...FACTS, agent: 'worker', taskId: id, briefPath, reportPath: paths.report('worker', id) });
+  return renderBrief(
+    { agent: 'worker', taskId: id, task: taskText(n), workspace: root },
+    { ...FACTS, agent: 'worker', taskId: id, briefPath, reportPath: paths.report('worker', id) },
+  );
 }
 
 export function dispatcherFor(root: string): { boards: Boards; dispatcher: Dispatcher; paths: HandoffPaths } {
@@ -74,7 +82,9 @@ export function dispatcherFor(root: string): { boards: Boards; dispatcher: Dispa
     boards,
     paths,
     facts: () => FACTS,
-    finder: { find: async () => ({ pid: 1, title: 'worker', id: 'term-1', activate: async () => undefined, write: async () => undefined }) },
+    finder: {
+      find: async () => ({ pid: 1, title: 'worker', id: 'term-1', activate: async () => undefined, write: async () => undefined }),
+    },
     sleep: async () => undefined,
     workspace: root,
   });

@@ -4,7 +4,18 @@
  */
 import { writeAgentSection } from '../src/handoff/team/writeBack';
 import { installInto, uninstallFrom } from '../src/integrations/install/settingsFile';
-import { claudeEntries, type CrashKind, dispatcherFor, KINDS, settingsEnv, settingsFile, taskId, taskText, teamAgent, teamFile } from './crashFixtures';
+import {
+  claudeEntries,
+  type CrashKind,
+  dispatcherFor,
+  KINDS,
+  settingsEnv,
+  settingsFile,
+  taskId,
+  taskText,
+  teamAgent,
+  teamFile,
+} from './crashFixtures';
 
 async function boards(dir: string): Promise<never> {
   const { boards, dispatcher, paths } = dispatcherFor(dir);

@@ -16,7 +16,16 @@ import { writeDiscovery } from '../src/hub/discovery';
 import { Hub } from '../src/hub/hub';
 import { HookSource } from '../src/sources/hooks/hookSource';
 import { AgentStore } from '../src/store/store';
-import { type Arrivals, type Sent, arrival, compareBoards, compareEvents, compareSessions, compareTerminals, heapSlope } from './loadChecks';
+import {
+  type Arrivals,
+  type Sent,
+  arrival,
+  compareBoards,
+  compareEvents,
+  compareSessions,
+  compareTerminals,
+  heapSlope,
+} from './loadChecks';
 import { LoadTerminals, loadRecordings } from './loadTerminals';
 
 const CLIENT = path.join(__dirname, 'load-client.js');
@@ -42,14 +51,31 @@ export interface LoadFigures {
 
 /** A terminal that takes what dispatch types and says it was delivered: the steps are not what is measured. */
 const finder = {
-  find: async (a: { key: string }) => ({ pid: 1, title: a.key, id: `term-${a.key}`, activate: async () => undefined, write: async () => undefined }),
+  find: async (a: { key: string }) => ({
+    pid: 1,
+    title: a.key,
+    id: `term-${a.key}`,
+    activate: async () => undefined,
+    write: async () => undefined,
+  }),
 };
 
 function handoff(root: string, hub: Hub, log: (l: 'info' | 'warn', m: string) => void): HandoffService {
   fs.mkdirSync(root, { recursive: true });
   const teamFile = path.join(root, 'team.toml');
   fs.writeFileSync(teamFile, AGENTS.map((k) => `[${k}]\nmode = "embedded"\nprocess = "${k}"\n`).join('\n'));
-  return new HandoffService({ root, teamFile, hub, hubFile: path.join(root, 'hub.json'), hubEnv: HUB_ENV, cli: 'agent-lens', finder, workspace: root, sleep: async () => undefined, log });
+  return new HandoffService({
+    root,
+    teamFile,
+    hub,
+    hubFile: path.join(root, 'hub.json'),
+    hubEnv: HUB_ENV,
+    cli: 'agent-lens',
+    finder,
+    workspace: root,
+    sleep: async () => undefined,
+    log,
+  });
 }
 
 function runClient(env: NodeJS.ProcessEnv): Promise<{ seconds: number; statuses: Record<string, number> }> {
@@ -98,7 +124,15 @@ export async function runLoad(o: LoadOptions, print: (line: string) => void): Pr
   const every = Math.max(1000, (o.seconds * 1000) / 12);
   const sampler = setInterval(() => heap.push(heapMb()), every);
   const sentFile = path.join(dir, 'sent.jsonl');
-  const client = await runClient({ [HUB_ENV]: hubFile, LOAD_SECONDS: String(o.seconds), LOAD_RATE: String(o.rate), LOAD_SESSIONS: String(o.sessions), LOAD_AGENTS: AGENTS.join(','), LOAD_HOOKS: HOOKS, LOAD_SENT: sentFile });
+  const client = await runClient({
+    [HUB_ENV]: hubFile,
+    LOAD_SECONDS: String(o.seconds),
+    LOAD_RATE: String(o.rate),
+    LOAD_SESSIONS: String(o.sessions),
+    LOAD_AGENTS: AGENTS.join(','),
+    LOAD_HOOKS: HOOKS,
+    LOAD_SENT: sentFile,
+  });
   clearInterval(sampler);
   heap.push(heapMb());
   terminals.stop();
@@ -106,14 +140,24 @@ export async function runLoad(o: LoadOptions, print: (line: string) => void): Pr
   // Let pending states commit on the real clock (the detector's longest settle is a few seconds).
   await new Promise((r) => setTimeout(r, 4000));
 
-  const sent = fs.readFileSync(sentFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Sent);
+  const sent = fs
+    .readFileSync(sentFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Sent);
   const problems: string[] = [];
   const bad = Object.entries(client.statuses).filter(([s]) => !s.startsWith('2'));
   if (bad.length) problems.push(`non-2xx answers: ${bad.map(([s, n]) => `${s}×${n}`).join(', ')}`);
-  problems.push(...compareSessions(sent, arrived, store), ...(await compareBoards(sent, service, path.join(dir, 'truth'))), ...compareEvents(sent, service), ...compareTerminals(terminals.results()));
+  problems.push(
+    ...compareSessions(sent, arrived, store),
+    ...(await compareBoards(sent, service, path.join(dir, 'truth'))),
+    ...compareEvents(sent, service),
+    ...compareTerminals(terminals.results()),
+  );
   const warm = heap.slice(Math.ceil(heap.length / 3));
   const slope = heapSlope(warm, every / 60_000);
-  if (warm.length >= 3 && Math.max(...warm) - Math.min(...warm) > 16) problems.push(`heap grew ${(Math.max(...warm) - Math.min(...warm)).toFixed(1)} MB after warm-up`);
+  if (warm.length >= 3 && Math.max(...warm) - Math.min(...warm) > 16)
+    problems.push(`heap grew ${(Math.max(...warm) - Math.min(...warm)).toFixed(1)} MB after warm-up`);
   for (const p of problems.slice(0, 20)) print(`  ✗ ${p}`);
   for (const w of warnings.slice(0, 5)) print(`  (warning logged: ${w})`);
 
@@ -122,7 +166,15 @@ export async function runLoad(o: LoadOptions, print: (line: string) => void): Pr
   await hub.close();
   store.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
-  const figures: LoadFigures = { failed: problems.length, sent: sent.length, statuses: client.statuses, chars: terminals.chars, casts: terminals.casts, heapMb: heap, slopeMbPerMin: slope };
+  const figures: LoadFigures = {
+    failed: problems.length,
+    sent: sent.length,
+    statuses: client.statuses,
+    chars: terminals.chars,
+    casts: terminals.casts,
+    heapMb: heap,
+    slopeMbPerMin: slope,
+  };
   print(
     `load: ${o.terminals} terminals replaying ${recs.length} real recordings at full speed (${(terminals.chars / 2 ** 20).toFixed(1)} MB of output, ${terminals.casts} sessions) + ${sent.length} hook/doorbell reports in ${client.seconds.toFixed(1)} s (${(sent.length / client.seconds).toFixed(0)}/s) over loopback HTTP; ` +
       `answers ${JSON.stringify(client.statuses)}; heap ${heap.map((h) => h.toFixed(0)).join(' → ')} MB (slope after warm-up ${slope.toFixed(2)} MB/min); ${problems.length ? `${problems.length} FAILED` : 'no report lost, order kept, store = ground truth'}`,

@@ -27,13 +27,23 @@ export interface Arrivals {
 }
 
 export function arrival(prev: Arrivals | undefined, json: string): Arrivals {
-  return { n: (prev?.n ?? 0) + 1, digest: createHash('sha256').update(prev?.digest ?? '').update(json).digest('hex') };
+  return {
+    n: (prev?.n ?? 0) + 1,
+    digest: createHash('sha256')
+      .update(prev?.digest ?? '')
+      .update(json)
+      .digest('hex'),
+  };
 }
 
 /** What a session shows, in the terms a user sees: state, source, and the open waits. */
 function shown(s: SessionSummary | undefined): string {
   if (!s) return 'no session';
-  return JSON.stringify({ state: s.shown?.state, source: s.shown?.source, waits: s.waits.filter((w) => w.closedAt === undefined).map((w) => `${w.kind}:${w.question ?? ''}`) });
+  return JSON.stringify({
+    state: s.shown?.state,
+    source: s.shown?.source,
+    waits: s.waits.filter((w) => w.closedAt === undefined).map((w) => `${w.kind}:${w.question ?? ''}`),
+  });
 }
 
 export function compareSessions(sent: Sent[], arrived: Map<string, Arrivals>, store: AgentStore): string[] {
@@ -71,8 +81,27 @@ export async function compareBoards(sent: Sent[], service: HandoffService, truth
   fs.mkdirSync(truthRoot, { recursive: true });
   const teamFile = path.join(truthRoot, 'team.toml');
   fs.copyFileSync(service.registry.file, teamFile);
-  const finder = { find: async (a: { key: string }) => ({ pid: 1, title: a.key, id: `term-${a.key}`, activate: async () => undefined, write: async () => undefined }) };
-  const truth = new HandoffService({ root: truthRoot, teamFile, hub, hubFile: path.join(truthRoot, 'hub.json'), hubEnv: HUB_ENV, cli: 'agent-lens', finder, workspace: truthRoot, sleep: async () => undefined, log: () => undefined });
+  const finder = {
+    find: async (a: { key: string }) => ({
+      pid: 1,
+      title: a.key,
+      id: `term-${a.key}`,
+      activate: async () => undefined,
+      write: async () => undefined,
+    }),
+  };
+  const truth = new HandoffService({
+    root: truthRoot,
+    teamFile,
+    hub,
+    hubFile: path.join(truthRoot, 'hub.json'),
+    hubEnv: HUB_ENV,
+    cli: 'agent-lens',
+    finder,
+    workspace: truthRoot,
+    sleep: async () => undefined,
+    log: () => undefined,
+  });
   truth.start();
   await hub.listen();
   for (const s of sent) {
@@ -80,7 +109,14 @@ export async function compareBoards(sent: Sent[], service: HandoffService, truth
     else if (s.kind === 'event') truth.ringLocal(s.body, 'doorbell');
   }
   const view = (b: ReturnType<HandoffService['boards']['get']>) =>
-    JSON.stringify({ state: b.state, task: b.task_id, last: b.last_event && [b.last_event.status, b.last_event.summary], progress: b.progress?.summary ?? null, delivery: b.delivery, error: b.error_reason });
+    JSON.stringify({
+      state: b.state,
+      task: b.task_id,
+      last: b.last_event && [b.last_event.status, b.last_event.summary],
+      progress: b.progress?.summary ?? null,
+      delivery: b.delivery,
+      error: b.error_reason,
+    });
   const problems: string[] = [];
   for (const agent of service.agents().map((a) => a.key)) {
     const got = view(service.boards.get(agent));
@@ -98,10 +134,16 @@ export async function compareBoards(sent: Sent[], service: HandoffService, truth
 export function compareEvents(sent: Sent[], service: HandoffService): string[] {
   const problems: string[] = [];
   for (const agent of service.agents().map((a) => a.key)) {
-    const want = sent.filter((s) => s.kind === 'event' && s.agent === agent).map((s) => (s.kind === 'event' ? `${s.body.id} ${s.body.status} ${s.body.summary}` : ''));
+    const want = sent
+      .filter((s) => s.kind === 'event' && s.agent === agent)
+      .map((s) => (s.kind === 'event' ? `${s.body.id} ${s.body.status} ${s.body.summary}` : ''));
     const file = service.paths.eventsLog(agent);
-    const lines = [`${file}.1`, file].flatMap((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').filter(Boolean) : []));
-    const got = lines.map((l) => JSON.parse(l) as { id: string; status: string; summary: string }).map((e) => `${e.id} ${e.status} ${e.summary}`);
+    const lines = [`${file}.1`, file].flatMap((f) =>
+      fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').filter(Boolean) : [],
+    );
+    const got = lines
+      .map((l) => JSON.parse(l) as { id: string; status: string; summary: string })
+      .map((e) => `${e.id} ${e.status} ${e.summary}`);
     if (got.length !== want.length) problems.push(`events log of ${agent}: ${got.length} lines for ${want.length} events sent`);
     else if (got.some((g, i) => g !== want[i])) problems.push(`events log of ${agent}: not in the order sent`);
   }
@@ -114,7 +156,10 @@ export function compareTerminals(results: { id: string; rec: Recording; shown: {
   for (const r of results) {
     const want = truth.get(r.rec.name) ?? settledState(r.rec);
     truth.set(r.rec.name, want);
-    if (r.shown.agent !== want.agent || r.shown.state !== want.state) problems.push(`${r.id} (${r.rec.name}): shows ${r.shown.agent} ${r.shown.state}, read alone it settles on ${want.agent} ${want.state}`);
+    if (r.shown.agent !== want.agent || r.shown.state !== want.state)
+      problems.push(
+        `${r.id} (${r.rec.name}): shows ${r.shown.agent} ${r.shown.state}, read alone it settles on ${want.agent} ${want.state}`,
+      );
   }
   return problems;
 }

@@ -13,7 +13,12 @@ const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const perSecond = Number(process.env.LOAD_RATE ?? 200);
 const sessions = Number(process.env.LOAD_SESSIONS ?? 50);
 const agents = (process.env.LOAD_AGENTS ?? '').split(',').filter(Boolean);
-const payloads = fs.readFileSync(process.env.LOAD_HOOKS!, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload).filter((p) => p.hook_event_name !== 'SessionEnd');
+const payloads = fs
+  .readFileSync(process.env.LOAD_HOOKS!, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload)
+  .filter((p) => p.hook_event_name !== 'SessionEnd');
 const sent = fs.openSync(process.env.LOAD_SENT!, 'w');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 const statuses: Record<string, number> = {};
@@ -21,10 +26,25 @@ const statuses: Record<string, number> = {};
 function post(path: string, body: unknown): Promise<number> {
   const data = JSON.stringify(body);
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: hub.port, path, method: 'POST', agent, headers: { host: `127.0.0.1:${hub.port}`, authorization: `Bearer ${hub.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: hub.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          host: `127.0.0.1:${hub.port}`,
+          authorization: `Bearer ${hub.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(data);
   });
@@ -67,7 +87,10 @@ async function ring(a: number): Promise<void> {
     b.due--;
     if (b.step === 0) b.n++;
     const id = `${key}::t${b.n}`;
-    const body = b.step === 0 ? { agent: key, task_id: `t${b.n}`, brief: `load task ${b.n}` } : { id, status: b.step === 4 ? 'done' : 'progress', summary: `${key} t${b.n} step ${b.step}`, report_path: null };
+    const body =
+      b.step === 0
+        ? { agent: key, task_id: `t${b.n}`, brief: `load task ${b.n}` }
+        : { id, status: b.step === 4 ? 'done' : 'progress', summary: `${key} t${b.n} step ${b.step}`, report_path: null };
     fs.writeSync(sent, `${JSON.stringify({ kind: b.step === 0 ? 'dispatch' : 'event', agent: key, body })}\n`);
     count(await post(b.step === 0 ? '/handoff/dispatch' : '/handoff', body));
     b.step = (b.step + 1) % 5;

@@ -27,7 +27,13 @@ export function loadRecordings(root: string): Recording[] {
       const f = path.join(root, agent, s, 'session.cast');
       if (!fs.existsSync(f)) continue;
       const cast = parseCast(fs.readFileSync(f, 'utf8'), f);
-      out.push({ name: `${agent}/${s}`, commandLine: recordedCommandLine(path.join(root, agent, s), agent), cols: cast.cols, rows: cast.rows, chunks: cast.events.filter((e) => e.code === 'o').map((e) => e.data) });
+      out.push({
+        name: `${agent}/${s}`,
+        commandLine: recordedCommandLine(path.join(root, agent, s), agent),
+        cols: cast.cols,
+        rows: cast.rows,
+        chunks: cast.events.filter((e) => e.code === 'o').map((e) => e.data),
+      });
     }
   }
   return out;

@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   const caseArg = process.argv.find((a) => a.startsWith('--case='));
   const cases = caseArg ? new RegExp(caseArg.slice('--case='.length)) : undefined;
   const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
-  const sizes = sizesArg?.slice('--sizes='.length).split(',').map((k) => Number(k) * 1024);
+  const sizes = sizesArg
+    ?.slice('--sizes='.length)
+    .split(',')
+    .map((k) => Number(k) * 1024);
   if (only.includes('linear')) await benchLinear(print, { maxBytes: short ? 256 * 1024 : 4096 * 1024, only: cases, sizes });
   console.log(failed === 0 ? 'soak: every property held' : 'soak: FAILED (see ✗ above)');
   process.exit(failed === 0 ? 0 : 1);

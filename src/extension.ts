@@ -69,60 +69,89 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
 
 /** The store, the adapters and the views, wired to each other. */
 function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Parts {
-  let config = readConfig();
+  const settings = { current: readConfig() };
+  const config = () => settings.current;
   const census = new AgentCensus();
   // The store's lines can name hook-supplied session ids and terminal names: escaped, so none can forge a line.
   const store = new AgentStore({ log: (m) => log.info(printable(m)), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
-  store.setSwitchedOff(switchedOff(config));
-  const terminals = new TerminalAdapter(store, () => config, log);
+  store.setSwitchedOff(switchedOff(config()));
+  const terminals = new TerminalAdapter(store, config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   const late: { hooks?: HookCommands; handoff?: HandoffHost } = {};
-  const input = (): ViewInput => ({ terminals: store.terminals(), waits: store.waits(), now: Date.now(), activeTerminalId: activeId(), hooks: late.hooks?.statuses(), handoff: late.handoff?.view() });
+  const input = (): ViewInput => ({
+    terminals: store.terminals(),
+    waits: store.waits(),
+    now: Date.now(),
+    activeTerminalId: activeId(),
+    hooks: late.hooks?.statuses(),
+    handoff: late.handoff?.view(),
+  });
+  const { tree, view, statusBar, render } = views(input);
+  const { notifier, raised } = waitNotifications(store, config, activeId, log);
+  const hooks = (late.hooks = new HookCommands(context, log, () => render()));
+  const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
+  terminals.onOutput = (id, chunk) => handoff.onOutput(id, chunk);
+  terminals.onClosed = (id) => handoff.terminalClosed(id);
+  const memory = terminalMemory(store, terminals, log);
+  const changes = new vscode.EventEmitter<StateChange>();
+  const logs = startLogSources(store, config, log);
+  // Saved before the store is emptied on the way out.
+  context.subscriptions.push(log, memory, terminals, tree, view, statusBar, notifier, changes, logs);
+  context.subscriptions.push({ dispose: () => store.dispose() }, { dispose: () => render.cancel() }, handoff);
+  // Settings changed, or trust granted: every part reads them again, and switched-off agents vanish (or return) at once.
+  followSettings(context, handoff, () => {
+    settings.current = readConfig();
+    store.setSwitchedOff(switchedOff(config()));
+    terminals.reconfigure();
+    logs.reconfigure();
+    render();
+  });
+  return { log, config, store, terminals, input, tree, view, statusBar, render, raised, hooks, handoff, changes };
+}
+
+/** The side bar's tree, its badge and the status bar, redrawn together. */
+function views(input: () => ViewInput): Pick<Parts, 'tree' | 'view' | 'statusBar' | 'render'> {
   const tree = new AgentTreeProvider(input);
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const statusBar = new StatusBar(input);
-  const { notifier, raised } = waitNotifications(store, () => config, activeId, log);
   // Every store and board event asks for a render; a flood of them rebuilds the views once per 100 ms at most.
   const render = coalesce(realScheduler, 100, () => {
     tree.refresh();
     statusBar.update();
     view.badge = badge(input());
   });
-  const hooks = (late.hooks = new HookCommands(context, log, () => render()));
-  const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
-  terminals.onOutput = (id, chunk) => handoff.onOutput(id, chunk);
-  terminals.onClosed = (id) => handoff.terminalClosed(id);
-  // The hooks' wait markers sit beside every window's discovery file (<home>/hubs/waiting/<agent pid>).
+  return { tree, view, statusBar, render };
+}
+
+/** What each terminal had, kept beside the hub's discovery file, where the hooks' wait markers are too. */
+function terminalMemory(store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): TerminalMemory {
   const hubs = path.join(agentLensHome(), 'hubs');
-  const memory = new TerminalMemory(path.join(hubs, `${workspaceKey()}.terminals.json`), store, terminals, () => markerDir(path.join(hubs, 'hub.json')), (m) => log.info(m));
+  const file = path.join(hubs, `${workspaceKey()}.terminals.json`);
+  const memory = new TerminalMemory(
+    file,
+    store,
+    terminals,
+    () => markerDir(path.join(hubs, 'hub.json')),
+    (m) => log.info(m),
+  );
   terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
-  const changes = new vscode.EventEmitter<StateChange>();
-  const logs = startLogSources(store, () => config, log);
-  const p: Parts = { log, config: () => config, store, terminals, input, tree, view, statusBar, render, raised, hooks, handoff, changes };
-  // Settings changed, or trust granted: every part reads them again, and switched-off agents vanish (or return) at once.
-  const applyConfig = (): void => {
-    config = readConfig();
-    store.setSwitchedOff(switchedOff(config));
-    terminals.reconfigure();
-    logs.reconfigure();
-    render();
-  };
-  // Saved before the store is emptied on the way out.
-  context.subscriptions.push(log, memory, terminals, tree, view, statusBar, notifier, changes, logs, { dispose: () => store.dispose() }, { dispose: () => render.cancel() }, handoff);
+  return memory;
+}
+
+function followSettings(context: vscode.ExtensionContext, handoff: HandoffHost, apply: () => void): void {
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('agentLens')) return;
       if (e.affectsConfiguration('agentLens.handoff')) handoff.restart();
-      applyConfig();
+      apply();
     }),
     // Trust granted: the workspace's own values of trust-only settings count from now on (readConfig asks isTrusted,
     // which a configuration event fired for the same change may not see yet).
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       handoff.restart();
-      applyConfig();
+      apply();
     }),
   );
-  return p;
 }
 
 /** The store's changes reach the views, the API's event and the routing triggers; every command is registered. */
@@ -135,12 +164,26 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
     }),
     p.store.onDidChangeWait(() => p.render()),
     vscode.window.onDidChangeActiveTerminal(() => p.statusBar.update()),
-    ...registerHandlers({ ...terminalHandlers(p.input, p.terminals, p.log), ...waitHandlers(p.store, p.terminals, p.log), ...handoffHandlers(p.handoff, p.log), ...p.hooks.handlers(), openRow: rowClick(p.view) }, p.log),
+    ...registerHandlers(
+      {
+        ...terminalHandlers(p.input, p.terminals, p.log),
+        ...waitHandlers(p.store, p.terminals, p.log),
+        ...handoffHandlers(p.handoff, p.log),
+        ...p.hooks.handlers(),
+        openRow: rowClick(p.view),
+      },
+      p.log,
+    ),
   );
 }
 
 /** The stable API (version 1) and, beside it, the test surface. */
-function api(context: vscode.ExtensionContext, p: Parts, hub: () => RunningHub | undefined, activation: { activationMs: number; activationCpuMs: number }): AgentLensApi {
+function api(
+  context: vscode.ExtensionContext,
+  p: Parts,
+  hub: () => RunningHub | undefined,
+  activation: { activationMs: number; activationCpuMs: number },
+): AgentLensApi {
   const { store, terminals, handoff } = p;
   const testing: AgentLensTestSurface = {
     states: () => store.terminals(),
@@ -157,12 +200,23 @@ function api(context: vscode.ExtensionContext, p: Parts, hub: () => RunningHub |
     handoff: () => {
       const s = handoff.service;
       if (!s) return undefined;
-      return { root: s.paths.root, teamFile: s.registry.file, cli: handoff.cliPath, boards: s.boards.all(), routes: handoff.routes?.routes() ?? [], fired: [...(handoff.routes?.fired ?? [])], notices: [...handoff.notices] };
+      return {
+        root: s.paths.root,
+        teamFile: s.registry.file,
+        cli: handoff.cliPath,
+        boards: s.boards.all(),
+        routes: handoff.routes?.routes() ?? [],
+        fired: [...(handoff.routes?.fired ?? [])],
+        notices: [...handoff.notices],
+      };
     },
     ui: { tree: () => p.tree.snapshot(), statusBar: () => p.statusBar.snapshot(), notifications: () => p.raised.map((r) => ({ ...r })) },
   };
   const changedTerminal = new vscode.EventEmitter<string>();
-  context.subscriptions.push(changedTerminal, store.onDidChange((c) => changedTerminal.fire(c.id)));
+  context.subscriptions.push(
+    changedTerminal,
+    store.onDidChange((c) => changedTerminal.fire(c.id)),
+  );
   return {
     apiVersion: 1,
     terminals: () => store.terminals().map(publicTerminal),

@@ -35,7 +35,8 @@ interface MsgBody {
 function systemText(b: MsgBody): string {
   const s = b.system;
   if (typeof s === 'string') return s;
-  if (Array.isArray(s)) return s.map((x) => (x && typeof x === 'object' && 'text' in x ? String((x as { text: unknown }).text) : '')).join('\n');
+  if (Array.isArray(s))
+    return s.map((x) => (x && typeof x === 'object' && 'text' in x ? String((x as { text: unknown }).text) : '')).join('\n');
   return '';
 }
 
@@ -43,7 +44,11 @@ function systemText(b: MsgBody): string {
 function firstUserText(b: MsgBody): string {
   const c = b.messages?.find((x) => x.role === 'user')?.content;
   if (typeof c === 'string') return c;
-  return Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && (x as { type?: unknown }).type === 'text' ? String((x as { text: unknown }).text) : '')).join('\n') : '';
+  return Array.isArray(c)
+    ? c
+        .map((x) => (x && typeof x === 'object' && (x as { type?: unknown }).type === 'text' ? String((x as { text: unknown }).text) : ''))
+        .join('\n')
+    : '';
 }
 
 function lastUserText(b: MsgBody): string {
@@ -156,13 +161,21 @@ class AnthropicHandler implements ProtocolHandler {
   }
 
   private finish(ctx: ServeContext, stopReason: string, outTokens: number): void {
-    sse(ctx, { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } }, 'message_delta');
+    sse(
+      ctx,
+      { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } },
+      'message_delta',
+    );
     sse(ctx, { type: 'message_stop' }, 'message_stop');
     ctx.res.end();
   }
 
   /** Stream a text content block at `index`. Returns false if the client went away. */
-  private async streamText(ctx: ServeContext, index: number, turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>): Promise<boolean> {
+  private async streamText(
+    ctx: ServeContext,
+    index: number,
+    turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>,
+  ): Promise<boolean> {
     sse(ctx, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
     const parts = splitChunks(turn.text, turn.chunks);
     const delays = chunkDelays(turn, parts.length);
@@ -220,7 +233,11 @@ class AnthropicHandler implements ProtocolHandler {
     if (turn.text) {
       if (!(await this.streamText(ctx, index++, { text: turn.text, firstDelayMs: turn.firstDelayMs, delayMs: turn.delayMs }))) return;
     } else if (!(await abortableSleep(ctx, turn.firstDelayMs ?? 300))) return;
-    sse(ctx, { type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolId, name: turn.name, input: {} } }, 'content_block_start');
+    sse(
+      ctx,
+      { type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolId, name: turn.name, input: {} } },
+      'content_block_start',
+    );
     const json = JSON.stringify(input);
     const third = Math.ceil(json.length / 3);
     for (const part of [json.slice(0, third), json.slice(third, 2 * third), json.slice(2 * third)]) {

@@ -29,14 +29,24 @@ export async function mockCliMain(argv: string[], defaultProtocol?: string): Pro
     }
   }
   if (o.help || !o.script) {
-    process.stdout.write('usage: mock --script <file.json> [--protocol anthropic|responses|chat|gemini] [--port-file <path>] [--log <path>] [--port N] [--verbose]\n');
+    process.stdout.write(
+      'usage: mock --script <file.json> [--protocol anthropic|responses|chat|gemini] [--port-file <path>] [--log <path>] [--port N] [--verbose]\n',
+    );
     process.exit(o.help ? 0 : 2);
   }
   const protocol = String(o.protocol ?? defaultProtocol ?? 'anthropic');
   const script = loadScript(String(o.script));
   const opts = { script, logFile: o.log ? String(o.log) : undefined, port: o.port ? Number(o.port) : 0, verbose: !!o.verbose };
   const mock =
-    protocol === 'anthropic' ? createAnthropicMock(opts) : protocol === 'responses' ? createResponsesMock(opts) : protocol === 'chat' ? createChatMock(opts) : protocol === 'gemini' ? createGeminiMock(opts) : undefined;
+    protocol === 'anthropic'
+      ? createAnthropicMock(opts)
+      : protocol === 'responses'
+        ? createResponsesMock(opts)
+        : protocol === 'chat'
+          ? createChatMock(opts)
+          : protocol === 'gemini'
+            ? createGeminiMock(opts)
+            : undefined;
   if (!mock) throw new Error(`unknown protocol ${protocol}`);
   const port = await mock.listen();
   if (o['port-file']) {

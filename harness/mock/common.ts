@@ -10,7 +10,18 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-import { type ErrorTurn, type HangTurn, type MockScript, type TextTurn, type ToolTurn, type Turn, TurnQueue, describeTurn, guessVars, substitute } from './turns';
+import {
+  type ErrorTurn,
+  type HangTurn,
+  type MockScript,
+  type TextTurn,
+  type ToolTurn,
+  type Turn,
+  TurnQueue,
+  describeTurn,
+  guessVars,
+  substitute,
+} from './turns';
 
 export * from './turns';
 
@@ -245,7 +256,9 @@ export class MockServer {
     const method = req.method ?? 'GET';
     const n = ++this.n;
     // OpenCode's background `npm install @opencode-ai/plugin` is pointed here (homes.ts): answer 404 like a registry.
-    const cls: Classified | null = path.startsWith('/npm-registry/') ? { kind: 'npm-registry', agent: false } : this.handler.classify(method, path, body, req.headers);
+    const cls: Classified | null = path.startsWith('/npm-registry/')
+      ? { kind: 'npm-registry', agent: false }
+      : this.handler.classify(method, path, body, req.headers);
     const entry: RequestLogEntry = {
       n,
       t: this.now(),
@@ -311,7 +324,9 @@ export class MockServer {
     this.entries.push(entry);
     if (this.opts.logFile) fs.appendFileSync(this.opts.logFile, `${JSON.stringify(entry)}\n`);
     if (this.opts.verbose)
-      process.stderr.write(`[mock ${this.handler.name}] #${entry.n} ${entry.method} ${entry.path} kind=${entry.kind} turn=${entry.turnIndex ?? ''}\n`);
+      process.stderr.write(
+        `[mock ${this.handler.name}] #${entry.n} ${entry.method} ${entry.path} kind=${entry.kind} turn=${entry.turnIndex ?? ''}\n`,
+      );
     for (const l of this.listeners) l(entry);
   }
 }

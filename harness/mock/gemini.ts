@@ -49,7 +49,13 @@ const STATUS_NAME: Record<number, string> = {
 };
 
 export function geminiErrorBody(status: number, message?: string): unknown {
-  return { error: { code: status, message: message ?? (status === 400 ? 'API key not valid. Please pass a valid API key.' : 'Internal error encountered.'), status: STATUS_NAME[status] ?? 'UNKNOWN' } };
+  return {
+    error: {
+      code: status,
+      message: message ?? (status === 400 ? 'API key not valid. Please pass a valid API key.' : 'Internal error encountered.'),
+      status: STATUS_NAME[status] ?? 'UNKNOWN',
+    },
+  };
 }
 
 function modelOf(path: string): string {
@@ -112,7 +118,11 @@ class GeminiHandler implements ProtocolHandler {
   }
 
   /** Streams text chunks; false when the client went away. */
-  private async streamText(ctx: ServeContext, turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>, finishLast: boolean): Promise<boolean> {
+  private async streamText(
+    ctx: ServeContext,
+    turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>,
+    finishLast: boolean,
+  ): Promise<boolean> {
     const parts = splitChunks(turn.text, turn.chunks);
     const delays = chunkDelays(turn, parts.length);
     for (let i = 0; i < parts.length; i++) {

@@ -34,7 +34,8 @@ interface ChatBody {
 
 function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((x) => (x && typeof x === 'object' && 'text' in x ? String((x as { text: unknown }).text) : '')).join(' ');
+  if (Array.isArray(c))
+    return c.map((x) => (x && typeof x === 'object' && 'text' in x ? String((x as { text: unknown }).text) : '')).join(' ');
   return '';
 }
 
@@ -47,7 +48,10 @@ class ChatHandler implements ProtocolHandler {
     if (method === 'POST' && /\/chat\/completions$/.test(path)) {
       const b = (body && typeof body === 'object' ? body : {}) as ChatBody;
       const msgs = b.messages ?? [];
-      const sys = msgs.filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
+      const sys = msgs
+        .filter((m) => m.role === 'system')
+        .map((m) => contentText(m.content))
+        .join('\n');
       const last = msgs[msgs.length - 1];
       const extra = {
         model: b.model,
@@ -72,24 +76,44 @@ class ChatHandler implements ProtocolHandler {
   }
 
   serveError(ctx: ServeContext, turn: ErrorTurn): void {
-    sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
+    sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), {
+      'x-request-id': `req_mock_${ctx.entry.n}`,
+      ...(turn.headers ?? {}),
+    });
   }
 
   private chunk(ctx: ServeContext, id: string, delta: Record<string, unknown>, finish: string | null = null): boolean {
     const b = (ctx.body ?? {}) as ChatBody;
-    return sse(ctx, { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: b.model ?? 'mock-model', choices: [{ index: 0, delta, finish_reason: finish }] });
+    return sse(ctx, {
+      id,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: b.model ?? 'mock-model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
   }
 
   private end(ctx: ServeContext, id: string, finish: string, outTokens: number): void {
     const b = (ctx.body ?? {}) as ChatBody;
     this.chunk(ctx, id, {}, finish);
     const inTok = approxTokens(ctx.rawBody);
-    sse(ctx, { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: b.model ?? 'mock-model', choices: [], usage: { prompt_tokens: inTok, completion_tokens: outTokens, total_tokens: inTok + outTokens } });
+    sse(ctx, {
+      id,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: b.model ?? 'mock-model',
+      choices: [],
+      usage: { prompt_tokens: inTok, completion_tokens: outTokens, total_tokens: inTok + outTokens },
+    });
     sse(ctx, '[DONE]');
     ctx.res.end();
   }
 
-  private async streamText(ctx: ServeContext, id: string, turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>): Promise<boolean> {
+  private async streamText(
+    ctx: ServeContext,
+    id: string,
+    turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>,
+  ): Promise<boolean> {
     const parts = splitChunks(turn.text, turn.chunks);
     const delays = chunkDelays(turn, parts.length);
     for (let i = 0; i < parts.length; i++) {

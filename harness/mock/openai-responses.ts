@@ -50,8 +50,28 @@ function lastItemType(b: RespBody): string {
 }
 
 export function openaiErrorBody(status: number, message?: string): unknown {
-  const type = status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { error: { message: message ?? (status === 429 ? 'Rate limit reached (mock)' : status === 401 ? 'Incorrect API key provided (mock)' : 'Internal server error (mock upstream failure)'), type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
+  const type =
+    status === 429
+      ? 'rate_limit_exceeded'
+      : status === 401
+        ? 'invalid_request_error'
+        : status >= 500
+          ? 'server_error'
+          : 'invalid_request_error';
+  return {
+    error: {
+      message:
+        message ??
+        (status === 429
+          ? 'Rate limit reached (mock)'
+          : status === 401
+            ? 'Incorrect API key provided (mock)'
+            : 'Internal server error (mock upstream failure)'),
+      type,
+      param: null,
+      code: status === 401 ? 'invalid_api_key' : null,
+    },
+  };
 }
 
 class ResponsesHandler implements ProtocolHandler {
@@ -62,7 +82,13 @@ class ResponsesHandler implements ProtocolHandler {
     if (method === 'POST' && /\/responses$/.test(path)) {
       const b = (body && typeof body === 'object' ? body : {}) as RespBody;
       const prompt = lastUserText(b);
-      const extra = { model: b.model, stream: b.stream === true, n_input: b.input?.length ?? 0, last_input_type: lastItemType(b), prompt: prompt.slice(0, 200) };
+      const extra = {
+        model: b.model,
+        stream: b.stream === true,
+        n_input: b.input?.length ?? 0,
+        last_input_type: lastItemType(b),
+        prompt: prompt.slice(0, 200),
+      };
       if (/Generate a concise, single-line task title/i.test(prompt)) return { kind: 'title', agent: false, extra };
       return { kind: 'agent', agent: true, extra };
     }
@@ -78,7 +104,10 @@ class ResponsesHandler implements ProtocolHandler {
   }
 
   serveError(ctx: ServeContext, turn: ErrorTurn): void {
-    sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), { 'x-request-id': `req_mock_${ctx.entry.n}`, ...(turn.headers ?? {}) });
+    sendJson(ctx.res, turn.status, turn.body ?? openaiErrorBody(turn.status, turn.message), {
+      'x-request-id': `req_mock_${ctx.entry.n}`,
+      ...(turn.headers ?? {}),
+    });
   }
 
   private seq = 0;
@@ -90,7 +119,13 @@ class ResponsesHandler implements ProtocolHandler {
     this.seq = 0;
     const id = `resp_mock_${++this.respCounter}`;
     const b = (ctx.body ?? {}) as RespBody;
-    const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: b.model ?? 'mock-model', output: [] as unknown[] };
+    const base = {
+      id,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      model: b.model ?? 'mock-model',
+      output: [] as unknown[],
+    };
     startSse(ctx.res, { 'x-request-id': `req_mock_${ctx.entry.n}` });
     this.ev(ctx, 'response.created', { response: { ...base, status: 'in_progress' } });
     this.ev(ctx, 'response.in_progress', { response: { ...base, status: 'in_progress' } });
@@ -104,24 +139,55 @@ class ResponsesHandler implements ProtocolHandler {
         ...base,
         status: 'completed',
         output,
-        usage: { input_tokens: inTok, input_tokens_details: { cached_tokens: 0 }, output_tokens: outTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inTok + outTokens },
+        usage: {
+          input_tokens: inTok,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: outTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: inTok + outTokens,
+        },
       },
     });
     ctx.res.end();
   }
 
   /** Stream a message output item; returns the completed item or null if the client went away. */
-  private async streamMessage(ctx: ServeContext, respId: string, outputIndex: number, turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>): Promise<unknown | null> {
+  private async streamMessage(
+    ctx: ServeContext,
+    respId: string,
+    outputIndex: number,
+    turn: Pick<TextTurn, 'text' | 'chunks' | 'firstDelayMs' | 'delayMs' | 'durationMs'>,
+  ): Promise<unknown | null> {
     const itemId = `msg_mock_${respId}_${outputIndex}`;
-    this.ev(ctx, 'response.output_item.added', { output_index: outputIndex, item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-    this.ev(ctx, 'response.content_part.added', { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    this.ev(ctx, 'response.output_item.added', {
+      output_index: outputIndex,
+      item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    });
+    this.ev(ctx, 'response.content_part.added', {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
     const parts = splitChunks(turn.text, turn.chunks);
     const delays = chunkDelays(turn, parts.length);
     for (let i = 0; i < parts.length; i++) {
       if (!(await abortableSleep(ctx, delays[i]!))) return null;
-      this.ev(ctx, 'response.output_text.delta', { item_id: itemId, output_index: outputIndex, content_index: 0, delta: parts[i], logprobs: [] });
+      this.ev(ctx, 'response.output_text.delta', {
+        item_id: itemId,
+        output_index: outputIndex,
+        content_index: 0,
+        delta: parts[i],
+        logprobs: [],
+      });
     }
-    this.ev(ctx, 'response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text: turn.text, logprobs: [] });
+    this.ev(ctx, 'response.output_text.done', {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      text: turn.text,
+      logprobs: [],
+    });
     const part = { type: 'output_text', text: turn.text, annotations: [] };
     this.ev(ctx, 'response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part });
     const item = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
@@ -149,7 +215,10 @@ class ResponsesHandler implements ProtocolHandler {
     if (typeof turn.input === 'string') {
       const itemId = `ctc_${id}`;
       const input = turn.input;
-      this.ev(ctx, 'response.output_item.added', { output_index: oi, item: { id: itemId, type: 'custom_tool_call', status: 'in_progress', call_id: callId, name: turn.name, input: '' } });
+      this.ev(ctx, 'response.output_item.added', {
+        output_index: oi,
+        item: { id: itemId, type: 'custom_tool_call', status: 'in_progress', call_id: callId, name: turn.name, input: '' },
+      });
       const half = Math.ceil(input.length / 2);
       for (const d of [input.slice(0, half), input.slice(half)]) {
         if (!(await abortableSleep(ctx, turn.delayMs ?? 40))) return;
@@ -162,7 +231,10 @@ class ResponsesHandler implements ProtocolHandler {
     } else {
       const itemId = `fc_${id}`;
       const args = JSON.stringify(turn.input);
-      this.ev(ctx, 'response.output_item.added', { output_index: oi, item: { id: itemId, type: 'function_call', status: 'in_progress', call_id: callId, name: turn.name, arguments: '' } });
+      this.ev(ctx, 'response.output_item.added', {
+        output_index: oi,
+        item: { id: itemId, type: 'function_call', status: 'in_progress', call_id: callId, name: turn.name, arguments: '' },
+      });
       this.ev(ctx, 'response.function_call_arguments.delta', { item_id: itemId, output_index: oi, delta: args });
       this.ev(ctx, 'response.function_call_arguments.done', { item_id: itemId, output_index: oi, arguments: args });
       const item = { id: itemId, type: 'function_call', status: 'completed', call_id: callId, name: turn.name, arguments: args };

@@ -106,7 +106,7 @@ export function splitChunks(text: string, chunks: TextTurn['chunks']): string[] 
   if (chunks === 'lines') return text.split(/(?<=\n)/);
   const size = typeof chunks === 'number' && chunks > 0 ? chunks : 12;
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     // do not split a surrogate pair
     let end = Math.min(text.length, i + size);
     const c = text.charCodeAt(end - 1);

@@ -49,7 +49,11 @@ export function basicScenarios(o: BasicsOf): Scenario[] {
       mock: { turns: [text('I can set up tests with either Vitest or Jest. Which one would you like me to use?')] },
       steps: [...o.ready, ...o.ask('Set up unit tests for this project.'), waitText(asked, 30_000, 'turn finished'), wait(8000)],
       tailMs: 0,
-      expect: [...o.startup(), o.working(), { state: 'waiting', from: screen(asked), cue: 'reply ends with a question', accept: ['completed', 'idle'] }],
+      expect: [
+        ...o.startup(),
+        o.working(),
+        { state: 'waiting', from: screen(asked), cue: 'reply ends with a question', accept: ['completed', 'idle'] },
+      ],
     },
   ];
 }
@@ -81,13 +85,23 @@ export function dialogScenario(o: BasicsOf, d: DialogRun): Scenario {
     agent: o.agent,
     description: d.description,
     mock: { turns: d.turns },
-    steps: [...o.ready, ...o.ask('clean the build output'), waitText(d.dialog, 30_000, 'dialog visible'), wait(d.holdMs), answerStep, waitText(d.done, 30_000, 'turn finished'), wait(d.restMs ?? 6000)],
+    steps: [
+      ...o.ready,
+      ...o.ask('clean the build output'),
+      waitText(d.dialog, 30_000, 'dialog visible'),
+      wait(d.holdMs),
+      answerStep,
+      waitText(d.done, 30_000, 'turn finished'),
+      wait(d.restMs ?? 6000),
+    ],
     tailMs: 0,
     expect: [
       ...o.startup(),
       o.working(),
       { state: 'waiting', from: screen(d.dialog), cue: d.dialogCue },
-      ...(d.answer === 'approve' || d.end.state === 'completed' ? [{ state: 'working' as const, from: atMark(d.answer), cue: d.answeredCue }] : []),
+      ...(d.answer === 'approve' || d.end.state === 'completed'
+        ? [{ state: 'working' as const, from: atMark(d.answer), cue: d.answeredCue }]
+        : []),
       d.end,
     ],
     ...d.extra,
@@ -101,7 +115,15 @@ export function escInterruptScenario(o: BasicsOf, verb: string, stopped: RegExp,
     agent: o.agent,
     description: `A reply streams slowly; Esc after ~6 s ${verb} it.`,
     mock: { turns: [{ type: 'hang', text: 'Here is a step-by-step plan for adding tests to demo-app. First, ', maxMs: 120_000 }] },
-    steps: [...o.ready, ...o.ask('Plan how to add tests to this project.'), waitText(/step-by-step plan/, 30_000, 'streaming'), wait(6000), key('esc', 'interrupt'), waitText(stopped, 10_000, 'stopped'), wait(8000)],
+    steps: [
+      ...o.ready,
+      ...o.ask('Plan how to add tests to this project.'),
+      waitText(/step-by-step plan/, 30_000, 'streaming'),
+      wait(6000),
+      key('esc', 'interrupt'),
+      waitText(stopped, 10_000, 'stopped'),
+      wait(8000),
+    ],
     tailMs: 0,
     expect: [...o.startup(), o.working(), { state: 'stopped', from: screen(stopped), cue: stoppedCue, accept: ['idle'] }],
   };

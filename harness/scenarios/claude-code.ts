@@ -38,7 +38,12 @@ export const CLAUDE = {
 };
 
 const startup = (): Segment[] => [
-  { state: 'idle', from: atStart, cue: 'startup (TUI not drawn yet)', note: 'startup: screen blank / TUI still drawing; scorers may skip this interval' },
+  {
+    state: 'idle',
+    from: atStart,
+    cue: 'startup (TUI not drawn yet)',
+    note: 'startup: screen blank / TUI still drawing; scorers may skip this interval',
+  },
   { state: 'idle', from: screen(CLAUDE.ready), cue: 'empty prompt box, no finished turn on screen' },
 ];
 const working = (cue = 'footer "esc to interrupt"'): Segment => ({ state: 'working', from: screen(CLAUDE.working), cue });
@@ -73,9 +78,22 @@ export const claudeScenarios: Scenario[] = [
     description: 'One prompt answered with plain text (no tools), then ~8 s at rest.',
     mock: {
       title: 'Explain closures',
-      turns: [{ type: 'text', text: 'A closure is a function together with the variables of the scope it was created in.\nIt keeps those variables alive after the outer function has returned.\n', chunks: 'lines', delayMs: 300 }],
+      turns: [
+        {
+          type: 'text',
+          text: 'A closure is a function together with the variables of the scope it was created in.\nIt keeps those variables alive after the outer function has returned.\n',
+          chunks: 'lines',
+          delayMs: 300,
+        },
+      ],
     },
-    steps: [ready, wait(1500), ...submit('explain what a JavaScript closure is'), waitText(CLAUDE.completed, 30_000, 'turn finished'), wait(8000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('explain what a JavaScript closure is'),
+      waitText(CLAUDE.completed, 30_000, 'turn finished'),
+      wait(8000),
+    ],
     tailMs: 0,
     expect: [...startup(), working(), completed()],
   },
@@ -85,14 +103,26 @@ export const claudeScenarios: Scenario[] = [
     description: 'The answer ends with a question to the user; the turn ends normally (Stop).',
     mock: {
       title: 'Choose a test framework',
-      turns: [{ type: 'text', text: 'I can set up tests for this project with either Vitest or Jest.\nWhich one would you like me to use?\n', chunks: 'lines', delayMs: 300 }],
+      turns: [
+        {
+          type: 'text',
+          text: 'I can set up tests for this project with either Vitest or Jest.\nWhich one would you like me to use?\n',
+          chunks: 'lines',
+          delayMs: 300,
+        },
+      ],
     },
     steps: [ready, wait(1500), ...submit('set up unit tests'), waitText(CLAUDE.completed, 30_000, 'turn finished'), wait(8000)],
     tailMs: 0,
     expect: [
       ...startup(),
       working(),
-      { state: 'waiting', from: screen(CLAUDE.completed), cue: 'reply ends with a question; completion line shown', accept: ['completed', 'idle'] },
+      {
+        state: 'waiting',
+        from: screen(CLAUDE.completed),
+        cue: 'reply ends with a question; completion line shown',
+        accept: ['completed', 'idle'],
+      },
     ],
   },
   {
@@ -106,7 +136,16 @@ export const claudeScenarios: Scenario[] = [
         { type: 'text', text: 'Done: the build/ directory has been removed.\n', chunks: 'lines' },
       ],
     },
-    steps: [ready, wait(1500), ...submit('clean the build output'), waitText(CLAUDE.permission, 30_000, 'dialog visible'), wait(20_000), enter('approve'), waitText(CLAUDE.completed, 30_000, 'turn finished'), wait(5000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('clean the build output'),
+      waitText(CLAUDE.permission, 30_000, 'dialog visible'),
+      wait(20_000),
+      enter('approve'),
+      waitText(CLAUDE.completed, 30_000, 'turn finished'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -124,7 +163,18 @@ export const claudeScenarios: Scenario[] = [
       title: 'Clean build output',
       turns: [{ type: 'tool', name: 'Bash', text: "I'll remove the build directory.", input: BASH_RM }],
     },
-    steps: [ready, wait(1500), ...submit('clean the build output'), waitText(CLAUDE.permission, 30_000, 'dialog visible'), wait(20_000), key('down', 'select No', 3), wait(400), enter('deny'), waitText(CLAUDE.stopped, 15_000, 'stopped visible'), wait(5000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('clean the build output'),
+      waitText(CLAUDE.permission, 30_000, 'dialog visible'),
+      wait(20_000),
+      key('down', 'select No', 3),
+      wait(400),
+      enter('deny'),
+      waitText(CLAUDE.stopped, 15_000, 'stopped visible'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -161,7 +211,18 @@ export const claudeScenarios: Scenario[] = [
         { type: 'text', text: 'Jest it is. I will add a jest config and a first test.\n', chunks: 'lines' },
       ],
     },
-    steps: [ready, wait(1500), ...submit('set up unit tests'), waitText(CLAUDE.question, 30_000, 'question visible'), wait(10_000), key('down'), wait(300), enter('answer'), waitText(CLAUDE.completed, 30_000, 'turn finished'), wait(5000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('set up unit tests'),
+      waitText(CLAUDE.question, 30_000, 'question visible'),
+      wait(10_000),
+      key('down'),
+      wait(300),
+      enter('answer'),
+      waitText(CLAUDE.completed, 30_000, 'turn finished'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -197,9 +258,20 @@ export const claudeScenarios: Scenario[] = [
         },
       ],
     },
-    steps: [ready, wait(1500), ...submit('set up unit tests'), waitText(CLAUDE.question, 30_000, 'question visible'), wait(10_000), key('esc', 'dismiss'), waitText(CLAUDE.declined, 15_000, 'stopped visible'), wait(5000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('set up unit tests'),
+      waitText(CLAUDE.question, 30_000, 'question visible'),
+      wait(10_000),
+      key('esc', 'dismiss'),
+      waitText(CLAUDE.declined, 15_000, 'stopped visible'),
+      wait(5000),
+    ],
     tailMs: 0,
-    notes: ['Esc on AskUserQuestion shows "● Declined to answer Claude\'s questions:" (no "Interrupted" line); no hook fires, no further API request.'],
+    notes: [
+      'Esc on AskUserQuestion shows "● Declined to answer Claude\'s questions:" (no "Interrupted" line); no hook fires, no further API request.',
+    ],
     expect: [
       ...startup(),
       working(),
@@ -211,7 +283,10 @@ export const claudeScenarios: Scenario[] = [
     id: '07-slow-streaming',
     agent: A,
     description: 'A 14-line answer streamed slowly over ~10 s (the spinner line disappears while text streams).',
-    mock: { title: 'Refactoring plan', turns: [{ type: 'text', text: `${LONG_TEXT}\n`, chunks: 'lines', firstDelayMs: 500, durationMs: 10_000 }] },
+    mock: {
+      title: 'Refactoring plan',
+      turns: [{ type: 'text', text: `${LONG_TEXT}\n`, chunks: 'lines', firstDelayMs: 500, durationMs: 10_000 }],
+    },
     steps: [ready, wait(1500), ...submit('write a refactoring plan'), waitText(CLAUDE.completed, 40_000, 'turn finished'), wait(5000)],
     tailMs: 0,
     expect: [...startup(), working('footer "esc to interrupt" (spinner line hidden while text streams)'), completed()],
@@ -220,19 +295,40 @@ export const claudeScenarios: Scenario[] = [
     id: '08-esc-interrupt',
     agent: A,
     description: 'A long answer is streaming; Esc after ~5 s of work interrupts it.',
-    mock: { title: 'Refactoring plan', turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}\n`, chunks: 'lines', firstDelayMs: 1500, durationMs: 60_000 }] },
-    steps: [ready, wait(1500), ...submit('write a long refactoring plan'), waitText(CLAUDE.working, 20_000, 'working visible'), wait(5000), key('esc', 'interrupt'), waitText(CLAUDE.stopped, 15_000, 'stopped visible'), wait(5000)],
+    mock: {
+      title: 'Refactoring plan',
+      turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}\n`, chunks: 'lines', firstDelayMs: 1500, durationMs: 60_000 }],
+    },
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('write a long refactoring plan'),
+      waitText(CLAUDE.working, 20_000, 'working visible'),
+      wait(5000),
+      key('esc', 'interrupt'),
+      waitText(CLAUDE.stopped, 15_000, 'stopped visible'),
+      wait(5000),
+    ],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'stopped', from: atMark('interrupt'), cue: '"Interrupted · What should Claude do instead?"', accept: ['idle'] }],
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'stopped', from: atMark('interrupt'), cue: '"Interrupted · What should Claude do instead?"', accept: ['idle'] },
+    ],
   },
   {
     id: '09-api-error-529',
     agent: A,
-    description: 'Every request gets HTTP 529 overloaded_error; Claude retries twice (3 requests) and shows "API Error: Repeated 529 Overloaded errors".',
+    description:
+      'Every request gets HTTP 529 overloaded_error; Claude retries twice (3 requests) and shows "API Error: Repeated 529 Overloaded errors".',
     mock: { title: 'Summarise', turns: [{ type: 'error', status: 529, sticky: true }] },
     steps: [ready, wait(1500), ...submit('summarise the README'), waitText(CLAUDE.failed, 60_000, 'error visible'), wait(6000)],
     tailMs: 0,
-    expect: [...startup(), working('footer "esc to interrupt" / "API error · retrying"'), { state: 'failed', from: screen(CLAUDE.failed), cue: '"● API Error: Repeated 529 Overloaded errors …"' }],
+    expect: [
+      ...startup(),
+      working('footer "esc to interrupt" / "API error · retrying"'),
+      { state: 'failed', from: screen(CLAUDE.failed), cue: '"● API Error: Repeated 529 Overloaded errors …"' },
+    ],
   },
   {
     id: '10-multiturn-quit',
@@ -241,7 +337,12 @@ export const claudeScenarios: Scenario[] = [
     mock: {
       title: 'Hello script',
       turns: [
-        { type: 'tool', name: 'Write', text: "I'll create hello.py.", input: { file_path: '{{CWD}}/hello.py', content: "print('hello')\n" } },
+        {
+          type: 'tool',
+          name: 'Write',
+          text: "I'll create hello.py.",
+          input: { file_path: '{{CWD}}/hello.py', content: "print('hello')\n" },
+        },
         { type: 'text', text: 'Created hello.py. Run it with python3 hello.py.\n', chunks: 'lines' },
         { type: 'text', text: 'It prints the word hello and exits.\n', chunks: 'lines' },
       ],
@@ -287,7 +388,16 @@ export const claudeScenarios: Scenario[] = [
         { type: 'text', text: 'Done: the build/ directory has been removed.\n', chunks: 'lines' },
       ],
     },
-    steps: [ready, wait(1500), ...submit('clean the build output'), waitText(CLAUDE.permission, 30_000, 'dialog visible'), wait(10_000), enter('approve'), waitText(CLAUDE.completed, 30_000, 'turn finished'), wait(4000)],
+    steps: [
+      ready,
+      wait(1500),
+      ...submit('clean the build output'),
+      waitText(CLAUDE.permission, 30_000, 'dialog visible'),
+      wait(10_000),
+      enter('approve'),
+      waitText(CLAUDE.completed, 30_000, 'turn finished'),
+      wait(4000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),

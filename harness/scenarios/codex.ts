@@ -5,7 +5,22 @@
  * binaries into $CODEX_HOME/packages; later runs hard-link them from a cache.
  * Cues are the on-screen strings documented in shared/recordings/codex/FACTS.md.
  */
-import { type Scenario, type Segment, atExit, atMark, atStart, enter, key, quit, screen, screenN, submit, wait, waitExit, waitText } from '../scenario';
+import {
+  type Scenario,
+  type Segment,
+  atExit,
+  atMark,
+  atStart,
+  enter,
+  key,
+  quit,
+  screen,
+  screenN,
+  submit,
+  wait,
+  waitExit,
+  waitText,
+} from '../scenario';
 
 const A = 'codex' as const;
 
@@ -36,10 +51,19 @@ export function codexExec(cmd: string, opts: { escalate?: boolean; justification
 }
 
 const startup = (): Segment[] => [
-  { state: 'idle', from: atStart, cue: 'startup (TUI not drawn yet)', note: 'startup: screen blank / TUI still drawing; scorers may skip this interval' },
+  {
+    state: 'idle',
+    from: atStart,
+    cue: 'startup (TUI not drawn yet)',
+    note: 'startup: screen blank / TUI still drawing; scorers may skip this interval',
+  },
   { state: 'idle', from: screen(CODEX.composer), cue: 'composer "Ask Codex to do anything"' },
 ];
-const working = (cue = 'status row "Working (… esc to interrupt)" / title spinner'): Segment => ({ state: 'working', from: atMark('submit'), cue });
+const working = (cue = 'status row "Working (… esc to interrupt)" / title spinner'): Segment => ({
+  state: 'working',
+  from: atMark('submit'),
+  cue,
+});
 const completed = (n = 1): Segment => ({
   state: 'completed',
   from: n === 1 ? screen(CODEX.completed) : screenN(CODEX.completed, n),
@@ -50,11 +74,18 @@ const ready = [waitText(CODEX.composer, 30_000, 'composer visible'), waitText(CO
 
 const MARKER = 'touch build-marker.txt && echo created build-marker.txt';
 const APPROVAL_TURNS = (deny = false) => [
-  { type: 'tool' as const, name: 'exec', input: codexExec(MARKER, { escalate: true, justification: 'Do you want to allow me to create build-marker.txt in the project root?' }) },
+  {
+    type: 'tool' as const,
+    name: 'exec',
+    input: codexExec(MARKER, { escalate: true, justification: 'Do you want to allow me to create build-marker.txt in the project root?' }),
+  },
   ...(deny ? [] : [{ type: 'text' as const, text: 'Created `build-marker.txt` in the project root.' }]),
 ];
 
-const LONG_TEXT = Array.from({ length: 14 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan: move one more helper into its own module and update its imports.`).join('\n');
+const LONG_TEXT = Array.from(
+  { length: 14 },
+  (_, i) => `${i + 1}. Step ${i + 1} of the plan: move one more helper into its own module and update its imports.`,
+).join('\n');
 
 export const codexScenarios: Scenario[] = [
   {
@@ -70,7 +101,10 @@ export const codexScenarios: Scenario[] = [
     id: '02-plain-answer',
     agent: A,
     description: 'One prompt answered with plain text, then ~8 s at rest.',
-    mock: { title: 'Name the capital of France', turns: [{ type: 'text', text: 'The capital of France is Paris. It is also the largest city in the country and sits on the Seine.' }] },
+    mock: {
+      title: 'Name the capital of France',
+      turns: [{ type: 'text', text: 'The capital of France is Paris. It is also the largest city in the country and sits on the Seine.' }],
+    },
     steps: [...ready, ...submit('What is the capital of France?'), waitText(CODEX.completed, 30_000, 'turn finished'), wait(8000)],
     tailMs: 0,
     expect: [...startup(), working(), completed()],
@@ -79,17 +113,38 @@ export const codexScenarios: Scenario[] = [
     id: '03-question-reply',
     agent: A,
     description: 'The answer ends with a question to the user; the turn ends normally (OSC 7501 done).',
-    mock: { title: 'Set up unit tests', turns: [{ type: 'text', text: 'I can set up tests with either Vitest or Jest. Which one would you like me to use?' }] },
+    mock: {
+      title: 'Set up unit tests',
+      turns: [{ type: 'text', text: 'I can set up tests with either Vitest or Jest. Which one would you like me to use?' }],
+    },
     steps: [...ready, ...submit('Set up unit tests for this project.'), waitText(CODEX.completed, 30_000, 'turn finished'), wait(8000)],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'waiting', from: screen(CODEX.completed), cue: 'answer ends with a question; "Worked for" shown', accept: ['completed', 'idle'] }],
+    expect: [
+      ...startup(),
+      working(),
+      {
+        state: 'waiting',
+        from: screen(CODEX.completed),
+        cue: 'answer ends with a question; "Worked for" shown',
+        accept: ['completed', 'idle'],
+      },
+    ],
   },
   {
     id: '04-approval-approve',
     agent: A,
-    description: 'exec_command with sandbox_permissions=require_escalated opens the approval dialog; held ~20 s, approved with Enter (1. Yes, proceed).',
+    description:
+      'exec_command with sandbox_permissions=require_escalated opens the approval dialog; held ~20 s, approved with Enter (1. Yes, proceed).',
     mock: { title: 'Create marker file', turns: APPROVAL_TURNS() },
-    steps: [...ready, ...submit('Please create a marker file named build-marker.txt in the project root.'), waitText(CODEX.approval, 30_000, 'dialog visible'), wait(20_000), enter('approve'), waitText(CODEX.completed, 30_000, 'turn finished'), wait(5000)],
+    steps: [
+      ...ready,
+      ...submit('Please create a marker file named build-marker.txt in the project root.'),
+      waitText(CODEX.approval, 30_000, 'dialog visible'),
+      wait(20_000),
+      enter('approve'),
+      waitText(CODEX.completed, 30_000, 'turn finished'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -104,7 +159,15 @@ export const codexScenarios: Scenario[] = [
     agent: A,
     description: 'Like 04, but after ~20 s the dialog is answered with Esc ("No, and tell Codex what to do differently"): the turn stops.',
     mock: { title: 'Create marker file', turns: APPROVAL_TURNS(true) },
-    steps: [...ready, ...submit('Please create a marker file named build-marker.txt in the project root.'), waitText(CODEX.approval, 30_000, 'dialog visible'), wait(20_000), key('esc', 'deny'), waitText(CODEX.stopped, 15_000, 'stopped visible'), wait(5000)],
+    steps: [
+      ...ready,
+      ...submit('Please create a marker file named build-marker.txt in the project root.'),
+      waitText(CODEX.approval, 30_000, 'dialog visible'),
+      wait(20_000),
+      key('esc', 'deny'),
+      waitText(CODEX.stopped, 15_000, 'stopped visible'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -128,7 +191,11 @@ export const codexScenarios: Scenario[] = [
         {
           type: 'tool',
           name: 'request_user_input_async',
-          input: { questions: [{ title: 'Which test framework should I set up for demo-app?', options: ['Vitest (Recommended)', 'Jest', 'node:test'] }] },
+          input: {
+            questions: [
+              { title: 'Which test framework should I set up for demo-app?', options: ['Vitest (Recommended)', 'Jest', 'node:test'] },
+            ],
+          },
         },
         { type: 'text', text: 'I asked which test framework you prefer; I will continue once you answer.' },
         { type: 'text', text: 'Jest it is. I will add a jest config and a first test.' },
@@ -149,7 +216,12 @@ export const codexScenarios: Scenario[] = [
     expect: [
       ...startup(),
       working(),
-      { state: 'waiting', from: screen(CODEX.completed), cue: 'turn ended with the question "? Which test framework …" listed', accept: ['completed', 'idle'] },
+      {
+        state: 'waiting',
+        from: screen(CODEX.completed),
+        cue: 'turn ended with the question "? Which test framework …" listed',
+        accept: ['completed', 'idle'],
+      },
       { state: 'working', from: atMark('answer'), cue: 'answer typed as a new prompt' },
       completed(2),
     ],
@@ -168,10 +240,25 @@ export const codexScenarios: Scenario[] = [
     id: '08-esc-interrupt',
     agent: A,
     description: 'A long answer is streaming; Esc after ~5 s interrupts it.',
-    mock: { title: 'Write a plan', turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}`, chunks: 'lines', firstDelayMs: 1500, durationMs: 60_000 }] },
-    steps: [...ready, ...submit('Write a long refactoring plan.'), waitText(CODEX.working, 20_000, 'working visible'), wait(5000), key('esc', 'interrupt'), waitText(CODEX.stopped, 15_000, 'stopped visible'), wait(5000)],
+    mock: {
+      title: 'Write a plan',
+      turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}`, chunks: 'lines', firstDelayMs: 1500, durationMs: 60_000 }],
+    },
+    steps: [
+      ...ready,
+      ...submit('Write a long refactoring plan.'),
+      waitText(CODEX.working, 20_000, 'working visible'),
+      wait(5000),
+      key('esc', 'interrupt'),
+      waitText(CODEX.stopped, 15_000, 'stopped visible'),
+      wait(5000),
+    ],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'stopped', from: atMark('interrupt'), cue: '"■ Conversation interrupted"', accept: ['idle'] }],
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'stopped', from: atMark('interrupt'), cue: '"■ Conversation interrupted"', accept: ['idle'] },
+    ],
   },
   {
     id: '09-api-error-429',
@@ -180,7 +267,11 @@ export const codexScenarios: Scenario[] = [
     mock: { title: 'Summarise', turns: [{ type: 'error', status: 429, headers: { 'retry-after': '1' }, sticky: true }] },
     steps: [...ready, ...submit('Summarise the README.'), waitText(CODEX.failed, 90_000, 'error visible'), wait(6000)],
     tailMs: 0,
-    expect: [...startup(), working('Working / "Server is busy, reconnecting n/5"'), { state: 'failed', from: screen(CODEX.failed), cue: '"■ exceeded retry limit, last status: 429 Too Many Requests"' }],
+    expect: [
+      ...startup(),
+      working('Working / "Server is busy, reconnecting n/5"'),
+      { state: 'failed', from: screen(CODEX.failed), cue: '"■ exceeded retry limit, last status: 429 Too Many Requests"' },
+    ],
   },
   {
     id: '10-multi-step-quit',
@@ -223,7 +314,15 @@ export const codexScenarios: Scenario[] = [
     rows: 24,
     description: 'Like 04 at 80x24: the approval dialog wraps and the banner scrolls away; held ~10 s, then approved.',
     mock: { title: 'Create marker file', turns: APPROVAL_TURNS() },
-    steps: [...ready, ...submit('Please create a marker file named build-marker.txt in the project root.'), waitText(CODEX.approval, 30_000, 'dialog visible'), wait(10_000), enter('approve'), waitText(CODEX.completed, 30_000, 'turn finished'), wait(4000)],
+    steps: [
+      ...ready,
+      ...submit('Please create a marker file named build-marker.txt in the project root.'),
+      waitText(CODEX.approval, 30_000, 'dialog visible'),
+      wait(10_000),
+      enter('approve'),
+      waitText(CODEX.completed, 30_000, 'turn finished'),
+      wait(4000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),

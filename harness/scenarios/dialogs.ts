@@ -10,14 +10,29 @@ export const dialogScenarios: Scenario[] = [
   {
     id: '22-folder-trust',
     agent: 'claude-code',
-    description: 'Start in a folder not trusted yet: "Quick safety check" for ~10 s ("❯ No, exit" is preselected), then down + Enter on "Yes, I trust this folder", idle, /exit.',
+    description:
+      'Start in a folder not trusted yet: "Quick safety check" for ~10 s ("❯ No, exit" is preselected), then down + Enter on "Yes, I trust this folder", idle, /exit.',
     untrusted: true,
     mock: MOCK,
-    steps: [waitText(/Yes, I trust this folder/, 60_000, 'dialog'), wait(10_000), key('down', 'pick'), wait(300), enter('accept'), waitText(/⏸ manual mode on/, 30_000, 'ready'), wait(8000), quit(), waitExit(15_000, 'exit seen')],
+    steps: [
+      waitText(/Yes, I trust this folder/, 60_000, 'dialog'),
+      wait(10_000),
+      key('down', 'pick'),
+      wait(300),
+      enter('accept'),
+      waitText(/⏸ manual mode on/, 30_000, 'ready'),
+      wait(8000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
     tailMs: 500,
     expect: [
       { state: 'idle', from: atStart, cue: 'startup' },
-      { state: 'waiting', from: screen(/Yes, I trust this folder/), cue: '"Quick safety check" / "❯ No, exit" / "Enter to confirm · Esc to cancel" (no rule names it: the generic shape)' },
+      {
+        state: 'waiting',
+        from: screen(/Yes, I trust this folder/),
+        cue: '"Quick safety check" / "❯ No, exit" / "Enter to confirm · Esc to cancel" (no rule names it: the generic shape)',
+      },
       { state: 'idle', from: gone(/Yes, I trust this folder/), cue: 'dialog gone: trusted, prompt box', accept: ['working'] },
       { state: 'exited', from: atExit, cue: 'process exit' },
     ],
@@ -28,11 +43,25 @@ export const dialogScenarios: Scenario[] = [
     description: 'User-level hooks not trusted yet: "Hooks need review" for ~10 s, then "2. Trust all and continue", idle, /quit.',
     untrustedHooks: true,
     mock: MOCK,
-    steps: [waitText(/Hooks need review/, 60_000, 'dialog'), wait(10_000), key('down', 'pick'), wait(300), enter('accept'), waitText(/Ask Codex to do anything/, 45_000, 'ready'), wait(8000), quit(), waitExit(15_000, 'exit seen')],
+    steps: [
+      waitText(/Hooks need review/, 60_000, 'dialog'),
+      wait(10_000),
+      key('down', 'pick'),
+      wait(300),
+      enter('accept'),
+      waitText(/Ask Codex to do anything/, 45_000, 'ready'),
+      wait(8000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
     tailMs: 500,
     expect: [
       { state: 'idle', from: atStart, cue: 'startup' },
-      { state: 'waiting', from: screen(/Hooks need review/), cue: '"Hooks need review" / "› 1. Review hooks" / "enter confirm · esc skip" (generic shape)' },
+      {
+        state: 'waiting',
+        from: screen(/Hooks need review/),
+        cue: '"Hooks need review" / "› 1. Review hooks" / "enter confirm · esc skip" (generic shape)',
+      },
       { state: 'idle', from: gone(/Hooks need review/), cue: 'dialog gone: composer' },
       { state: 'exited', from: atExit, cue: 'process exit' },
     ],
@@ -43,7 +72,15 @@ export const dialogScenarios: Scenario[] = [
     description: 'An untrusted project folder: "Folder access · Trust this folder?" for ~10 s, accepted with Enter, idle, /quit.',
     untrusted: true,
     mock: MOCK,
-    steps: [waitText(/Trust this folder\?/, 60_000, 'dialog'), wait(10_000), enter('accept'), waitText(/Ask Codex to do anything/, 45_000, 'ready'), wait(8000), quit(), waitExit(15_000, 'exit seen')],
+    steps: [
+      waitText(/Trust this folder\?/, 60_000, 'dialog'),
+      wait(10_000),
+      enter('accept'),
+      waitText(/Ask Codex to do anything/, 45_000, 'ready'),
+      wait(8000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
     tailMs: 500,
     expect: [
       { state: 'idle', from: atStart, cue: 'startup' },
@@ -55,7 +92,8 @@ export const dialogScenarios: Scenario[] = [
   {
     id: '22-first-start-vscode',
     agent: 'gemini',
-    description: 'A first start in a VS Code terminal: "Do you want to connect IDE to Gemini CLI?" for ~8 s, answered Esc ("2. No (esc)"); then the keybinding setup consent for ~8 s, answered "2. No"; idle, /quit.',
+    description:
+      'A first start in a VS Code terminal: "Do you want to connect IDE to Gemini CLI?" for ~8 s, answered Esc ("2. No (esc)"); then the keybinding setup consent for ~8 s, answered "2. No"; idle, /quit.',
     firstStart: true,
     mock: MOCK,
     steps: [
@@ -74,9 +112,17 @@ export const dialogScenarios: Scenario[] = [
     tailMs: 500,
     expect: [
       { state: 'idle', from: atStart, cue: 'startup' },
-      { state: 'waiting', from: screen(/Do you want to connect IDE to Gemini CLI\?/), cue: '"│ ● 1. Yes │" / "2. No (esc)" / "3. No, don\'t ask again" in a box (generic shape, boxed cursor)' },
+      {
+        state: 'waiting',
+        from: screen(/Do you want to connect IDE to Gemini CLI\?/),
+        cue: '"│ ● 1. Yes │" / "2. No (esc)" / "3. No, don\'t ask again" in a box (generic shape, boxed cursor)',
+      },
       // Esc on the IDE dialog brings the keybinding dialog within 0.1 s: one wait, two dialogs.
-      { state: 'waiting', from: screen(/your terminal keybindings\?/), cue: '"Do you want to continue?" / "● 1. Yes" / "Enter to select · ↑/↓ to navigate · Esc to cancel"' },
+      {
+        state: 'waiting',
+        from: screen(/your terminal keybindings\?/),
+        cue: '"Do you want to continue?" / "● 1. Yes" / "Enter to select · ↑/↓ to navigate · Esc to cancel"',
+      },
       { state: 'idle', from: gone(/your terminal keybindings\?/), cue: 'dialog gone: prompt' },
       { state: 'exited', from: screen(/Agent powering down/), cue: '/quit: goodbye summary, then the exit' },
     ],

@@ -18,19 +18,44 @@ export const GEMINI = {
 };
 
 const startup = (): Segment[] => [
-  { state: 'idle', from: atStart, cue: 'startup (before the first frame)', note: 'startup: nothing drawn yet; scorers may skip this interval' },
-  { state: 'idle', from: screen(GEMINI.ready), cue: 'banner, empty status row "? for shortcuts", placeholder "Type your message or @path/to/file"' },
+  {
+    state: 'idle',
+    from: atStart,
+    cue: 'startup (before the first frame)',
+    note: 'startup: nothing drawn yet; scorers may skip this interval',
+  },
+  {
+    state: 'idle',
+    from: screen(GEMINI.ready),
+    cue: 'banner, empty status row "? for shortcuts", placeholder "Type your message or @path/to/file"',
+  },
 ];
 const working = (cue = 'status row "⠋ Thinking... (esc to cancel, Ns)"'): Segment => ({ state: 'working', from: atMark('submit'), cue });
 /** Gemini draws no completion line: the turn ends when the reply's last words are on screen (the title goes to Ready with them). */
-const completedAt = (lastWords: RegExp): Segment => ({ state: 'completed', from: screen(lastWords), cue: 'reply "✦ …" complete, status row back to "? for shortcuts"', accept: ['idle'] });
+const completedAt = (lastWords: RegExp): Segment => ({
+  state: 'completed',
+  from: screen(lastWords),
+  cue: 'reply "✦ …" complete, status row back to "? for shortcuts"',
+  accept: ['idle'],
+});
 const ready: Step[] = [waitText(GEMINI.ready, 30_000, 'prompt visible'), wait(2000)];
 /** Typed like a person (a burst followed by Enter would be taken as a paste), Enter as its own write. */
-const ask = (text: string, submitMark = 'submit'): Step[] => [{ do: 'type', text, charDelayMs: 25, mark: 'typing' }, wait(600), enter(submitMark)];
+const ask = (text: string, submitMark = 'submit'): Step[] => [
+  { do: 'type', text, charDelayMs: 25, mark: 'typing' },
+  wait(600),
+  enter(submitMark),
+];
 
 const RM = { command: 'rm -rf build', description: 'Remove the build directory.' };
 const WRITE = { file_path: 'hello.js', content: "console.log('Hello from demo-app');\n" };
-const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text' as const, text: t, firstDelayMs: 400, delayMs: 60, chunks: 14, ...extra });
+const text = (t: string, extra: Record<string, unknown> = {}) => ({
+  type: 'text' as const,
+  text: t,
+  firstDelayMs: 400,
+  delayMs: 60,
+  chunks: 14,
+  ...extra,
+});
 
 const BASICS: BasicsOf = { agent: A, name: 'Gemini CLI', ready, ask, startup, working: () => working(), completedAt };
 
@@ -39,7 +64,10 @@ export const geminiScenarios: Scenario[] = [
   dialogScenario(BASICS, {
     id: '04-shell-approve',
     description: 'run_shell_command `rm -rf build`: the approval dialog is held ~20 s, then "Allow once" (Enter); the model answers.',
-    turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }, text('Done: the `build/` directory has been removed.')],
+    turns: [
+      { type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM },
+      text('Done: the `build/` directory has been removed.'),
+    ],
     dialog: GEMINI.shellDialog,
     holdMs: 20_000,
     answer: 'approve',
@@ -56,7 +84,12 @@ export const geminiScenarios: Scenario[] = [
     holdMs: 20_000,
     answer: 'deny',
     done: GEMINI.cancelled,
-    end: { state: 'stopped', from: screen(GEMINI.cancelled), cue: '"ℹ Request cancelled.", tool box "│ -  Shell rm -rf build │"', accept: ['idle'] },
+    end: {
+      state: 'stopped',
+      from: screen(GEMINI.cancelled),
+      cue: '"ℹ Request cancelled.", tool box "│ -  Shell rm -rf build │"',
+      accept: ['idle'],
+    },
     dialogCue: 'approval dialog',
     answeredCue: 'cancelled',
     restMs: 8000,
@@ -65,7 +98,8 @@ export const geminiScenarios: Scenario[] = [
   {
     id: '08-server-error-500',
     agent: A,
-    description: 'The main model answers every request with HTTP 500: the TUI retries with backoff (5 s doubling) and stays on "Thinking..." — it never fails a turn within minutes.',
+    description:
+      'The main model answers every request with HTTP 500: the TUI retries with backoff (5 s doubling) and stays on "Thinking..." — it never fails a turn within minutes.',
     mock: { turns: [{ type: 'error', status: 500, sticky: true }] },
     steps: [...ready, ...ask('What is the capital of France?'), wait(30_000)],
     tailMs: 0,
@@ -79,7 +113,12 @@ export const geminiScenarios: Scenario[] = [
       turns: [
         { type: 'tool', name: 'write_file', text: "I'll create hello.js.", input: WRITE },
         text('Created `hello.js`.'),
-        { type: 'tool', name: 'run_shell_command', text: "I'll run it.", input: { command: 'node hello.js', description: 'Run hello.js.' } },
+        {
+          type: 'tool',
+          name: 'run_shell_command',
+          text: "I'll run it.",
+          input: { command: 'node hello.js', description: 'Run hello.js.' },
+        },
         text('It printed the greeting: all good.'),
       ],
     },
@@ -121,6 +160,10 @@ export const geminiScenarios: Scenario[] = [
     mock: { turns: [{ type: 'error', status: 400, sticky: true }] },
     steps: [...ready, ...ask('What is the capital of France?'), waitText(GEMINI.apiError, 30_000, 'error shown'), wait(8000)],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'failed', from: screen(GEMINI.apiError), cue: '"✕ [API Error: {…400…}]" + "ℹ This request failed."' }],
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'failed', from: screen(GEMINI.apiError), cue: '"✕ [API Error: {…400…}]" + "ℹ This request failed."' },
+    ],
   },
 ];

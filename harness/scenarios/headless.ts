@@ -26,7 +26,10 @@ function pair(agent: AgentName, first: number): Scenario[] {
       agent,
       description: `\`${cmd} "…"\`: one plain answer printed, exit code 0.`,
       args,
-      mock: { title: 'Summary', turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }] },
+      mock: {
+        title: 'Summary',
+        turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }],
+      },
       steps: [waitExit(120_000, 'exit')],
       tailMs: 500,
       expect: [
@@ -51,4 +54,10 @@ function pair(agent: AgentName, first: number): Scenario[] {
   ];
 }
 
-export const headlessScenarios: Scenario[] = [...pair('claude-code', 20), ...pair('codex', 20), ...pair('opencode', 20), ...pair('gemini', 20), ...pair('pi', 20)];
+export const headlessScenarios: Scenario[] = [
+  ...pair('claude-code', 20),
+  ...pair('codex', 20),
+  ...pair('opencode', 20),
+  ...pair('gemini', 20),
+  ...pair('pi', 20),
+];

@@ -8,4 +8,13 @@ import { headlessScenarios } from './headless';
 import { opencodeScenarios } from './opencode';
 import { staleLineScenarios } from './staleLines';
 
-export const ALL_SCENARIOS: Scenario[] = [...claudeScenarios, ...codexScenarios, ...opencodeScenarios, ...geminiScenarios, ...piScenarios, ...headlessScenarios, ...dialogScenarios, ...staleLineScenarios];
+export const ALL_SCENARIOS: Scenario[] = [
+  ...claudeScenarios,
+  ...codexScenarios,
+  ...opencodeScenarios,
+  ...geminiScenarios,
+  ...piScenarios,
+  ...headlessScenarios,
+  ...dialogScenarios,
+  ...staleLineScenarios,
+];

@@ -4,7 +4,23 @@
  * OpenCode is slow to start on 2 cores (home screen after 5–20 s) and spends 5–10 s of "working"
  * bootstrapping a session before the first model request: timeouts are generous.
  */
-import { type Scenario, type Segment, atExit, atMark, atStart, enter, key, quit, screen, screenN, submit, wait, waitExit, waitGone, waitText } from '../scenario';
+import {
+  type Scenario,
+  type Segment,
+  atExit,
+  atMark,
+  atStart,
+  enter,
+  key,
+  quit,
+  screen,
+  screenN,
+  submit,
+  wait,
+  waitExit,
+  waitGone,
+  waitText,
+} from '../scenario';
 
 const A = 'opencode' as const;
 
@@ -20,7 +36,12 @@ export const OPENCODE = {
 };
 
 const startup = (): Segment[] => [
-  { state: 'idle', from: atStart, cue: 'startup (blank alternate screen, TUI not drawn yet)', note: 'startup: screen blank / TUI still drawing; scorers may skip this interval' },
+  {
+    state: 'idle',
+    from: atStart,
+    cue: 'startup (blank alternate screen, TUI not drawn yet)',
+    note: 'startup: screen blank / TUI still drawing; scorers may skip this interval',
+  },
   { state: 'idle', from: screen(OPENCODE.ready), cue: 'home screen, input "Ask anything…"' },
 ];
 const working = (cue = 'footer spinner "esc interrupt"'): Segment => ({ state: 'working', from: atMark('submit'), cue });
@@ -49,7 +70,10 @@ const QUESTION = {
   ],
 };
 
-const LONG_TEXT = Array.from({ length: 14 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan: move one more helper into its own module and update its imports.`).join('\n');
+const LONG_TEXT = Array.from(
+  { length: 14 },
+  (_, i) => `${i + 1}. Step ${i + 1} of the plan: move one more helper into its own module and update its imports.`,
+).join('\n');
 
 export const opencodeScenarios: Scenario[] = [
   {
@@ -65,7 +89,18 @@ export const opencodeScenarios: Scenario[] = [
     id: '02-plain-answer',
     agent: A,
     description: 'One prompt answered with plain text, then ~8 s at rest.',
-    mock: { title: 'Capital of France', turns: [{ type: 'text', text: 'The capital of France is Paris. It is also the largest city in the country.', firstDelayMs: 500, delayMs: 50, chunks: 10 }] },
+    mock: {
+      title: 'Capital of France',
+      turns: [
+        {
+          type: 'text',
+          text: 'The capital of France is Paris. It is also the largest city in the country.',
+          firstDelayMs: 500,
+          delayMs: 50,
+          chunks: 10,
+        },
+      ],
+    },
     steps: [...ready, ...submit('What is the capital of France?'), waitText(OPENCODE.completed, 60_000, 'turn finished'), wait(8000)],
     tailMs: 0,
     expect: [...startup(), working(), completed()],
@@ -74,15 +109,36 @@ export const opencodeScenarios: Scenario[] = [
     id: '03-question-reply',
     agent: A,
     description: 'The answer ends with a question to the user; the turn ends normally.',
-    mock: { title: 'Set up unit tests', turns: [{ type: 'text', text: 'I can set up tests with either Vitest or Jest. Which one would you like me to use?', firstDelayMs: 500, delayMs: 50, chunks: 10 }] },
+    mock: {
+      title: 'Set up unit tests',
+      turns: [
+        {
+          type: 'text',
+          text: 'I can set up tests with either Vitest or Jest. Which one would you like me to use?',
+          firstDelayMs: 500,
+          delayMs: 50,
+          chunks: 10,
+        },
+      ],
+    },
     steps: [...ready, ...submit('Set up unit tests for this project.'), waitText(OPENCODE.completed, 60_000, 'turn finished'), wait(8000)],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'waiting', from: screen(OPENCODE.completed), cue: 'answer ends with a question; "▣ … <n>s" shown', accept: ['completed', 'idle'] }],
+    expect: [
+      ...startup(),
+      working(),
+      {
+        state: 'waiting',
+        from: screen(OPENCODE.completed),
+        cue: 'answer ends with a question; "▣ … <n>s" shown',
+        accept: ['completed', 'idle'],
+      },
+    ],
   },
   {
     id: '04-permission-approve',
     agent: A,
-    description: 'bash tool (permission "ask"): the permission dock is held ~20 s, then "Allow once" (Enter); the command runs; the model answers.',
+    description:
+      'bash tool (permission "ask"): the permission dock is held ~20 s, then "Allow once" (Enter); the command runs; the model answers.',
     mock: {
       title: 'Count lines',
       turns: [
@@ -90,7 +146,15 @@ export const opencodeScenarios: Scenario[] = [
         { type: 'text', text: 'README.md has 3 lines.', firstDelayMs: 500, delayMs: 50, chunks: 10 },
       ],
     },
-    steps: [...ready, ...submit('how many lines are in README.md?'), waitText(OPENCODE.permission, 60_000, 'dock visible'), wait(20_000), enter('approve'), waitText(OPENCODE.completed, 60_000, 'turn finished'), wait(5000)],
+    steps: [
+      ...ready,
+      ...submit('how many lines are in README.md?'),
+      waitText(OPENCODE.permission, 60_000, 'dock visible'),
+      wait(20_000),
+      enter('approve'),
+      waitText(OPENCODE.completed, 60_000, 'turn finished'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -104,14 +168,34 @@ export const opencodeScenarios: Scenario[] = [
     id: '05-permission-reject',
     agent: A,
     description: 'Like 04 with `rm -rf build`, but after ~20 s "Reject" is chosen (→ → Enter): the turn stops.',
-    mock: { title: 'Clean build output', turns: [{ type: 'tool', name: 'bash', text: 'I will remove the build directory.', input: BASH_RM }] },
-    steps: [...ready, ...submit('clean the build output'), waitText(OPENCODE.permission, 60_000, 'dock visible'), wait(20_000), key('right'), wait(250), key('right'), wait(250), enter('reject'), waitText(OPENCODE.agentLine, 10_000), wait(6000)],
+    mock: {
+      title: 'Clean build output',
+      turns: [{ type: 'tool', name: 'bash', text: 'I will remove the build directory.', input: BASH_RM }],
+    },
+    steps: [
+      ...ready,
+      ...submit('clean the build output'),
+      waitText(OPENCODE.permission, 60_000, 'dock visible'),
+      wait(20_000),
+      key('right'),
+      wait(250),
+      key('right'),
+      wait(250),
+      enter('reject'),
+      waitText(OPENCODE.agentLine, 10_000),
+      wait(6000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
       working(),
       { state: 'waiting', from: screen(OPENCODE.permission), cue: '"△ Permission required" dock' },
-      { state: 'stopped', from: atMark('reject'), cue: 'dock gone; "▣  Build · Mock Model" without duration, no answer', accept: ['idle', 'completed'] },
+      {
+        state: 'stopped',
+        from: atMark('reject'),
+        cue: 'dock gone; "▣  Build · Mock Model" without duration, no answer',
+        accept: ['idle', 'completed'],
+      },
     ],
   },
   {
@@ -125,7 +209,17 @@ export const opencodeScenarios: Scenario[] = [
         { type: 'text', text: 'Jest it is. I will add a jest config and a first test.', firstDelayMs: 500, delayMs: 50, chunks: 10 },
       ],
     },
-    steps: [...ready, ...submit('set up unit tests'), waitText(OPENCODE.question, 60_000, 'question visible'), wait(10_000), key('down'), wait(300), enter('answer'), waitText(OPENCODE.completed, 60_000, 'turn finished'), wait(5000)],
+    steps: [
+      ...ready,
+      ...submit('set up unit tests'),
+      waitText(OPENCODE.question, 60_000, 'question visible'),
+      wait(10_000),
+      key('down'),
+      wait(300),
+      enter('answer'),
+      waitText(OPENCODE.completed, 60_000, 'turn finished'),
+      wait(5000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -140,7 +234,15 @@ export const opencodeScenarios: Scenario[] = [
     agent: A,
     description: 'question tool dismissed with Esc after ~10 s: the turn stops.',
     mock: { title: 'Pick test framework', turns: [{ type: 'tool', name: 'question', input: QUESTION }] },
-    steps: [...ready, ...submit('set up unit tests'), waitText(OPENCODE.question, 60_000, 'question visible'), wait(10_000), key('esc', 'dismiss'), waitGone(OPENCODE.question, 10_000, 'dock gone'), wait(6000)],
+    steps: [
+      ...ready,
+      ...submit('set up unit tests'),
+      waitText(OPENCODE.question, 60_000, 'question visible'),
+      wait(10_000),
+      key('esc', 'dismiss'),
+      waitGone(OPENCODE.question, 10_000, 'dock gone'),
+      wait(6000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),
@@ -162,7 +264,10 @@ export const opencodeScenarios: Scenario[] = [
     id: '08-esc-interrupt',
     agent: A,
     description: 'A long answer is streaming; Esc, Esc ("esc again to interrupt") interrupts it.',
-    mock: { title: 'Refactoring plan', turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}`, chunks: 'lines', firstDelayMs: 500, durationMs: 60_000 }] },
+    mock: {
+      title: 'Refactoring plan',
+      turns: [{ type: 'text', text: `${LONG_TEXT}\n${LONG_TEXT}`, chunks: 'lines', firstDelayMs: 500, durationMs: 60_000 }],
+    },
     steps: [
       ...ready,
       ...submit('Write a long refactoring plan.'),
@@ -175,16 +280,34 @@ export const opencodeScenarios: Scenario[] = [
       wait(5000),
     ],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'stopped', from: atMark('interrupt2'), cue: '"▣  Build · Mock Model · interrupted"', accept: ['idle'] }],
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'stopped', from: atMark('interrupt2'), cue: '"▣  Build · Mock Model · interrupted"', accept: ['idle'] },
+    ],
   },
   {
     id: '09-api-error-401',
     agent: A,
     description: 'The model request gets HTTP 401 (not retried): OpenCode shows the provider error at once.',
-    mock: { title: 'Summarise', turns: [{ type: 'error', status: 401, sticky: true, message: 'Incorrect API key provided: dummy-no*-key. You can find your API key in your provider dashboard.' }] },
+    mock: {
+      title: 'Summarise',
+      turns: [
+        {
+          type: 'error',
+          status: 401,
+          sticky: true,
+          message: 'Incorrect API key provided: dummy-no*-key. You can find your API key in your provider dashboard.',
+        },
+      ],
+    },
     steps: [...ready, ...submit('Summarise the README.'), waitText(/Incorrect API key provided/, 60_000, 'error visible'), wait(8000)],
     tailMs: 0,
-    expect: [...startup(), working(), { state: 'failed', from: screen(/Incorrect API key provided/), cue: 'error block (and toast) "Incorrect API key provided …"' }],
+    expect: [
+      ...startup(),
+      working(),
+      { state: 'failed', from: screen(/Incorrect API key provided/), cue: 'error block (and toast) "Incorrect API key provided …"' },
+    ],
   },
   {
     id: '10-multistep-quit',
@@ -238,7 +361,15 @@ export const opencodeScenarios: Scenario[] = [
         { type: 'text', text: 'README.md has 3 lines.', firstDelayMs: 500, delayMs: 50, chunks: 10 },
       ],
     },
-    steps: [...ready, ...submit('how many lines are in README.md?'), waitText(OPENCODE.permission, 60_000, 'dock visible'), wait(10_000), enter('approve'), waitText(OPENCODE.completed, 60_000, 'turn finished'), wait(4000)],
+    steps: [
+      ...ready,
+      ...submit('how many lines are in README.md?'),
+      waitText(OPENCODE.permission, 60_000, 'dock visible'),
+      wait(10_000),
+      enter('approve'),
+      waitText(OPENCODE.completed, 60_000, 'turn finished'),
+      wait(4000),
+    ],
     tailMs: 0,
     expect: [
       ...startup(),

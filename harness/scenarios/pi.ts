@@ -3,7 +3,20 @@
  * completion line and no approval of its own: a turn's end is anchored on the reply's last words, and the
  * approval dialog comes from pi's own example extension `permission-gate` (it asks before `rm -rf`).
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, enter, quit, screen, wait, waitExit, waitText } from '../scenario';
+import {
+  type Scenario,
+  type Segment,
+  type Step,
+  atExit,
+  atMark,
+  atStart,
+  enter,
+  quit,
+  screen,
+  wait,
+  waitExit,
+  waitText,
+} from '../scenario';
 import { type BasicsOf, basicScenarios, dialogScenario, escInterruptScenario } from './basics';
 
 const A = 'pi' as const;
@@ -18,15 +31,36 @@ export const PI = {
 };
 
 const startup = (): Segment[] => [
-  { state: 'idle', from: atStart, cue: 'startup (before the first frame)', note: 'startup: nothing drawn yet; scorers may skip this interval' },
+  {
+    state: 'idle',
+    from: atStart,
+    cue: 'startup (before the first frame)',
+    note: 'startup: nothing drawn yet; scorers may skip this interval',
+  },
   { state: 'idle', from: screen(PI.ready), cue: 'header "pi v0.73.1", key hints, empty editor between two rules' },
 ];
 const working = (cue = 'spinner row "⠋ Working..." above the editor'): Segment => ({ state: 'working', from: atMark('submit'), cue });
 /** pi draws no completion line: the turn ends when the reply's last words are on screen and the spinner is gone. */
-const completedAt = (lastWords: RegExp): Segment => ({ state: 'completed', from: screen(lastWords), cue: 'reply complete, spinner row gone', accept: ['idle'] });
+const completedAt = (lastWords: RegExp): Segment => ({
+  state: 'completed',
+  from: screen(lastWords),
+  cue: 'reply complete, spinner row gone',
+  accept: ['idle'],
+});
 const ready: Step[] = [waitText(PI.ready, 30_000, 'prompt visible'), waitText(PI.model, 10_000), wait(1500)];
-const ask = (text: string, submitMark = 'submit'): Step[] => [{ do: 'type', text, charDelayMs: 20, mark: 'typing' }, wait(400), enter(submitMark)];
-const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text' as const, text: t, firstDelayMs: 400, delayMs: 60, chunks: 14, ...extra });
+const ask = (text: string, submitMark = 'submit'): Step[] => [
+  { do: 'type', text, charDelayMs: 20, mark: 'typing' },
+  wait(400),
+  enter(submitMark),
+];
+const text = (t: string, extra: Record<string, unknown> = {}) => ({
+  type: 'text' as const,
+  text: t,
+  firstDelayMs: 400,
+  delayMs: 60,
+  chunks: 14,
+  ...extra,
+});
 const RM = { command: 'rm -rf build' };
 
 const BASICS: BasicsOf = { agent: A, name: 'pi', ready, ask, startup, working: () => working(), completedAt };
@@ -35,7 +69,8 @@ export const piScenarios: Scenario[] = [
   ...basicScenarios(BASICS),
   dialogScenario(BASICS, {
     id: '04-gate-approve',
-    description: 'bash `rm -rf build` with pi\'s example extension permission-gate: its select dialog is held ~15 s, then "Yes" (Enter); the model answers.',
+    description:
+      'bash `rm -rf build` with pi\'s example extension permission-gate: its select dialog is held ~15 s, then "Yes" (Enter); the model answers.',
     turns: [{ type: 'tool', name: 'bash', input: RM }, text('Done: the build directory has been removed.')],
     dialog: PI.gate,
     holdMs: 15_000,
@@ -66,13 +101,18 @@ export const piScenarios: Scenario[] = [
     mock: { turns: [{ type: 'tool', name: 'bash', input: { command: 'sleep 4; wc -l README.md' } }, text('README.md has 3 lines.')] },
     steps: [...ready, ...ask('count the lines of the readme'), waitText(/README\.md has 3 lines\./, 40_000, 'turn finished'), wait(6000)],
     tailMs: 0,
-    expect: [...startup(), working('"$ sleep 4; wc -l README.md" box with "Elapsed Ns", spinner "Working..."'), completedAt(/README\.md has 3 lines\./)],
+    expect: [
+      ...startup(),
+      working('"$ sleep 4; wc -l README.md" box with "Elapsed Ns", spinner "Working..."'),
+      completedAt(/README\.md has 3 lines\./),
+    ],
   },
   escInterruptScenario(BASICS, 'aborts', PI.aborted, '"Operation aborted" under the partial reply'),
   {
     id: '08-server-error-500',
     agent: A,
-    description: 'Every request answers HTTP 500: pi retries three times ("Retrying (n/3) in Ns... (escape to cancel)"), then "Error: Retry failed after 3 attempts".',
+    description:
+      'Every request answers HTTP 500: pi retries three times ("Retrying (n/3) in Ns... (escape to cancel)"), then "Error: Retry failed after 3 attempts".',
     mock: { turns: [{ type: 'error', status: 500, sticky: true }] },
     steps: [...ready, ...ask('What is the capital of France?'), waitText(/Retry failed after \d+ attempts/, 90_000, 'gave up'), wait(8000)],
     tailMs: 0,
@@ -119,7 +159,8 @@ export const piScenarios: Scenario[] = [
   {
     id: '16-api-error-400',
     agent: A,
-    description: 'Every request answers HTTP 400 "Invalid request" (pi retries by the message text, and this one names no server error): "Error: 400 …" ends the turn.',
+    description:
+      'Every request answers HTTP 400 "Invalid request" (pi retries by the message text, and this one names no server error): "Error: 400 …" ends the turn.',
     mock: { turns: [{ type: 'error', status: 400, sticky: true, message: 'Invalid request: unknown field "foo"' }] },
     steps: [...ready, ...ask('What is the capital of France?'), waitText(PI.error, 30_000, 'error shown'), wait(8000)],
     tailMs: 0,

@@ -4,23 +4,23 @@
 // the time given (the run's start, seconds since the epoch) and is neither this script nor one of its ancestors.
 //
 //   node scripts/ci/leftovers.mjs --since <epoch seconds> [--kill]
-import { readdirSync, readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { since: { type: "string" }, kill: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { since: { type: 'string' }, kill: { type: 'boolean', default: false } } });
 const since = Number(values.since);
 if (!Number.isFinite(since)) {
-  console.error("usage: leftovers.mjs --since <epoch seconds> [--kill]");
+  console.error('usage: leftovers.mjs --since <epoch seconds> [--kill]');
   process.exit(2);
 }
 
 const clockTicks = 100; // USER_HZ on Linux
-const bootTime = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))[1]);
+const bootTime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))[1]);
 
 function stat(pid) {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { ppid: Number(rest[1]), state: rest[0], started: bootTime + Number(rest[19]) / clockTicks };
   } catch {
     return undefined;
@@ -29,14 +29,14 @@ function stat(pid) {
 
 function cmdline(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ").slice(0, 200);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ').slice(0, 200);
   } catch {
-    return "";
+    return '';
   }
 }
 
 const mine = new Set();
-for (let p = process.pid; p > 1; ) {
+for (let p = process.pid; p > 1;) {
   mine.add(p);
   const s = stat(p);
   if (!s) break;
@@ -44,20 +44,26 @@ for (let p = process.pid; p > 1; ) {
 }
 
 const left = [];
-for (const name of readdirSync("/proc")) {
+for (const name of readdirSync('/proc')) {
   if (!/^\d+$/.test(name)) continue;
   const pid = Number(name);
   const s = stat(pid);
-  if (!s || mine.has(pid) || s.state === "Z" || s.started < since) continue;
+  if (!s || mine.has(pid) || s.state === 'Z' || s.started < since) continue;
   left.push({ pid, ppid: s.ppid, cmd: cmdline(pid) });
 }
 // Kernel threads have no command line; they are not a run's.
 const real = left.filter((p) => p.cmd);
 if (!real.length) {
-  console.log("leftover processes: none");
+  console.log('leftover processes: none');
   process.exit(0);
 }
 console.log(`leftover processes: ${real.length}`);
 for (const p of real) console.log(`  pid ${p.pid} (parent ${p.ppid}): ${p.cmd}`);
-if (values.kill) for (const p of real) try { process.kill(p.pid, "SIGKILL"); } catch { /* gone */ }
+if (values.kill)
+  for (const p of real)
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
 process.exit(1);

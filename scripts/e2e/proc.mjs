@@ -1,20 +1,20 @@
 // Small /proc helpers (Linux only) for the E2E runner: find the VS Code
 // extension host under a code-server process tree and sample its CPU time.
-import { readFileSync, readdirSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 /** Parse /proc/<pid>/stat. Returns undefined if the process is gone. */
 export function readStat(pid) {
   let text;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
   // comm (field 2) is in parentheses and may contain spaces or ')'.
-  const close = text.lastIndexOf(")");
-  const comm = text.slice(text.indexOf("(") + 1, close);
-  const rest = text.slice(close + 2).split(" ");
+  const close = text.lastIndexOf(')');
+  const comm = text.slice(text.indexOf('(') + 1, close);
+  const rest = text.slice(close + 2).split(' ');
   // rest[0] is field 3 (state); field N is rest[N - 3].
   return {
     pid: Number(pid),
@@ -32,14 +32,16 @@ export function readStat(pid) {
 /** Command line of a process as an array of arguments ([] if unreadable). */
 export function readCmdline(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   } catch {
     return [];
   }
 }
 
 function allPids() {
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number);
 }
 
 /** All descendants of rootPid (children, grandchildren...), breadth first. */
@@ -75,7 +77,7 @@ export function findExtensionHostPid(rootPid) {
 
 export function findExtensionHostPids(rootPid) {
   return listDescendants(rootPid)
-    .filter((pid) => readCmdline(pid).some((a) => a === "--type=extensionHost" || a === "--type=extensionhost"))
+    .filter((pid) => readCmdline(pid).some((a) => a === '--type=extensionHost' || a === '--type=extensionhost'))
     .map((pid) => ({ pid, start: readStat(pid)?.startTimeTicks ?? 0 }))
     .sort((a, b) => a.start - b.start)
     .map((x) => x.pid);
@@ -86,7 +88,7 @@ let clkTck;
 export function clockTicksPerSecond() {
   if (clkTck === undefined) {
     try {
-      clkTck = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+      clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     } catch {
       clkTck = 100;
     }

@@ -6,6 +6,25 @@ import type { AgentSignature } from './screenRules';
  * here): their screens fall back to seed 000's generic rules and the generic dialog shape. The headless flags
  * are the ones each CLI documents for one prompt and exit.
  */
-export function byNameOnly(agent: AgentSignature['agent'], displayName: string, commands: string[], packages: string[], headless?: AgentSignature['headless']): AgentSignature {
-  return { agent, displayName, seenIn: 'unverified', commands, packages, processNames: commands, identify: [], waiting: SEED_WAITING, working: SEED_WORKING, outcomes: [], exit: [], ...(headless ? { headless } : {}) };
+export function byNameOnly(
+  agent: AgentSignature['agent'],
+  displayName: string,
+  commands: string[],
+  packages: string[],
+  headless?: AgentSignature['headless'],
+): AgentSignature {
+  return {
+    agent,
+    displayName,
+    seenIn: 'unverified',
+    commands,
+    packages,
+    processNames: commands,
+    identify: [],
+    waiting: SEED_WAITING,
+    working: SEED_WORKING,
+    outcomes: [],
+    exit: [],
+    ...(headless ? { headless } : {}),
+  };
 }

@@ -12,7 +12,9 @@ export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
  * reporter, which runs on every hook, loads only these tables; test/unit/agentRegistry.test.ts checks that
  * they and the registry name the same agents.
  */
-export const HOOK_EVENTS: Readonly<Record<'claude-code' | 'codex' | 'gemini' | 'hermes', Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>> = {
+export const HOOK_EVENTS: Readonly<
+  Record<'claude-code' | 'codex' | 'gemini' | 'hermes', Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>
+> = {
   'claude-code': CLAUDE_EVENTS,
   codex: CODEX_EVENTS,
   gemini: GEMINI_EVENTS,

@@ -20,7 +20,21 @@ export type { AgentDescriptor } from './descriptor';
  * Every agent Agent Lens knows, one folder each. The order is the detector's: agents with the strongest screen
  * evidence first. Adding an agent is a new folder and a line here; the tests then name whatever else must agree.
  */
-export const AGENTS: readonly AgentDescriptor[] = [claudeCode, codex, opencode, amp, gemini, hermes, copilot, cursor, crush, qwen, kilocode, aider, pi];
+export const AGENTS: readonly AgentDescriptor[] = [
+  claudeCode,
+  codex,
+  opencode,
+  amp,
+  gemini,
+  hermes,
+  copilot,
+  cursor,
+  crush,
+  qwen,
+  kilocode,
+  aider,
+  pi,
+];
 
 export function agentOf(id: AgentKind): AgentDescriptor {
   const a = AGENTS.find((x) => x.id === id);

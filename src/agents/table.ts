@@ -11,5 +11,9 @@ export function agentTable(agents: readonly AgentDescriptor[]): string {
     const version = a.screen.seenIn === UNVERIFIED ? '—' : a.screen.seenIn.split(' ')[0];
     return `| ${a.screen.displayName} | ${a.doc.identifiedBy} | ${a.doc.verified} | ${a.hooks ? HOOKS[a.hooks] : '—'} | ${a.logs ? LOGS[a.logs] : '—'} | ${version} |`;
   });
-  return ['| agent | identified by | states verified against the real CLI | tells Agent Lens through | session logs read | CLI version |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    '| agent | identified by | states verified against the real CLI | tells Agent Lens through | session logs read | CLI version |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }

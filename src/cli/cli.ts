@@ -76,7 +76,8 @@ function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument ${arg}`);
   }
   if (!a.file) throw new UsageError('replay needs a FILE.cast');
-  if (a.t0 !== undefined && a.logs.length + a.hooks.length === 0) throw new UsageError('--t0 places session logs and hooks on the cast clock: give --log FILE or --hooks FILE too');
+  if (a.t0 !== undefined && a.logs.length + a.hooks.length === 0)
+    throw new UsageError('--t0 places session logs and hooks on the cast clock: give --log FILE or --hooks FILE too');
   return a;
 }
 
@@ -126,7 +127,10 @@ const NOMINAL_T0_MS = Date.UTC(2000, 0, 1);
 function castZeroMs(args: Args, headerTimestamp: number | undefined, needed: boolean): number {
   const t0 = args.t0 ?? headerTimestamp;
   if (t0 !== undefined) return t0 * 1000;
-  if (needed) throw new UsageError(`${args.file}: the header has no "timestamp": give --t0 EPOCH_SECONDS to place the logs and "at_ms" hooks on the cast clock`);
+  if (needed)
+    throw new UsageError(
+      `${args.file}: the header has no "timestamp": give --t0 EPOCH_SECONDS to place the logs and "at_ms" hooks on the cast clock`,
+    );
   return NOMINAL_T0_MS;
 }
 
@@ -154,7 +158,13 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
 }
 
 if (require.main === module) {
-  void Promise.resolve(main(process.argv.slice(2), (s) => process.stdout.write(s + '\n'), (s) => process.stderr.write(s + '\n'))).then((code) => {
+  void Promise.resolve(
+    main(
+      process.argv.slice(2),
+      (s) => process.stdout.write(s + '\n'),
+      (s) => process.stderr.write(s + '\n'),
+    ),
+  ).then((code) => {
     process.exitCode = code;
   });
 }

@@ -74,9 +74,17 @@ export async function handoffCommand(cmd: string, argv: string[], out: (s: strin
 async function runServe(argv: string[], err: (s: string) => void): Promise<number> {
   const f = flags(argv, { root: 'value', team: 'value', workspace: 'value', port: 'value', 'info-file': 'value' });
   const port = f.port === undefined ? undefined : Number(f.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new HandoffUsageError('--port needs a port number from 1 to 65535');
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+    throw new HandoffUsageError('--port needs a port number from 1 to 65535');
   const workspace = f.workspace === undefined ? undefined : need(f, 'workspace');
-  const s = await serve({ root: workspace && f.root === undefined ? undefined : need(f, 'root'), team: f.team as string | undefined, workspace, port, infoFile: need(f, 'info-file'), log: err });
+  const s = await serve({
+    root: workspace && f.root === undefined ? undefined : need(f, 'root'),
+    team: f.team as string | undefined,
+    workspace,
+    port,
+    infoFile: need(f, 'info-file'),
+    log: err,
+  });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGTERM', stop);
@@ -104,7 +112,9 @@ function answer(a: { status: number; body: unknown }, out: (s: string) => void, 
     return 0;
   }
   const why = (a.body as { error?: string } | undefined)?.error;
-  err(`agent-lens: the hub answered ${a.status}${why ? `: ${printable(String(why))}` : a.status === 403 ? ': wrong or missing token (the hub restarted? re-open the terminal or re-export AGENT_LENS_HUB)' : ''}`);
+  err(
+    `agent-lens: the hub answered ${a.status}${why ? `: ${printable(String(why))}` : a.status === 403 ? ': wrong or missing token (the hub restarted? re-open the terminal or re-export AGENT_LENS_HUB)' : ''}`,
+  );
   return 1;
 }
 
@@ -113,12 +123,26 @@ async function task(argv: string[], out: (s: string) => void, err: (s: string) =
   if (sub === 'report') {
     const f = flags(rest, { id: 'value', status: 'value', summary: 'value', report: 'value' });
     const id = need(f, 'id');
-    const body = { id, status: need(f, 'status'), summary: need(f, 'summary'), report_path: typeof f.report === 'string' ? path.resolve(f.report) : null };
+    const body = {
+      id,
+      status: need(f, 'status'),
+      summary: need(f, 'summary'),
+      report_path: typeof f.report === 'string' ? path.resolve(f.report) : null,
+    };
     return answer(await request(hubFromEnv(), 'POST', DOORBELL_PATH, body), out, err);
   }
   if (sub === 'cancel') {
     const f = flags(rest, { id: 'value', reason: 'value' });
-    return answer(await request(hubFromEnv(), 'POST', DOORBELL_PATH, { id: need(f, 'id'), status: 'cancelled', summary: need(f, 'reason'), report_path: null }), out, err);
+    return answer(
+      await request(hubFromEnv(), 'POST', DOORBELL_PATH, {
+        id: need(f, 'id'),
+        status: 'cancelled',
+        summary: need(f, 'reason'),
+        report_path: null,
+      }),
+      out,
+      err,
+    );
   }
   throw new HandoffUsageError('use "agent-lens task report …" or "agent-lens task cancel …"');
 }
@@ -132,10 +156,22 @@ async function dispatch(argv: string[], out: (s: string) => void, err: (s: strin
     // would block or never end.
     brief = readRegularFile(file, { max: REPORT_BODY_LIMIT, followLink: true }).toString('utf8');
   } catch (e) {
-    throw new HandoffUsageError(`cannot read the brief: ${e instanceof FileReadError ? e.message : `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}`);
+    throw new HandoffUsageError(
+      `cannot read the brief: ${e instanceof FileReadError ? e.message : `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}`,
+    );
   }
   const hub = hubFromEnv();
-  return answer(await request(hub, 'POST', DISPATCH_PATH, { agent: need(f, 'agent'), task_id: need(f, 'task-id'), brief, ...(typeof f.message === 'string' ? { message: f.message } : {}) }, 60_000), out, err);
+  return answer(
+    await request(
+      hub,
+      'POST',
+      DISPATCH_PATH,
+      { agent: need(f, 'agent'), task_id: need(f, 'task-id'), brief, ...(typeof f.message === 'string' ? { message: f.message } : {}) },
+      60_000,
+    ),
+    out,
+    err,
+  );
 }
 
 async function status(argv: string[], out: (s: string) => void): Promise<number> {
@@ -151,6 +187,9 @@ async function status(argv: string[], out: (s: string) => void): Promise<number>
   // Every field is the hub's (and, through it, what agents and dispatch requests sent): escaped, so a control
   // character in a task id or an error_reason cannot move the cursor or recolour this terminal.
   const p = (v: unknown) => printable(String(v));
-  for (const b of body.boards) out(`${p(b.agent)}\t${p(b.state)}\t${p(b.task_id ?? '-')}\t${b.last_event ? `${p(b.last_event.status)}: ${p(b.last_event.summary)}` : '-'}${b.error_reason ? `\t${p(b.error_reason)}` : ''}`);
+  for (const b of body.boards)
+    out(
+      `${p(b.agent)}\t${p(b.state)}\t${p(b.task_id ?? '-')}\t${b.last_event ? `${p(b.last_event.status)}: ${p(b.last_event.summary)}` : '-'}${b.error_reason ? `\t${p(b.error_reason)}` : ''}`,
+    );
   return 0;
 }

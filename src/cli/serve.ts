@@ -77,7 +77,10 @@ export async function serve(o: ServeOptions): Promise<Served> {
   const port = await hub.listen();
   fs.mkdirSync(path.dirname(infoFile), { recursive: true, mode: 0o700 });
   writeDiscovery(infoFile, { v: 1, port, token: hub.token, pid: process.pid });
-  log('info', `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`);
+  log(
+    'info',
+    `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`,
+  );
   return {
     port,
     service,

@@ -121,8 +121,6 @@ function removeDeadTemps(dir: string, base: string): void {
   }
 }
 
-
-
 /**
  * Why readRegularFile read nothing: `code` is the open's errno (ENOENT: no such file; ELOOP: a link it would not
  * follow) or ENOTREG (a FIFO, socket, device or folder) or EFBIG (over the size given).
@@ -164,7 +162,12 @@ export function readRegularFile(file: string, o: RegularReadOptions): Buffer {
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new FileReadError(file, 'ENOTREG', l10n.t('{0} is {1}, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file, kindOf(st)));
+    if (!st.isFile())
+      throw new FileReadError(
+        file,
+        'ENOTREG',
+        l10n.t('{0} is {1}, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file, kindOf(st)),
+      );
     if (st.size > o.max) throw tooBig(file, st.size, o.max);
     const want = Math.min(o.head ?? o.max + 1, o.max + 1);
     const buf = Buffer.alloc(want);
@@ -184,14 +187,33 @@ export function readRegularFile(file: string, o: RegularReadOptions): Buffer {
 function openError(file: string, e: NodeJS.ErrnoException): FileReadError {
   const code = e.code ?? 'EIO';
   if (code === 'ENOENT') return new FileReadError(file, code, l10n.t('{0} does not exist', file));
-  if (code === 'ELOOP') return new FileReadError(file, code, l10n.t('{0} is a symbolic link, which Agent Lens does not read through: put the file itself there', file));
+  if (code === 'ELOOP')
+    return new FileReadError(
+      file,
+      code,
+      l10n.t('{0} is a symbolic link, which Agent Lens does not read through: put the file itself there', file),
+    );
   // A Unix socket cannot be opened as a file at all.
-  if (code === 'ENXIO') return new FileReadError(file, 'ENOTREG', l10n.t('{0} is a socket or a device, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file));
+  if (code === 'ENXIO')
+    return new FileReadError(
+      file,
+      'ENOTREG',
+      l10n.t('{0} is a socket or a device, not a regular file: Agent Lens reads it only as a regular file; replace it with one', file),
+    );
   return new FileReadError(file, code, l10n.t('{0} cannot be opened ({1}): check that it is a readable file', file, code));
 }
 
 function tooBig(file: string, size: number, max: number): FileReadError {
-  return new FileReadError(file, 'EFBIG', l10n.t('{0} is {1} KB, more than the {2} KB Agent Lens reads of it: shorten it', file, (size / 1024).toFixed(0), (max / 1024).toFixed(0)));
+  return new FileReadError(
+    file,
+    'EFBIG',
+    l10n.t(
+      '{0} is {1} KB, more than the {2} KB Agent Lens reads of it: shorten it',
+      file,
+      (size / 1024).toFixed(0),
+      (max / 1024).toFixed(0),
+    ),
+  );
 }
 
 function kindOf(st: fs.Stats): string {

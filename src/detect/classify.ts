@@ -268,7 +268,8 @@ export function classify(screen: Frame, sig: AgentSignature): Candidate {
     const fa = outcome.marker.failedIfAbove;
     if (fa) {
       const above = rowAbove(frame, outcome.row);
-      if (above !== undefined && fa.test(above)) return { state: 'failed', ruleId: `${outcome.marker.id}+error-above`, text: above.replace(/[┃│]/g, ' ').trim() };
+      if (above !== undefined && fa.test(above))
+        return { state: 'failed', ruleId: `${outcome.marker.id}+error-above`, text: above.replace(/[┃│]/g, ' ').trim() };
     }
     if (outcome.marker.completion) {
       const q = replyQuestion(frame, outcome.row, sig, outcome.marker.replyEnd);

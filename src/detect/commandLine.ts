@@ -5,7 +5,26 @@ import type { AgentKind } from '../common/agents';
 const MAX_COMMAND_LINE = 4096;
 
 /** Programs that run another program named by a later argument. */
-const WRAPPERS = new Set(['env', 'sudo', 'doas', 'nohup', 'time', 'exec', 'command', 'nice', 'ionice', 'stdbuf', 'caffeinate', 'builtin', 'xargs', 'unbuffer', 'script', 'dotenv', 'op', 'with-env']);
+const WRAPPERS = new Set([
+  'env',
+  'sudo',
+  'doas',
+  'nohup',
+  'time',
+  'exec',
+  'command',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'caffeinate',
+  'builtin',
+  'xargs',
+  'unbuffer',
+  'script',
+  'dotenv',
+  'op',
+  'with-env',
+]);
 /** Package runners: the next non-option argument is a package name (possibly versioned). */
 const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx', 'dlx']);
 /** `<tool> <subcommand> <package>` runners. */

@@ -84,7 +84,14 @@ export class TerminalDetector {
     const t = opts.t ?? 0;
     this.current = { t, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: 'no agent' };
     const cmd = agentFromCommandLine(opts.commandLine);
-    if (cmd?.headless) this.startHeadless(cmd.agent, `${cmd.token} ${cmd.headless}`, 'command-line', `headless run, command line: "${cmd.token} ${cmd.headless}"`, t);
+    if (cmd?.headless)
+      this.startHeadless(
+        cmd.agent,
+        `${cmd.token} ${cmd.headless}`,
+        'command-line',
+        `headless run, command line: "${cmd.token} ${cmd.headless}"`,
+        t,
+      );
     else if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
     else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'process');
     else if (opts.processNames) this.setProcessNames(opts.processNames, t);
@@ -160,7 +167,14 @@ export class TerminalDetector {
     if (this.headless && known) {
       // The run's own exit status is its outcome (issue 10): there is no TUI left to say anything else.
       const ok = Number(code) === 0;
-      this.emit({ t, agent: this.agent, state: ok ? 'completed' : 'failed', source: 'process', evidence: `${this.headless}: ${evidence}`, ...(ok ? {} : { reason: `exit code ${code}` }) });
+      this.emit({
+        t,
+        agent: this.agent,
+        state: ok ? 'completed' : 'failed',
+        source: 'process',
+        evidence: `${this.headless}: ${evidence}`,
+        ...(ok ? {} : { reason: `exit code ${code}` }),
+      });
       return;
     }
     this.emit({ t, agent: this.agent, state: 'exited', source: 'process', evidence });
@@ -263,7 +277,8 @@ export class TerminalDetector {
         for (const r of id.ids) this.fired.add(r);
         const header = frame.view.altScreen ? undefined : signatureOf(id.agent).headless?.header;
         const row = header ? frame.view.rows.find((r) => header.test(r)) : undefined;
-        if (row) this.startHeadless(id.agent, row.trim(), 'screen', `headless run, output header: "${row.trim()}" (${id.ids.join(', ')})`, seen);
+        if (row)
+          this.startHeadless(id.agent, row.trim(), 'screen', `headless run, output header: "${row.trim()}" (${id.ids.join(', ')})`, seen);
         else this.setAgent(id.agent, 'screen', `identified by ${id.ids.join(', ')}`, seen, 'pty-scrape');
       }
       return;
@@ -288,7 +303,15 @@ export class TerminalDetector {
     this.fired.add(v.ruleId.replace(/\+reply-question$/, ''));
     const evidence = v.text ? `${v.ruleId}: ${JSON.stringify(v.text.trim())}` : v.ruleId;
     const dialog = v.state === 'waiting' && v.waitKind !== 'reply-question' && this.screen ? dialogOptions(this.screen.view().rows) : [];
-    this.emit({ t: c.t, agent: this.agent, state: v.state, source: 'pty-scrape', evidence, waitKind: v.waitKind, ...(dialog.length ? { options: dialog } : {}) });
+    this.emit({
+      t: c.t,
+      agent: this.agent,
+      state: v.state,
+      source: 'pty-scrape',
+      evidence,
+      waitKind: v.waitKind,
+      ...(dialog.length ? { options: dialog } : {}),
+    });
   }
 
   /** A headless run: the agent, Working from now (source process), its outcome from the exit code. */
@@ -298,7 +321,14 @@ export class TerminalDetector {
   }
 
   /** The agent is known: it starts `idle` (a headless run `working`), and what is on screen already is looked at. */
-  private setAgent(agent: AgentId, by: 'command-line' | 'process' | 'screen', evidence: string, t: number, source: StateSource, state: 'idle' | 'working' = 'idle'): void {
+  private setAgent(
+    agent: AgentId,
+    by: 'command-line' | 'process' | 'screen',
+    evidence: string,
+    t: number,
+    source: StateSource,
+    state: 'idle' | 'working' = 'idle',
+  ): void {
     this.agent = agent;
     this.identifiedBy = by;
     this.sig = isAgentKind(agent) ? signatureOf(agent) : undefined;
@@ -329,4 +359,3 @@ export class TerminalDetector {
     for (const l of [...this.listeners]) l(d);
   }
 }
-

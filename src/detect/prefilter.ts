@@ -5,7 +5,8 @@
  */
 
 /** Always armed: sequences only a program writes, naming an agent (title, program status, OpenTUI query). */
-export const STRONG_TRIGGER = /\x1b\]7501;|\x1b\]99;i=opentui|\x1b\][02];[^\x07\x1b]{0,16}(?:Claude Code|OpenCode|OC \| )|\x1b\][02];(?:◇ {2}Ready|✦ {2}Working…|✋ {2}Action Required) \(/;
+export const STRONG_TRIGGER =
+  /\x1b\]7501;|\x1b\]99;i=opentui|\x1b\][02];[^\x07\x1b]{0,16}(?:Claude Code|OpenCode|OC \| )|\x1b\][02];(?:◇ {2}Ready|✦ {2}Working…|✋ {2}Action Required) \(/;
 /**
  * Disarmed for a while after a promotion found no agent: a full-screen program (top, vim) would
  * otherwise be emulated again and again. Agent names in plain text (a `git log`, a `cat` of notes) are

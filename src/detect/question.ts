@@ -21,7 +21,11 @@ export function endsWithQuestion(text: string): boolean {
 /** The question itself: the last non-empty line of a reply that ends with one, trimmed for a list item. */
 export function lastQuestion(text: string, max = 300): string | undefined {
   if (!endsWithQuestion(text)) return undefined;
-  const lines = text.slice(-4000).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .slice(-4000)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const line = lines.at(-1) ?? '';
   return line.length > max ? `…${line.slice(-(max - 1))}` : line;
 }

@@ -36,7 +36,11 @@ export type OscListener = (ident: number, body: string) => void;
 export class Screen {
   private readonly term: Terminal;
   private titleText = '';
-  private readonly core: { writeSync?: (data: string) => void; _inputHandler?: RefreshSource; _bufferService?: { buffer?: InternalBuffer } };
+  private readonly core: {
+    writeSync?: (data: string) => void;
+    _inputHandler?: RefreshSource;
+    _bufferService?: { buffer?: InternalBuffer };
+  };
   /** Per row, the content words last translated: unchanged rows are not translated again. */
   private rowWords: (Uint32Array | undefined)[] = [];
   private rowsText: string[] = [];

@@ -33,9 +33,16 @@ const PAYLOAD_IS = "the hook's stdin JSON, OpenCode's bus event {type, propertie
 
 const lineSchema = z.object({
   t: z.number({ invalid_type_error: '"t" must be a number (seconds on the cast clock)' }).finite().optional(),
-  at_ms: z.number({ invalid_type_error: '"at_ms" must be a number (epoch milliseconds)' }).finite().positive('"at_ms" must be epoch milliseconds, above 0').optional(),
+  at_ms: z
+    .number({ invalid_type_error: '"at_ms" must be a number (epoch milliseconds)' })
+    .finite()
+    .positive('"at_ms" must be epoch milliseconds, above 0')
+    .optional(),
   agent: z.enum(REPORTING_AGENTS),
-  payload: z.record(z.unknown(), { required_error: `"payload" is missing (${PAYLOAD_IS})`, invalid_type_error: `"payload" must be an object (${PAYLOAD_IS})` }),
+  payload: z.record(z.unknown(), {
+    required_error: `"payload" is missing (${PAYLOAD_IS})`,
+    invalid_type_error: `"payload" must be an object (${PAYLOAD_IS})`,
+  }),
 });
 
 /** Reads a hooks file; blank lines are skipped. Throws HookFileError at the first bad line. */
@@ -73,7 +80,9 @@ function parseLine(raw: string, fail: (what: string) => HookFileError, file: str
 function describe(issue: z.ZodIssue | undefined, o: Record<string, unknown>): string {
   if (!issue) return 'not a hook line';
   if (issue.path[0] === 'agent') {
-    return o.agent === undefined ? `"agent" is missing (one of ${REPORTING_AGENTS.join(', ')})` : `unknown agent ${JSON.stringify(o.agent)} (one of ${REPORTING_AGENTS.join(', ')})`;
+    return o.agent === undefined
+      ? `"agent" is missing (one of ${REPORTING_AGENTS.join(', ')})`
+      : `unknown agent ${JSON.stringify(o.agent)} (one of ${REPORTING_AGENTS.join(', ')})`;
   }
   return issue.message;
 }

@@ -59,7 +59,20 @@ export interface Board {
 export const SUMMARY_MAX = 500;
 
 export function idleBoard(agent: string, at: number): Board {
-  return { agent, state: 'idle', task_id: null, last_event: null, progress: null, error_reason: null, error_point: null, report_path: null, brief_path: null, delivery: 'none', delivered_to: null, updated_at: at };
+  return {
+    agent,
+    state: 'idle',
+    task_id: null,
+    last_event: null,
+    progress: null,
+    error_reason: null,
+    error_point: null,
+    report_path: null,
+    brief_path: null,
+    delivery: 'none',
+    delivered_to: null,
+    updated_at: at,
+  };
 }
 
 /**
@@ -104,7 +117,36 @@ export function applyEvent(b: Board, taskId: string, ev: BoardEvent): { board: B
     return { board: { ...b, last_event: ev, updated_at: ev.at }, outcome: 'after-end' };
   }
   const report = ev.report_path ?? b.report_path;
-  if (taskId === HANDSHAKE_TASK && ev.status === 'progress') return { board: { ...b, state: 'ready', last_event: ev, progress: ev, error_reason: null, error_point: null, updated_at: ev.at }, outcome: 'applied' };
-  if (ev.status === 'progress') return { board: { ...b, state: 'in_progress', last_event: ev, progress: ev, error_reason: null, error_point: null, report_path: report, updated_at: ev.at }, outcome: 'applied' };
-  return { board: { ...b, state: ev.status, last_event: ev, progress: null, error_reason: null, error_point: null, report_path: report, updated_at: ev.at }, outcome: 'applied' };
+  if (taskId === HANDSHAKE_TASK && ev.status === 'progress')
+    return {
+      board: { ...b, state: 'ready', last_event: ev, progress: ev, error_reason: null, error_point: null, updated_at: ev.at },
+      outcome: 'applied',
+    };
+  if (ev.status === 'progress')
+    return {
+      board: {
+        ...b,
+        state: 'in_progress',
+        last_event: ev,
+        progress: ev,
+        error_reason: null,
+        error_point: null,
+        report_path: report,
+        updated_at: ev.at,
+      },
+      outcome: 'applied',
+    };
+  return {
+    board: {
+      ...b,
+      state: ev.status,
+      last_event: ev,
+      progress: null,
+      error_reason: null,
+      error_point: null,
+      report_path: report,
+      updated_at: ev.at,
+    },
+    outcome: 'applied',
+  };
 }

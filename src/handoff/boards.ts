@@ -87,7 +87,10 @@ export class Boards {
     keys.slice(0, RESET_WRITES_MAX).forEach((k) => {
       if (this.paths.isRealDir(this.paths.agentDir(k)) && !this.readsIdle(k)) this.save(this.boards.get(k)!);
     });
-    if (keys.length > RESET_WRITES_MAX) this.warn(`${keys.length} registered agents: the status.json of the first ${RESET_WRITES_MAX} was reset to idle at start, the others are idle in memory and their status.json is rewritten when their board next changes`);
+    if (keys.length > RESET_WRITES_MAX)
+      this.warn(
+        `${keys.length} registered agents: the status.json of the first ${RESET_WRITES_MAX} was reset to idle at start, the others are idle in memory and their status.json is rewritten when their board next changes`,
+      );
     this.notify();
   }
 
@@ -137,8 +140,10 @@ export class Boards {
     const before = this.get(split.agent);
     const { board, outcome } = applyEvent(before, split.taskId, event);
     let warning: string | undefined;
-    if (outcome === 'other-task') warning = `task ${quote(split.taskId)} is not ${split.agent}'s current task (${before.task_id ?? 'none'}): recorded as its last event, the board's state is unchanged`;
-    if (outcome === 'after-end') warning = `task ${quote(split.taskId)} already ended (${before.state}): recorded as its last event, the board's state is unchanged`;
+    if (outcome === 'other-task')
+      warning = `task ${quote(split.taskId)} is not ${split.agent}'s current task (${before.task_id ?? 'none'}): recorded as its last event, the board's state is unchanged`;
+    if (outcome === 'after-end')
+      warning = `task ${quote(split.taskId)} already ended (${before.state}): recorded as its last event, the board's state is unchanged`;
     if (warning) this.warn(warning);
     if (outcome !== 'duplicate') this.put(board, true);
     return { outcome, agent: split.agent, warning, board: this.get(split.agent) };
@@ -153,8 +158,14 @@ export class Boards {
 
   /** An event of one more unregistered key than UNREGISTERED_MAX: counted, kept with the ungrouped ones, warned about once. */
   private drop(agent: string, event: BoardEvent): Receipt {
-    if (this.dropped++ === 0) this.warn(`boards of unregistered agents are kept in memory only, for at most ${UNREGISTERED_MAX} keys: events of further unregistered keys (first: ${quote(agent)}) are counted and dropped; register the agents you use in team.toml`);
-    return this.ungroup({ ...event, report_path: null }, `${quote(agent)} is not in team.toml and ${UNREGISTERED_MAX} unregistered agents already have boards, so the event updates no board: register it in team.toml`);
+    if (this.dropped++ === 0)
+      this.warn(
+        `boards of unregistered agents are kept in memory only, for at most ${UNREGISTERED_MAX} keys: events of further unregistered keys (first: ${quote(agent)}) are counted and dropped; register the agents you use in team.toml`,
+      );
+    return this.ungroup(
+      { ...event, report_path: null },
+      `${quote(agent)} is not in team.toml and ${UNREGISTERED_MAX} unregistered agents already have boards, so the event updates no board: register it in team.toml`,
+    );
   }
 
   /** Whether an unregistered key may have a board: it has one, or fewer than UNREGISTERED_MAX such keys do. */

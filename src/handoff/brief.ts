@@ -39,7 +39,9 @@ export function contract(f: ContractFacts): string {
     `- report: write it to \`${f.reportPath}\` before you ring done or blocked`,
     `- endpoint: \`POST http://127.0.0.1:${f.port}${DOORBELL_PATH}\` (the port changes when VS Code restarts; the file below always has the current one)`,
     `- token: header \`X-Handoff-Token\`, read from the JSON file named by \`$${f.hubEnv}\` (fields \`port\`, \`token\`; now \`${f.hubFile}\`). Never print it or put it in a file.`,
-    `- status: one of ${EVENT_STATUSES.filter((s) => s !== 'cancelled').map((s) => `\`${s}\``).join(', ')} (\`progress\` as often as useful; \`done\` or \`blocked\` once at the end)`,
+    `- status: one of ${EVENT_STATUSES.filter((s) => s !== 'cancelled')
+      .map((s) => `\`${s}\``)
+      .join(', ')} (\`progress\` as often as useful; \`done\` or \`blocked\` once at the end)`,
     '- summary: one line (line breaks are flattened, cut at 500 characters)',
     '',
     'Report with the CLI (it reads the endpoint and token itself):',
@@ -122,7 +124,11 @@ export function renderBrief(b: BriefInput, facts: ContractFacts): string {
 }
 
 /** `read.md`: the protocol the agent reads at the first handshake, with its own contract for the handshake event. */
-export function renderReadMd(agent: string, description: string | undefined, facts: Omit<ContractFacts, 'taskId' | 'briefPath' | 'reportPath'> & { reportsDir: string; briefsDir: string }): string {
+export function renderReadMd(
+  agent: string,
+  description: string | undefined,
+  facts: Omit<ContractFacts, 'taskId' | 'briefPath' | 'reportPath'> & { reportsDir: string; briefsDir: string },
+): string {
   return [
     `# Handoff protocol for ${agent}`,
     '',
@@ -138,6 +144,11 @@ export function renderReadMd(agent: string, description: string | undefined, fac
     '',
     `Now, for this handshake, ring \`progress\` with id \`${agent}::${HANDSHAKE_TASK}\` and a one-line summary of your understanding:`,
     '',
-    contract({ ...facts, taskId: HANDSHAKE_TASK, briefPath: `${facts.briefsDir}/(none for the handshake)`, reportPath: `${facts.reportsDir}/${HANDSHAKE_TASK}-report.md` }).replace(/--status done/g, '--status progress'),
+    contract({
+      ...facts,
+      taskId: HANDSHAKE_TASK,
+      briefPath: `${facts.briefsDir}/(none for the handshake)`,
+      reportPath: `${facts.reportsDir}/${HANDSHAKE_TASK}-report.md`,
+    }).replace(/--status done/g, '--status progress'),
   ].join('\n');
 }

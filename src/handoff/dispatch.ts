@@ -112,10 +112,31 @@ export class Dispatcher {
     } catch (e) {
       return this.fail(agent.key, req.taskId, new DispatchFailure('brief_write_failed', `${briefPath}: ${(e as Error).message}`));
     }
-    const board = this.d.boards.set({ ...this.d.boards.get(agent.key), state: 'in_progress', task_id: req.taskId, last_event: null, progress: null, error_reason: null, error_point: null, brief_path: briefPath, report_path: reportPath, delivery: 'pending', delivered_to: null });
+    const board = this.d.boards.set({
+      ...this.d.boards.get(agent.key),
+      state: 'in_progress',
+      task_id: req.taskId,
+      last_event: null,
+      progress: null,
+      error_reason: null,
+      error_point: null,
+      brief_path: briefPath,
+      report_path: reportPath,
+      delivery: 'pending',
+      delivered_to: null,
+    });
     this.d.log?.('info', `dispatch ${agent.key}::${req.taskId}: brief on the board at ${briefPath}`);
     const delivered = await this.deliver(agent, { message, task_id: req.taskId, brief_path: briefPath });
-    return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board ?? board, brief_path: briefPath, report_path: reportPath, contract: text.slice(text.indexOf('## Doorbell contract')), ...(agent.note ? { note: agent.note } : {}) };
+    return {
+      submitted: true,
+      delivered: delivered.ok,
+      error: delivered.error,
+      board: delivered.board ?? board,
+      brief_path: briefPath,
+      report_path: reportPath,
+      contract: text.slice(text.indexOf('## Doorbell contract')),
+      ...(agent.note ? { note: agent.note } : {}),
+    };
   }
 
   /** The first handshake (seed 002 §7.0 step 2): the agent reads read.md and rings progress; the board turns `ready`. */
@@ -123,7 +144,19 @@ export class Dispatcher {
     const pre = this.prepare(key, HANDSHAKE_TASK);
     if ('result' in pre) return pre.result;
     const readMd = this.d.paths.readMd(key);
-    this.d.boards.set({ ...this.d.boards.get(key), state: 'in_progress', task_id: HANDSHAKE_TASK, last_event: null, progress: null, error_reason: null, error_point: null, brief_path: readMd, report_path: null, delivery: 'pending', delivered_to: null });
+    this.d.boards.set({
+      ...this.d.boards.get(key),
+      state: 'in_progress',
+      task_id: HANDSHAKE_TASK,
+      last_event: null,
+      progress: null,
+      error_reason: null,
+      error_point: null,
+      brief_path: readMd,
+      report_path: null,
+      delivery: 'pending',
+      delivered_to: null,
+    });
     const delivered = await this.deliver(pre.agent, { message: handshakeMessage(readMd), task_id: HANDSHAKE_TASK, brief_path: readMd });
     return { submitted: true, delivered: delivered.ok, error: delivered.error, board: delivered.board, brief_path: readMd };
   }
@@ -132,19 +165,30 @@ export class Dispatcher {
   initFolder(agent: TeamAgent, facts: HubFacts): void {
     const p = this.d.paths;
     const root = p.root;
-    if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new DispatchFailure('workspace_not_folder', l10n.t('the handoff root {0} is not a folder: remove that file or set agentLens.handoff.root', root));
+    if (fs.existsSync(root) && !fs.statSync(root).isDirectory())
+      throw new DispatchFailure(
+        'workspace_not_folder',
+        l10n.t('the handoff root {0} is not a folder: remove that file or set agentLens.handoff.root', root),
+      );
     try {
       p.ensure(p.briefsDir(agent.key));
       p.ensure(p.reportsDir(agent.key));
     } catch (e) {
-      throw new DispatchFailure('artifact_folder_failed', l10n.t('cannot create {0}: {1}', p.agentDir(agent.key), String((e as Error).message)));
+      throw new DispatchFailure(
+        'artifact_folder_failed',
+        l10n.t('cannot create {0}: {1}', p.agentDir(agent.key), String((e as Error).message)),
+      );
     }
     const readMd = p.readMd(agent.key);
     const existing = readMdHead(readMd);
     if (existing === undefined || existing.startsWith(GENERATED)) {
-      writeFileAtomic(readMd, `${GENERATED}\n${renderReadMd(agent.key, agent.description, { ...facts, agent: agent.key, briefsDir: p.briefsDir(agent.key), reportsDir: p.reportsDir(agent.key) })}`);
+      writeFileAtomic(
+        readMd,
+        `${GENERATED}\n${renderReadMd(agent.key, agent.description, { ...facts, agent: agent.key, briefsDir: p.briefsDir(agent.key), reportsDir: p.reportsDir(agent.key) })}`,
+      );
     }
-    if (!fs.existsSync(p.memoryMd(agent.key))) writeFileAtomic(p.memoryMd(agent.key), `# Memory of ${agent.key}\n\nNotes the agent keeps between tasks.\n`);
+    if (!fs.existsSync(p.memoryMd(agent.key)))
+      writeFileAtomic(p.memoryMd(agent.key), `# Memory of ${agent.key}\n\nNotes the agent keeps between tasks.\n`);
     if (!fs.existsSync(p.statusJson(agent.key))) this.d.boards.set(this.d.boards.get(agent.key));
   }
 
@@ -161,27 +205,65 @@ export class Dispatcher {
       return { result: this.fail(key, taskId, new DispatchFailure('invalid_project', (e as PathError).message), false) };
     }
     const agent = this.d.agent(key);
-    if (!agent) return { result: this.fail(key, taskId, new DispatchFailure('not_registered', l10n.t('"{0}" is not in team.toml: register it first (Agent Lens: Register External Agent…)', key)), false) };
+    if (!agent)
+      return {
+        result: this.fail(
+          key,
+          taskId,
+          new DispatchFailure(
+            'not_registered',
+            l10n.t('"{0}" is not in team.toml: register it first (Agent Lens: Register External Agent…)', key),
+          ),
+          false,
+        ),
+      };
     const board = this.d.boards.get(key);
     if (isInFlight(board) && board.task_id !== taskId) {
       const refused = `${key} has task ${board.task_id} in flight: wait for its doorbell (done or blocked), or cancel it (Agent Lens: Cancel Task…, or agent-lens task cancel --id ${key}::${board.task_id} --reason "…"), then dispatch ${taskId}`;
       return { result: { submitted: false, delivered: false, refused, error: refused, board } };
     }
     const facts = this.d.facts();
-    if (!facts) return { result: { submitted: false, delivered: false, error: 'the doorbell is not listening yet, so the agent could not report: try again in a moment (see the Agent Lens log)' } };
+    if (!facts)
+      return {
+        result: {
+          submitted: false,
+          delivered: false,
+          error: 'the doorbell is not listening yet, so the agent could not report: try again in a moment (see the Agent Lens log)',
+        },
+      };
     try {
       this.initFolder(agent, facts);
     } catch (e) {
-      return { result: this.fail(key, taskId, e instanceof DispatchFailure ? e : new DispatchFailure('artifact_folder_failed', (e as Error).message)) };
+      return {
+        result: this.fail(
+          key,
+          taskId,
+          e instanceof DispatchFailure ? e : new DispatchFailure('artifact_folder_failed', (e as Error).message),
+        ),
+      };
     }
     return { agent, facts };
   }
 
   private async deliver(agent: TeamAgent, vars: StepVars): Promise<{ ok: boolean; error?: string; board?: Board }> {
     try {
-      if (!DRIVABLE_MODES.includes(agent.mode)) throw new DispatchFailure('no_terminal', l10n.t('{0} is mode "{1}", which is not drivable from VS Code: deliver it yourself ("{2}")', agent.key, agent.mode, String(vars.message)));
+      if (!DRIVABLE_MODES.includes(agent.mode))
+        throw new DispatchFailure(
+          'no_terminal',
+          l10n.t(
+            '{0} is mode "{1}", which is not drivable from VS Code: deliver it yourself ("{2}")',
+            agent.key,
+            agent.mode,
+            String(vars.message),
+          ),
+        );
       const target = await this.find(agent);
-      const all: StepVars = { ...vars, pid: target.pid !== undefined ? String(target.pid) : undefined, title: target.title, hwnd: target.id };
+      const all: StepVars = {
+        ...vars,
+        pid: target.pid !== undefined ? String(target.pid) : undefined,
+        title: target.title,
+        hwnd: target.id,
+      };
       let actions;
       try {
         actions = planSteps(stepsOf(agent), all);
@@ -194,7 +276,10 @@ export class Dispatcher {
         throw new DispatchFailure('delivery_failed', (e as Error).message);
       }
       const cur = this.d.boards.get(agent.key);
-      const board = cur.task_id === vars.task_id && cur.delivery === 'pending' ? this.d.boards.set({ ...cur, delivery: 'delivered', delivered_to: target.title }) : cur;
+      const board =
+        cur.task_id === vars.task_id && cur.delivery === 'pending'
+          ? this.d.boards.set({ ...cur, delivery: 'delivered', delivered_to: target.title })
+          : cur;
       this.d.log?.('info', `dispatch ${agent.key}::${vars.task_id}: delivered to ${printable(target.title)}`);
       return { ok: true, board };
     } catch (e) {
@@ -212,7 +297,14 @@ export class Dispatcher {
   private async find(agent: TeamAgent): Promise<DeliveryTarget> {
     if (!(this.d.trusted?.() ?? true)) {
       const launch = agent.launch ? l10n.t(' or run its launch command ({0})', quoted(agent.launch)) : '';
-      throw new DispatchFailure('no_terminal', l10n.t('this workspace is not trusted, so Agent Lens does not type a dispatch from its team.toml into a terminal{0}: trust the workspace, or give {1} the brief yourself', launch, agent.key));
+      throw new DispatchFailure(
+        'no_terminal',
+        l10n.t(
+          'this workspace is not trusted, so Agent Lens does not type a dispatch from its team.toml into a terminal{0}: trust the workspace, or give {1} the brief yourself',
+          launch,
+          agent.key,
+        ),
+      );
     }
     try {
       return await this.d.finder.find(agent);
@@ -228,7 +320,17 @@ export class Dispatcher {
     const error = printable(`${ERROR_POINTS[f.point]}: ${f.message}`);
     this.d.log?.('warn', `dispatch ${printable(key)}::${printable(taskId)} failed: ${error}`);
     const cur = this.d.boards.get(key);
-    const board = this.d.boards.set({ ...cur, state: 'error', task_id: isSafeSegment(taskId) ? taskId : cur.task_id, error_point: f.point, error_reason: error, delivery: cur.delivery === 'pending' ? 'failed' : cur.delivery }, persist);
+    const board = this.d.boards.set(
+      {
+        ...cur,
+        state: 'error',
+        task_id: isSafeSegment(taskId) ? taskId : cur.task_id,
+        error_point: f.point,
+        error_reason: error,
+        delivery: cur.delivery === 'pending' ? 'failed' : cur.delivery,
+      },
+      persist,
+    );
     return { submitted: board.brief_path !== null && cur.task_id === taskId && cur.delivery === 'pending', delivered: false, error, board };
   }
 }

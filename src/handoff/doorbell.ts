@@ -17,17 +17,29 @@ export const BOARDS_PATH = '/handoff/boards';
  * (or not a string), 400 for an invalid status or an empty id or summary. Body-not-JSON (400) is the hub's.
  */
 export function parseEvent(body: unknown): IncomingEvent {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HubError(422, 'the body must be a JSON object with id, status, summary and report_path (may be null)');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HubError(422, 'the body must be a JSON object with id, status, summary and report_path (may be null)');
   const o = body as Record<string, unknown>;
   const missing = (['id', 'status', 'summary'] as const).filter((k) => typeof o[k] !== 'string');
-  if (missing.length) throw new HubError(422, `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send id, status, summary and report_path (may be null)`);
-  if (o.report_path !== undefined && o.report_path !== null && typeof o.report_path !== 'string') throw new HubError(422, 'report_path must be a string or null');
+  if (missing.length)
+    throw new HubError(
+      422,
+      `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send id, status, summary and report_path (may be null)`,
+    );
+  if (o.report_path !== undefined && o.report_path !== null && typeof o.report_path !== 'string')
+    throw new HubError(422, 'report_path must be a string or null');
   const id = (o.id as string).trim();
   const summary = flattenSummary(o.summary as string);
-  if (!EVENT_STATUSES.includes(o.status as EventStatus)) throw new HubError(400, `status ${printable(JSON.stringify(o.status) ?? String(o.status))} is not one of ${EVENT_STATUSES.join(', ')}`);
+  if (!EVENT_STATUSES.includes(o.status as EventStatus))
+    throw new HubError(400, `status ${printable(JSON.stringify(o.status) ?? String(o.status))} is not one of ${EVENT_STATUSES.join(', ')}`);
   if (!id) throw new HubError(400, 'id is empty: send "{agent}::{task_id}"');
   if (!summary) throw new HubError(400, 'summary is empty: say in one line what happened');
-  return { id, status: o.status as EventStatus, summary, report_path: typeof o.report_path === 'string' && o.report_path.trim() ? o.report_path.trim() : null };
+  return {
+    id,
+    status: o.status as EventStatus,
+    summary,
+    report_path: typeof o.report_path === 'string' && o.report_path.trim() ? o.report_path.trim() : null,
+  };
 }
 
 export interface HandoffRoutes {
@@ -65,6 +77,16 @@ export function ring(r: HandoffRoutes, body: unknown, via: 'doorbell' | 'termina
   }
   const receipt = r.boards.receive(ev, via);
   // The id and the warning quote what the sender wrote: escaped, so no control character reaches the log.
-  r.log?.(receipt.warning ? 'warn' : 'info', printable(`doorbell (${via}): ${ev.id} ${ev.status} “${ev.summary}” → ${receipt.outcome}${receipt.warning ? `: ${receipt.warning}` : ''}`));
-  return new Reply(200, { ok: true, outcome: receipt.outcome, ...(receipt.warning ? { warning: receipt.warning } : {}), ...(receipt.board ? { state: receipt.board.state, task_id: receipt.board.task_id } : {}) });
+  r.log?.(
+    receipt.warning ? 'warn' : 'info',
+    printable(
+      `doorbell (${via}): ${ev.id} ${ev.status} “${ev.summary}” → ${receipt.outcome}${receipt.warning ? `: ${receipt.warning}` : ''}`,
+    ),
+  );
+  return new Reply(200, {
+    ok: true,
+    outcome: receipt.outcome,
+    ...(receipt.warning ? { warning: receipt.warning } : {}),
+    ...(receipt.board ? { state: receipt.board.state, task_id: receipt.board.task_id } : {}),
+  });
 }

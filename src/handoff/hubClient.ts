@@ -15,9 +15,15 @@ export interface HubAddress {
 /** The hub named by `AGENT_LENS_HUB`; a clear error when the variable or its file is missing. */
 export function hubFromEnv(env: NodeJS.ProcessEnv = process.env): HubAddress {
   const file = env[HUB_ENV];
-  if (!file) throw new ClientError(`${HUB_ENV} is not set: run this in a VS Code terminal opened after Agent Lens started, or export ${HUB_ENV}=<the --info-file of agent-lens serve>`);
+  if (!file)
+    throw new ClientError(
+      `${HUB_ENV} is not set: run this in a VS Code terminal opened after Agent Lens started, or export ${HUB_ENV}=<the --info-file of agent-lens serve>`,
+    );
   const d = readDiscovery(file);
-  if (!d) throw new ClientError(`${HUB_ENV}=${file}: no hub there (the file is missing or not an Agent Lens hub file): reload VS Code or restart agent-lens serve`);
+  if (!d)
+    throw new ClientError(
+      `${HUB_ENV}=${file}: no hub there (the file is missing or not an Agent Lens hub file): reload VS Code or restart agent-lens serve`,
+    );
   return d;
 }
 
@@ -38,7 +44,11 @@ export function request(hub: HubAddress, method: 'GET' | 'POST', path: string, b
         method,
         agent: false,
         timeout: timeoutMs,
-        headers: { host: `127.0.0.1:${hub.port}`, 'x-handoff-token': hub.token, ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}) },
+        headers: {
+          host: `127.0.0.1:${hub.port}`,
+          'x-handoff-token': hub.token,
+          ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -56,7 +66,11 @@ export function request(hub: HubAddress, method: 'GET' | 'POST', path: string, b
       },
     );
     req.on('timeout', () => req.destroy(new Error(l10n.t('no answer from the hub on port {0} within {1} s', hub.port, timeoutMs / 1000))));
-    req.on('error', (e) => reject(new ClientError(`cannot reach the hub on 127.0.0.1:${hub.port}: ${e.message} (is VS Code or agent-lens serve still running?)`)));
+    req.on('error', (e) =>
+      reject(
+        new ClientError(`cannot reach the hub on 127.0.0.1:${hub.port}: ${e.message} (is VS Code or agent-lens serve still running?)`),
+      ),
+    );
     req.end(data);
   });
 }

@@ -14,7 +14,10 @@ export function isSafeSegment(s: string): boolean {
 }
 
 export function checkSegment(what: 'agent key' | 'task id', s: string): string {
-  if (!isSafeSegment(s)) throw new PathError(l10n.t('{0} {1} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)', what, quote(s)));
+  if (!isSafeSegment(s))
+    throw new PathError(
+      l10n.t('{0} {1} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)', what, quote(s)),
+    );
   return s;
 }
 
@@ -94,8 +97,9 @@ export class HandoffPaths {
   reportPathFor(agent: string, given: string): string {
     const reports = this.reportsDir(agent);
     const p = path.resolve(this.agentDir(agent), given);
-    const refuse = (why: string) => new PathError(l10n.t('report_path {0} {1}: write the report to the path the brief names (under {2})', quote(given), why, reports));
-    if (!isStrictlyInside(reports, p)) throw refuse(l10n.t('is outside the agent\'s reports folder'));
+    const refuse = (why: string) =>
+      new PathError(l10n.t('report_path {0} {1}: write the report to the path the brief names (under {2})', quote(given), why, reports));
+    if (!isStrictlyInside(reports, p)) throw refuse(l10n.t("is outside the agent's reports folder"));
     // The root may itself sit behind a link the user chose (e.g. /tmp on macOS); below it, nothing may be a link out.
     let realReports: string;
     let real: string;
@@ -105,7 +109,8 @@ export class HandoffPaths {
     } catch (e) {
       throw refuse(l10n.t('cannot be resolved ({0})', String((e as NodeJS.ErrnoException).code ?? (e as Error).message)));
     }
-    if (!isStrictlyInside(realReports, real)) throw refuse(l10n.t('leads outside the agent\'s reports folder through a symbolic link (to {0})', quote(real)));
+    if (!isStrictlyInside(realReports, real))
+      throw refuse(l10n.t("leads outside the agent's reports folder through a symbolic link (to {0})", quote(real)));
     return p;
   }
 }
@@ -140,9 +145,19 @@ export function firstProblem(base: string, dir: string): PathProblem | undefined
 /** The error for a problem on the way from `base` to a handoff folder under `root`: which part, and what to do. */
 export function refusal(p: PathProblem, base: string, root: string): string {
   if (p.kind === 'outside' && base === root) return l10n.t('{0} is not inside the handoff root {1}', p.at, root);
-  if (p.kind === 'outside') return l10n.t('{0} is not inside {1}: a handoff root the workspace chose must be in its folder; set agentLens.handoff.root in your user settings (serve: --root) to use another place', p.at, base);
+  if (p.kind === 'outside')
+    return l10n.t(
+      '{0} is not inside {1}: a handoff root the workspace chose must be in its folder; set agentLens.handoff.root in your user settings (serve: --root) to use another place',
+      p.at,
+      base,
+    );
   if (base === root) {
-    return l10n.t('{0} is {1}: Agent Lens writes handoff files only into real folders under {2}; remove it', p.at, p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'), root);
+    return l10n.t(
+      '{0} is {1}: Agent Lens writes handoff files only into real folders under {2}; remove it',
+      p.at,
+      p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'),
+      root,
+    );
   }
   let to = '';
   try {
@@ -151,7 +166,13 @@ export function refusal(p: PathProblem, base: string, root: string): string {
     /* gone since the lstat: the name is what matters */
   }
   const what = p.kind === 'link' ? l10n.t('a symbolic link{0}', to) : l10n.t('not a folder');
-  return l10n.t('{0} is {1}: the workspace {2} chose the handoff root {3}, so Agent Lens writes nothing through a link or file there; remove it, or set agentLens.handoff.root in your user settings (serve: --root) to a folder of your own', p.at, what, base, root);
+  return l10n.t(
+    '{0} is {1}: the workspace {2} chose the handoff root {3}, so Agent Lens writes nothing through a link or file there; remove it, or set agentLens.handoff.root in your user settings (serve: --root) to a folder of your own',
+    p.at,
+    what,
+    base,
+    root,
+  );
 }
 
 /**
@@ -173,7 +194,8 @@ export function realDirUnder(base: string, dir: string, root = base): string {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const st = fs.lstatSync(cur);
-    if (st.isSymbolicLink() || !st.isDirectory()) throw new PathError(refusal({ kind: st.isSymbolicLink() ? 'link' : 'not-folder', at: cur }, base, root));
+    if (st.isSymbolicLink() || !st.isDirectory())
+      throw new PathError(refusal({ kind: st.isSymbolicLink() ? 'link' : 'not-folder', at: cur }, base, root));
   }
   return dir;
 }

@@ -69,7 +69,11 @@ export class Router {
   }
 
   load(routes: readonly Route[]): void {
-    this.list = routes.filter((r) => r && typeof r.id === 'string' && typeof r.from === 'string' && typeof r.to === 'string' && typeof r.template === 'string').map((r) => ({ ...r }));
+    this.list = routes
+      .filter(
+        (r) => r && typeof r.id === 'string' && typeof r.from === 'string' && typeof r.to === 'string' && typeof r.template === 'string',
+      )
+      .map((r) => ({ ...r }));
   }
 
   routes(): Route[] {
@@ -102,7 +106,12 @@ export class Router {
     const a = c.current!;
     for (const r of this.list) {
       if (r.from !== a.name) continue;
-      const brief = renderTemplate(r.template, { from_name: a.name, from_agent: a.agent, last_reply: lastReply(a) ?? '(no reply text was reported)', report_path: this.d.reportPathOf(a.name) ?? '(none)' });
+      const brief = renderTemplate(r.template, {
+        from_name: a.name,
+        from_agent: a.agent,
+        last_reply: lastReply(a) ?? '(no reply text was reported)',
+        report_path: this.d.reportPathOf(a.name) ?? '(none)',
+      });
       const req: DispatchRequest = { agent: r.to, taskId: this.d.taskId(r.to), brief };
       if (isInFlight(this.d.boards.get(r.to))) {
         this.pending.set(r.id, req);

@@ -57,7 +57,11 @@ export class HandoffService {
   constructor(private readonly o: HandoffOptions) {
     const checkFrom = (from: PathOrigin | undefined) => (from === undefined || from === 'user' ? undefined : o.workspace);
     this.paths = new HandoffPaths(o.root, { checkFrom: checkFrom(o.rootFrom) });
-    this.registry = new TeamRegistry(o.teamFile, { onChange: () => o.onChange?.(), warn: (m) => o.log('warn', m), checkFrom: checkFrom(o.teamFrom) });
+    this.registry = new TeamRegistry(o.teamFile, {
+      onChange: () => o.onChange?.(),
+      warn: (m) => o.log('warn', m),
+      checkFrom: checkFrom(o.teamFrom),
+    });
     // Only agents in team.toml get folders and files; any other key the doorbell hears stays in memory, capped.
     this.boards = new Boards(this.paths, { warn: (m) => o.log('warn', m), registered: (k) => this.registry.get(k) !== undefined });
     this.subs.push(this.boards.onChange(() => o.onChange?.()));
@@ -73,7 +77,12 @@ export class HandoffService {
       log: o.log,
     };
     this.dispatcher = new Dispatcher(deps);
-    this.routes = { boards: this.boards, dispatch: (body) => this.dispatchRoute(body), checkReportPath: (agent, p) => this.paths.reportPathFor(agent, p), log: o.log };
+    this.routes = {
+      boards: this.boards,
+      dispatch: (body) => this.dispatchRoute(body),
+      checkReportPath: (agent, p) => this.paths.reportPathFor(agent, p),
+      log: o.log,
+    };
   }
 
   /** Loads the registry, resets every board (a restart: seed 002 §7.5), mounts the routes, watches team.toml. */
@@ -81,8 +90,13 @@ export class HandoffService {
     const err = this.registry.load();
     if (err) this.o.log('warn', `team.toml: ${err.message}`);
     const root = this.paths.rootCheck();
-    if (root.refused) this.o.log('warn', `handoff root ${this.paths.root}: ${root.refused}. Boards are kept in memory; nothing is written under it.`);
-    if (root.resolvesTo) this.o.log('info', `handoff root ${this.paths.root} leads through a symbolic link to ${root.resolvesTo}: handoff files are written there`);
+    if (root.refused)
+      this.o.log('warn', `handoff root ${this.paths.root}: ${root.refused}. Boards are kept in memory; nothing is written under it.`);
+    if (root.resolvesTo)
+      this.o.log(
+        'info',
+        `handoff root ${this.paths.root} leads through a symbolic link to ${root.resolvesTo}: handoff files are written there`,
+      );
     this.boards.resetAll(this.registry.agents().map((a) => a.key));
     mountHandoff(this.o.hub, this.routes);
     this.watcher = this.registry.watch();
@@ -112,7 +126,8 @@ export class HandoffService {
 
   /** Ends a task as cancelled (the dispatcher's closing verb, never in a brief): frees the in-flight gate. */
   cancel(agent: string, taskId: string, reason: string): Board | undefined {
-    return this.ringLocal({ id: `${agent}::${taskId}`, status: 'cancelled', summary: reason || 'cancelled', report_path: null }, 'doorbell').board;
+    return this.ringLocal({ id: `${agent}::${taskId}`, status: 'cancelled', summary: reason || 'cancelled', report_path: null }, 'doorbell')
+      .board;
   }
 
   /** A doorbell event from inside (a ```handoff block in a terminal): the same validation and folding as a POST. */
@@ -121,7 +136,11 @@ export class HandoffService {
     // the board of an agent the user registered, never make a new agent folder.
     if (via === 'terminal') {
       const split = splitEventId(String((body as { id?: unknown } | null)?.id ?? ''));
-      if (split && !this.registry.get(split.agent)) return { ok: false, error: `${quoted(split.agent)} is not a registered agent: a handoff block printed in a terminal can only ring for agents in ${this.registry.file}` };
+      if (split && !this.registry.get(split.agent))
+        return {
+          ok: false,
+          error: `${quoted(split.agent)} is not a registered agent: a handoff block printed in a terminal can only ring for agents in ${this.registry.file}`,
+        };
     }
     try {
       const r = ring(this.routes, body, via).body as { warning?: string };
@@ -136,15 +155,31 @@ export class HandoffService {
   private async dispatchRoute(body: unknown): Promise<Reply> {
     const b = (body ?? {}) as Record<string, unknown>;
     const missing = ['agent', 'task_id', 'brief'].filter((k) => typeof b[k] !== 'string' || !(b[k] as string).trim());
-    if (missing.length) throw new HubError(422, `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send {"agent","task_id","brief"} and optionally "message"`);
+    if (missing.length)
+      throw new HubError(
+        422,
+        `missing field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send {"agent","task_id","brief"} and optionally "message"`,
+      );
     if (b.message !== undefined && typeof b.message !== 'string') throw new HubError(422, 'message must be a string');
     // The typed line is Agent Lens's own pointer to the brief: every process in every terminal holds the token,
     // so a caller-chosen line would let any of them type a command into another agent's terminal.
     const agent = this.registry.get(b.agent as string);
     if (b.message !== undefined && agent && agent.allow_custom_message !== true) {
-      throw new HubError(422, l10n.t('"message" is not accepted for {0}: Agent Lens types its own line (Read <brief> and execute it.) and the brief carries the task. Leave "message" out, or set allow_custom_message = true in [{0}] of {1} to let callers choose the typed line', agent.key, this.registry.file));
+      throw new HubError(
+        422,
+        l10n.t(
+          '"message" is not accepted for {0}: Agent Lens types its own line (Read <brief> and execute it.) and the brief carries the task. Leave "message" out, or set allow_custom_message = true in [{0}] of {1} to let callers choose the typed line',
+          agent.key,
+          this.registry.file,
+        ),
+      );
     }
-    const res = await this.dispatch({ agent: b.agent as string, taskId: b.task_id as string, brief: b.brief as string, message: b.message as string | undefined });
+    const res = await this.dispatch({
+      agent: b.agent as string,
+      taskId: b.task_id as string,
+      brief: b.brief as string,
+      message: b.message as string | undefined,
+    });
     return new Reply(res.refused ? 409 : res.error && !res.submitted ? 400 : 200, res);
   }
 

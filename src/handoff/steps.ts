@@ -44,7 +44,8 @@ export const SLEEP_MAX_MS = 60_000;
 /** The message is a short one-line pointer (rule 4); the brief file holds the rest. */
 export const MESSAGE_MAX = 500;
 
-export type Action = { kind: 'activate' } | { kind: 'sleep'; ms: number } | { kind: 'type'; text: string } | { kind: 'keys'; keys: string[]; data: string };
+export type Action =
+  { kind: 'activate' } | { kind: 'sleep'; ms: number } | { kind: 'type'; text: string } | { kind: 'keys'; keys: string[]; data: string };
 
 export class StepError extends Error {
   constructor(
@@ -65,15 +66,21 @@ export const UNTYPEABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u
 /** `{message}` must be one line of text: a newline would run the rest as separate commands (rule 4). */
 export function checkMessage(message: string): string {
   if (!message.trim()) throw new StepError(-1, 'the message is empty');
-  if (UNTYPEABLE.test(message)) throw new StepError(-1, 'the message must be one line without control characters, line separators or bidi controls: put the details in the brief file and send "Read {brief_path} and execute it."');
-  if (message.length > MESSAGE_MAX) throw new StepError(-1, `the message has ${message.length} characters (at most ${MESSAGE_MAX}): put the details in the brief file`);
+  if (UNTYPEABLE.test(message))
+    throw new StepError(
+      -1,
+      'the message must be one line without control characters, line separators or bidi controls: put the details in the brief file and send "Read {brief_path} and execute it."',
+    );
+  if (message.length > MESSAGE_MAX)
+    throw new StepError(-1, `the message has ${message.length} characters (at most ${MESSAGE_MAX}): put the details in the brief file`);
   return message;
 }
 
 /** Replaces `{name}` placeholders; unknown or empty ones are errors, never typed literally. */
 export function render(value: string, vars: StepVars, step: number): string {
   return value.replace(/\{([A-Za-z_][A-Za-z0-9_]{0,31})\}/g, (_m, name: string) => {
-    if (!(PLACEHOLDERS as readonly string[]).includes(name)) throw new StepError(step, `unknown placeholder {${name}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+    if (!(PLACEHOLDERS as readonly string[]).includes(name))
+      throw new StepError(step, `unknown placeholder {${name}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
     const v = vars[name as Placeholder];
     if (v === undefined || v === '') throw new StepError(step, `placeholder {${name}} has no value for this delivery`);
     return v;
@@ -98,13 +105,15 @@ export function planSteps(steps: readonly DispatchStep[], vars: StepVars): Actio
     else if (INPUT.has(s.tool)) out.push(...inputActions(w, i));
     else throw new StepError(i, `unknown tool "${s.tool}" (use terminal_activate, __sleep or terminal_input)`);
   });
-  if (!out.some((a) => a.kind === 'type' || a.kind === 'keys')) throw new StepError(-1, 'the steps type nothing: add a terminal_input step with text "{message}"');
+  if (!out.some((a) => a.kind === 'type' || a.kind === 'keys'))
+    throw new StepError(-1, 'the steps type nothing: add a terminal_input step with text "{message}"');
   return withPauses(out);
 }
 
 function sleepMs(v: unknown, i: number): number {
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > SLEEP_MAX_MS) throw new StepError(i, `__sleep needs with.ms from 0 to ${SLEEP_MAX_MS}`);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > SLEEP_MAX_MS)
+    throw new StepError(i, `__sleep needs with.ms from 0 to ${SLEEP_MAX_MS}`);
   return Math.round(n);
 }
 
@@ -112,15 +121,21 @@ function inputActions(w: Record<string, unknown>, i: number): Action[] {
   const mode = w.mode ?? 'type';
   if (mode === 'hotkey') {
     const keys = typeof w.keys === 'string' ? [w.keys] : w.keys;
-    if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) throw new StepError(i, 'a hotkey step needs with.keys, e.g. ["enter"]');
+    if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string'))
+      throw new StepError(i, 'a hotkey step needs with.keys, e.g. ["enter"]');
     const names = keys.map((k) => k.toLowerCase().replace(/\s+/g, ''));
     const unknown = names.filter((k) => KEYS[k] === undefined);
-    if (unknown.length) throw new StepError(i, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${Object.keys(KEYS).join(', ')})`);
+    if (unknown.length)
+      throw new StepError(i, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${Object.keys(KEYS).join(', ')})`);
     return [{ kind: 'keys', keys: names, data: names.map((k) => KEYS[k]).join('') }];
   }
   if (mode !== 'type') throw new StepError(i, `with.mode must be "type" or "hotkey", not ${JSON.stringify(mode)}`);
   if (typeof w.text !== 'string' || !w.text) throw new StepError(i, 'a type step needs with.text, e.g. "{message}"');
-  if (UNTYPEABLE.test(w.text)) throw new StepError(i, 'with.text must not contain control characters, line or paragraph separators (U+2028/2029) or bidi controls: press keys in a hotkey step');
+  if (UNTYPEABLE.test(w.text))
+    throw new StepError(
+      i,
+      'with.text must not contain control characters, line or paragraph separators (U+2028/2029) or bidi controls: press keys in a hotkey step',
+    );
   const send = w.send ?? 'none';
   if (send !== 'none' && send !== 'enter') throw new StepError(i, `with.send must be "none" or "enter", not ${JSON.stringify(send)}`);
   const typed: Action[] = [{ kind: 'type', text: w.text }];

@@ -12,7 +12,13 @@ export const MAX_DEPTH = 4;
 /** Whether a process is the registry's `process`: its name, or the program or script it runs (`node …/claude`, `bash agent.sh`). */
 export function isProcess(p: ProcInfo, name: string): boolean {
   const want = name.toLowerCase().replace(/\.exe$/, '');
-  const base = (s: string | undefined) => (s ? path.basename(s).toLowerCase().replace(/\.(exe|cmd|js|mjs|cjs|sh|py)$/, '') : '');
+  const base = (s: string | undefined) =>
+    s
+      ? path
+          .basename(s)
+          .toLowerCase()
+          .replace(/\.(exe|cmd|js|mjs|cjs|sh|py)$/, '')
+      : '';
   return base(p.name) === want || base(p.args[0]) === want || (p.args.length > 1 && !p.args[1].startsWith('-') && base(p.args[1]) === want);
 }
 
@@ -87,7 +93,11 @@ const live = (seen: TerminalFacts['seen']): boolean => !!seen && isAgent(seen) &
  * Among a registry entry's candidates: the first of `found` in the foreground of the terminal `root` runs on,
  * else the nearest (so the refusal can say it runs in the background), else undefined.
  */
-export async function seenAmong(root: number, found: readonly ProcInfo[], fgOf: (root: number, pid: number) => Promise<Foreground> = foregroundOf): Promise<SeenProcess | undefined> {
+export async function seenAmong(
+  root: number,
+  found: readonly ProcInfo[],
+  fgOf: (root: number, pid: number) => Promise<Foreground> = foregroundOf,
+): Promise<SeenProcess | undefined> {
   let first: SeenProcess | undefined;
   for (const p of found.slice(0, 8)) {
     const s = { pid: p.pid, fg: await fgOf(root, p.pid) };
@@ -109,16 +119,23 @@ export function candidates(agent: TeamAgent, procs: readonly ProcInfo[], root: n
  * without job control), but the shell reads what is typed, and runs it.
  */
 function shellHolds(f: TtyFacts): Verdict | undefined {
-  if (f.holder && isInteractiveShell(f.holder)) return no(l10n.t('its shell ({0}) holds the terminal, at its prompt or without job control', quoted(f.holder.name)));
+  if (f.holder && isInteractiveShell(f.holder))
+    return no(l10n.t('its shell ({0}) holds the terminal, at its prompt or without job control', quoted(f.holder.name)));
   return undefined;
 }
 
 function processVerdict(agent: TeamAgent, s: SeenProcess | undefined, whatIfUnknown: () => Verdict): Verdict {
   const name = agent.process ?? l10n.t('a known agent CLI');
-  if (!s) return no(agent.process ? l10n.t('no process {0} runs in it', quoted(agent.process)) : l10n.t('no known agent CLI (claude, codex, opencode, gemini, pi, …) runs in it'));
+  if (!s)
+    return no(
+      agent.process
+        ? l10n.t('no process {0} runs in it', quoted(agent.process))
+        : l10n.t('no known agent CLI (claude, codex, opencode, gemini, pi, …) runs in it'),
+    );
   if (s.fg === 'foreground') return { ok: true, pid: s.pid };
   if (s.fg === 'gone') return no(l10n.t('{0} (pid {1}) has exited', name, s.pid));
-  if (s.fg === 'background') return no(l10n.t('{0} (pid {1}) runs there, but not in the foreground: another program or the shell gets what is typed', name, s.pid));
+  if (s.fg === 'background')
+    return no(l10n.t('{0} (pid {1}) runs there, but not in the foreground: another program or the shell gets what is typed', name, s.pid));
   return whatIfUnknown();
 }
 
@@ -131,7 +148,10 @@ function processVerdict(agent: TeamAgent, s: SeenProcess | undefined, whatIfUnkn
  */
 export function terminalVerdict(agent: TeamAgent, f: TerminalFacts): Verdict {
   if (!f.open) return no(l10n.t('it was closed'));
-  const seenLive = (): Verdict => (live(f.seen) ? { ok: true, pid: f.agent?.pid } : no(l10n.t('Agent Lens cannot read which program holds this terminal here, and shows no running agent in it')));
+  const seenLive = (): Verdict =>
+    live(f.seen)
+      ? { ok: true, pid: f.agent?.pid }
+      : no(l10n.t('Agent Lens cannot read which program holds this terminal here, and shows no running agent in it'));
   let v: Verdict;
   if (agent.process) v = processVerdict(agent, f.agent, seenLive);
   else if (!f.seen || !isAgent(f.seen)) v = no(l10n.t('Agent Lens shows no agent running in it'));
@@ -153,7 +173,8 @@ export function paneVerdict(agent: TeamAgent, f: PaneFacts): Verdict {
   if (shell) return shell;
   // tmux reads the foreground from its side of the pty: when it names a shell, the leader read here must be that
   // shell running a script or command string (shellHolds refused one reading its input); anything else disagrees.
-  if (isShellName(f.command) && !(f.holder && isShellName(f.holder.name))) return no(l10n.t('tmux shows the shell {0} in its foreground', quoted(f.command)));
+  if (isShellName(f.command) && !(f.holder && isShellName(f.holder.name)))
+    return no(l10n.t('tmux shows the shell {0} in its foreground', quoted(f.command)));
   return v;
 }
 
@@ -201,12 +222,27 @@ export function refusal(agent: TeamAgent, where: 'terminal' | 'tmux', looked: re
   const what = agent.process ? l10n.t('process {0}', quoted(agent.process)) : l10n.t('a known agent CLI');
   const hint = agent.window_hint ? l10n.t(', window_hint {0}', quoted(agent.window_hint)) : '';
   const pane = agent.tmux ? l10n.t(', tmux {0}', quoted(agent.tmux)) : '';
-  const seen = shown.length ? `${shown.join('; ')}${more}` : where === 'tmux' ? l10n.t('no tmux pane is open') : l10n.t('no terminal is open');
+  const seen = shown.length
+    ? `${shown.join('; ')}${more}`
+    : where === 'tmux'
+      ? l10n.t('no tmux pane is open')
+      : l10n.t('no terminal is open');
   const fix =
     !agent.process && !agent.window_hint && !agent.tmux
-      ? l10n.t('team.toml gives {0} no process, window_hint or tmux pane, so no open terminal can be told to be its: add process = "…" (its program\'s name), or launch = "…"', agent.key)
+      ? l10n.t(
+          'team.toml gives {0} no process, window_hint or tmux pane, so no open terminal can be told to be its: add process = "…" (its program\'s name), or launch = "…"',
+          agent.key,
+        )
       : l10n.t('start {0} in a terminal and leave it in the foreground, or add launch = "…" to its section of team.toml', agent.key);
   return where === 'tmux'
-    ? l10n.t('no tmux pane runs {0} in its foreground (looked for {1}{2}{3}): {4}. Nothing was typed: {5}', agent.key, what, hint, pane, seen, fix)
+    ? l10n.t(
+        'no tmux pane runs {0} in its foreground (looked for {1}{2}{3}): {4}. Nothing was typed: {5}',
+        agent.key,
+        what,
+        hint,
+        pane,
+        seen,
+        fix,
+      )
     : l10n.t('no terminal runs {0} in its foreground (looked for {1}{2}): {3}. Nothing was typed: {4}', agent.key, what, hint, seen, fix);
 }

@@ -4,7 +4,18 @@ import { foregroundOf, type ProcInfo, processesUnder, processInfo, ttyHolder } f
 import { quoted } from '../common/printable';
 import { DispatchFailure, type TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
-import { candidates, type Looked, narrow, notChosen, type PaneFacts, paneVerdict, type Qualified, refusal, seenAmong, type Verdict } from './targets';
+import {
+  candidates,
+  type Looked,
+  narrow,
+  notChosen,
+  type PaneFacts,
+  paneVerdict,
+  type Qualified,
+  refusal,
+  seenAmong,
+  type Verdict,
+} from './targets';
 import type { TeamAgent } from './team/schema';
 
 /** How long a launched agent has to show its process (seed 002 §2: TUIs take 5–10 s to come up). */
@@ -31,7 +42,8 @@ interface Pane {
   command: string;
 }
 
-const FORMAT = '#{pane_id}\t#{pane_pid}\t#{pane_title}\t#{session_name}:#{window_index}.#{pane_index}\t#{window_name}\t#{pane_current_command}\t#{pane_dead}';
+const FORMAT =
+  '#{pane_id}\t#{pane_pid}\t#{pane_title}\t#{session_name}:#{window_index}.#{pane_index}\t#{window_name}\t#{pane_current_command}\t#{pane_dead}';
 
 function parsePanes(out: string): Pane[] {
   return out
@@ -39,7 +51,14 @@ function parsePanes(out: string): Pane[] {
     .filter(Boolean)
     .map((l) => l.split('\t'))
     .filter((f) => f[6] !== '1') // a dead pane (remain-on-exit) has nothing to type into
-    .map(([id, pid, title, target, window, command]) => ({ id, pid: Number(pid), title: title ?? '', target: target ?? '', window: window ?? '', command: command ?? '' }));
+    .map(([id, pid, title, target, window, command]) => ({
+      id,
+      pid: Number(pid),
+      title: title ?? '',
+      target: target ?? '',
+      window: window ?? '',
+      command: command ?? '',
+    }));
 }
 
 async function panes(socket?: string): Promise<Pane[]> {
@@ -97,22 +116,43 @@ export class TmuxFinder implements TargetFinder {
   private async launch(agent: TeamAgent): Promise<DeliveryTarget> {
     let id: string;
     try {
-      id = (await tmux(['new-window', '-d', '-P', '-F', '#{pane_id}', '-n', agent.key, '--', agent.launch!, ...(agent.args ?? [])], this.socket)).trim();
+      id = (
+        await tmux(['new-window', '-d', '-P', '-F', '#{pane_id}', '-n', agent.key, '--', agent.launch!, ...(agent.args ?? [])], this.socket)
+      ).trim();
     } catch (e) {
-      throw new DispatchFailure('no_terminal', l10n.t('could not start {0} in a tmux window: {1}', agent.launch!, String((e as Error).message)));
+      throw new DispatchFailure(
+        'no_terminal',
+        l10n.t('could not start {0} in a tmux window: {1}', agent.launch!, String((e as Error).message)),
+      );
     }
     const end = Date.now() + LAUNCH_WAIT_MS;
     let v: Verdict;
     for (;;) {
       const p = (await panes(this.socket)).find((x) => x.id === id);
-      if (!p) throw new DispatchFailure('capture_failed', l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch!));
+      if (!p)
+        throw new DispatchFailure(
+          'capture_failed',
+          l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch!),
+        );
       v = paneVerdict(agent, await paneFacts(p, agent));
       if (v.ok) return this.target(p, agent, v.pid);
       if (Date.now() > end) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    const what = agent.process ? l10n.t('process {0}', quoted(agent.process)) : l10n.t('a known agent CLI (set process = "…" in team.toml for another program)');
-    throw new DispatchFailure('capture_failed', l10n.t('{0} started in tmux pane {1}, but {2} did not come up in its foreground within {3} s ({4}); nothing was typed', agent.launch!, id, what, LAUNCH_WAIT_MS / 1000, v.why));
+    const what = agent.process
+      ? l10n.t('process {0}', quoted(agent.process))
+      : l10n.t('a known agent CLI (set process = "…" in team.toml for another program)');
+    throw new DispatchFailure(
+      'capture_failed',
+      l10n.t(
+        '{0} started in tmux pane {1}, but {2} did not come up in its foreground within {3} s ({4}); nothing was typed',
+        agent.launch!,
+        id,
+        what,
+        LAUNCH_WAIT_MS / 1000,
+        v.why,
+      ),
+    );
   }
 
   /**

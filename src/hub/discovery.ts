@@ -36,7 +36,8 @@ function parseDiscovery(file: string | undefined): Discovery | undefined {
   if (!file) return undefined;
   try {
     const d = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Discovery>;
-    if (d.v === 1 && Number.isInteger(d.port) && typeof d.token === 'string' && d.token.length > 0 && Number.isInteger(d.pid) && d.pid! > 0) return d as Discovery;
+    if (d.v === 1 && Number.isInteger(d.port) && typeof d.token === 'string' && d.token.length > 0 && Number.isInteger(d.pid) && d.pid! > 0)
+      return d as Discovery;
   } catch {
     /* missing or garbled: no hub */
   }

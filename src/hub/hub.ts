@@ -58,7 +58,16 @@ export interface HubLimits {
 }
 
 /** Reports are small and local: a hook sends one request and closes, so these are generous. */
-export const HUB_LIMITS: HubLimits = { maxConnections: 256, firstByteMs: 1000, perOtherUser: 16, otherUsers: 64, headersTimeoutMs: 5000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1000, checkIntervalMs: 1000 };
+export const HUB_LIMITS: HubLimits = {
+  maxConnections: 256,
+  firstByteMs: 1000,
+  perOtherUser: 16,
+  otherUsers: 64,
+  headersTimeoutMs: 5000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 1000,
+  checkIntervalMs: 1000,
+};
 
 /**
  * The local hub: HTTP on 127.0.0.1 only, a random port and a random token per run. Every request must name
@@ -97,7 +106,15 @@ export class Hub {
 
   async listen(): Promise<number> {
     const l = { ...HUB_LIMITS, ...this.opts.limits };
-    const server = http.createServer({ connectionsCheckingInterval: l.checkIntervalMs, headersTimeout: l.headersTimeoutMs, requestTimeout: l.requestTimeoutMs, keepAliveTimeout: l.keepAliveTimeoutMs }, (req, res) => void this.handle(req, res));
+    const server = http.createServer(
+      {
+        connectionsCheckingInterval: l.checkIntervalMs,
+        headersTimeout: l.headersTimeoutMs,
+        requestTimeout: l.requestTimeoutMs,
+        keepAliveTimeout: l.keepAliveTimeoutMs,
+      },
+      (req, res) => void this.handle(req, res),
+    );
     // The cap is kept by the guard once it knows whose each connection is; Node's own limit, which counts them
     // before that (and for a moment after they are closed), is only a backstop against running out of sockets.
     server.maxConnections = l.maxConnections * 4;
@@ -141,7 +158,9 @@ export class Hub {
       } else {
         const reply = out instanceof Reply ? out : new Reply(200, out);
         const json = JSON.stringify(reply.body);
-        res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) })
+          .end(json);
       }
     } catch (e) {
       const status = e instanceof HubError ? e.status : 500;
@@ -151,7 +170,14 @@ export class Hub {
       req.resume();
       // A 403 says nothing (seed 002 §7.2): the caller is told only that it is not let in.
       const json = status === 403 ? '' : JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) res.writeHead(status, { ...(json ? { 'content-type': 'application/json; charset=utf-8' } : {}), 'content-length': Buffer.byteLength(json), connection: 'close' }).end(json);
+      if (!res.headersSent)
+        res
+          .writeHead(status, {
+            ...(json ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+            'content-length': Buffer.byteLength(json),
+            connection: 'close',
+          })
+          .end(json);
     }
   }
 }

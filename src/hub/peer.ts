@@ -117,7 +117,8 @@ class Search {
     }
     for (const t of tasks) {
       try {
-        for (const c of fs.readFileSync(path.join(this.proc, String(pid), 'task', t, 'children'), 'latin1').split(' ')) if (c && Number(c) > 0) out.push(Number(c));
+        for (const c of fs.readFileSync(path.join(this.proc, String(pid), 'task', t, 'children'), 'latin1').split(' '))
+          if (c && Number(c) > 0) out.push(Number(c));
       } catch {
         /* the thread ended */
       }
@@ -141,7 +142,11 @@ function inTree(s: Search, root: number, rootFirst: boolean): number | undefined
 function inSession(s: Search, sid: number): number | undefined {
   let pids: number[];
   try {
-    pids = fs.readdirSync(s.proc).filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => b - a);
+    pids = fs
+      .readdirSync(s.proc)
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .sort((a, b) => b - a);
   } catch {
     return undefined;
   }
@@ -185,7 +190,8 @@ export class PeerFinder {
   identify(conn: ConnectionFacts, claim: Claim): PeerVerdict {
     const askable = this.platform === 'linux' && conn.kernel;
     if (!askable) return { provenance: 'unverified', why: 'the kernel cannot be asked who sent it here', askable: false };
-    if (!conn.owner) return { provenance: 'unverified', why: 'its connection is not in the kernel’s socket table (closed early?)', askable };
+    if (!conn.owner)
+      return { provenance: 'unverified', why: 'its connection is not in the kernel’s socket table (closed early?)', askable };
     const s = new Search(this.proc, `socket:[${conn.owner.inode}]`);
     const known = this.found.get(conn);
     if (known) return this.sameSender(s, known, claim);
@@ -194,7 +200,12 @@ export class PeerFinder {
     const sid = pid === undefined ? claimedSession(s, claim) : undefined;
     if (pid === undefined && sid !== undefined) pid = inSession(s, sid);
     if (pid === undefined) {
-      if (s.spent || s.blind || s.checked === 0) return { provenance: 'unverified', why: s.spent ? 'the search ran out of budget' : 'the processes it names could not be read or no longer run', askable };
+      if (s.spent || s.blind || s.checked === 0)
+        return {
+          provenance: 'unverified',
+          why: s.spent ? 'the search ran out of budget' : 'the processes it names could not be read or no longer run',
+          askable,
+        };
       return { provenance: 'disproven', why: `none of the ${s.checked} processes its claim leads to holds its connection` };
     }
     const peer = describePeer(s, pid);
@@ -205,7 +216,11 @@ export class PeerFinder {
   /** A later request on a connection whose sender is known: its claim must fit that sender. */
   private sameSender(s: Search, peer: Peer, claim: Claim): PeerVerdict {
     const pid = claim.pid;
-    if (pid === undefined || pid === peer.pid || peer.chain.includes(pid) || s.stat(pid)?.sid === peer.sid) return { provenance: 'verified', peer };
-    return { provenance: 'disproven', why: `its connection belongs to process ${peer.pid}, which is not process ${pid} nor below it nor in its session` };
+    if (pid === undefined || pid === peer.pid || peer.chain.includes(pid) || s.stat(pid)?.sid === peer.sid)
+      return { provenance: 'verified', peer };
+    return {
+      provenance: 'disproven',
+      why: `its connection belongs to process ${peer.pid}, which is not process ${pid} nor below it nor in its session`,
+    };
   }
 }

@@ -12,7 +12,8 @@
  * unit-tested.
  */
 
-const ADVICE = 'VS Code may auto-forward the hub\'s port to your local machine (the token still guards it); to prevent that, set "remote.autoForwardPorts": false';
+const ADVICE =
+  'VS Code may auto-forward the hub\'s port to your local machine (the token still guards it); to prevent that, set "remote.autoForwardPorts": false';
 
 /** `PortAutoForwardAction.Ignore` in the proposal; used when the enum itself is not exposed. */
 export const PORT_AUTO_FORWARD_IGNORE = 5;
@@ -25,14 +26,22 @@ interface Disposable {
 type PortArg = number | { port?: number; pid?: number; commandLine?: string };
 
 export interface PortAttributesApi {
-  registerPortAttributesProvider?: (selector: { portRange?: [number, number]; pid?: number }, provider: { providePortAttributes(attrs: PortArg, ...rest: unknown[]): { autoForwardAction: number } | undefined }) => Disposable;
+  registerPortAttributesProvider?: (
+    selector: { portRange?: [number, number]; pid?: number },
+    provider: { providePortAttributes(attrs: PortArg, ...rest: unknown[]): { autoForwardAction: number } | undefined },
+  ) => Disposable;
 }
 
 /**
  * Registers "ignore" for `port` when the API is there and allowed; returns its disposable, or undefined (with
  * the reason logged once) when it is not. Never throws.
  */
-export function ignorePortForwarding(workspace: PortAttributesApi, port: number, ignoreAction: number | undefined, log?: (msg: string) => void): Disposable | undefined {
+export function ignorePortForwarding(
+  workspace: PortAttributesApi,
+  port: number,
+  ignoreAction: number | undefined,
+  log?: (msg: string) => void,
+): Disposable | undefined {
   const register = workspace.registerPortAttributesProvider;
   if (typeof register !== 'function') {
     log?.(`${ADVICE} (hub port ${port}; this VS Code has no port attributes API)`);
@@ -40,7 +49,8 @@ export function ignorePortForwarding(workspace: PortAttributesApi, port: number,
   }
   const action = ignoreAction ?? PORT_AUTO_FORWARD_IGNORE;
   const provider = {
-    providePortAttributes: (attrs: PortArg) => ((typeof attrs === 'number' ? attrs : attrs?.port) === port ? { autoForwardAction: action } : undefined),
+    providePortAttributes: (attrs: PortArg) =>
+      (typeof attrs === 'number' ? attrs : attrs?.port) === port ? { autoForwardAction: action } : undefined,
   };
   try {
     // portRange's end is exclusive.

@@ -45,7 +45,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Reads a JSON body of at most `limit` bytes: 413 above it, 415 for another content type, 400 for bad UTF-8 or JSON. */
 export function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/.test(type)) return Promise.reject(new HubError(415, 'expected Content-Type: application/json'));
+  if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/.test(type))
+    return Promise.reject(new HubError(415, 'expected Content-Type: application/json'));
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) return Promise.reject(new HubError(413, `body over ${limit} bytes`));
   return new Promise((resolve, reject) => {

@@ -83,7 +83,6 @@ class ClaudeDecoder implements LineDecoder {
     this.problems = new ProblemCounter(onProblem);
   }
 
-
   private event(entry: Base, e: Emit): LogEvent[] {
     const at = epochMs(entry.timestamp);
     if (Number.isNaN(at)) {

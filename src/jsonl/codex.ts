@@ -89,7 +89,8 @@ export function createCodexDecoder(onProblem?: (kind: string, detail: string) =>
 
 /** One relevant `event_msg` payload → what it says, or undefined (schema problem counted, or nothing to say). */
 function decodeEvent(kind: string, payload: unknown, problems: ProblemCounter): Emit | undefined {
-  const schema = kind === 'item_completed' ? ItemCompleted : kind === 'task_complete' ? TaskComplete : kind === 'turn_aborted' ? TurnAborted : Turned;
+  const schema =
+    kind === 'item_completed' ? ItemCompleted : kind === 'task_complete' ? TaskComplete : kind === 'turn_aborted' ? TurnAborted : Turned;
   const r = schema.safeParse(payload);
   if (!r.success) {
     problems.count('schema', zodDetail(kind, r.error));
@@ -106,13 +107,19 @@ function decodeEvent(kind: string, payload: unknown, problems: ProblemCounter): 
     case 'task_complete':
       return taskComplete(p);
     default:
-      return { state: 'failed', reason: p.reason ?? 'aborted', evidence: evidence('codex.turn_aborted', p.reason ?? 'aborted'), turn: p.turn_id };
+      return {
+        state: 'failed',
+        reason: p.reason ?? 'aborted',
+        evidence: evidence('codex.turn_aborted', p.reason ?? 'aborted'),
+        turn: p.turn_id,
+      };
   }
 }
 
 /** A failed turn is also a task_complete, one with `error` (FACTS §5). */
 function taskComplete(p: TaskComplete): Emit {
-  if (!p.error) return { state: 'completed', evidence: evidence('codex.task_complete', `duration_ms ${p.duration_ms ?? '?'}`), turn: p.turn_id };
+  if (!p.error)
+    return { state: 'completed', evidence: evidence('codex.task_complete', `duration_ms ${p.duration_ms ?? '?'}`), turn: p.turn_id };
   const reason = errorReason(p.error.codex_error_info);
   return { state: 'failed', reason, evidence: evidence('codex.task_complete', p.error.message ?? reason), turn: p.turn_id };
 }

@@ -19,7 +19,7 @@ function looksWhole(line: string): boolean {
   while (end > 0 && isSpace(line.charCodeAt(end))) end--;
   let start = 0;
   while (start < end && isSpace(line.charCodeAt(start))) start++;
-  return line.charCodeAt(start) === 0x7b /* { */ && line.charCodeAt(end) === 0x7d /* } */;
+  return line.charCodeAt(start) === 0x7b /* { */ && line.charCodeAt(end) === 0x7d; /* } */
 }
 
 function isSpace(c: number): boolean {

@@ -60,10 +60,17 @@ const MessageData = z.object({
   time: z.object({ created: z.number(), completed: z.number().nullish() }),
   finish: z.string().nullish(),
   error: z
-    .object({ name: z.string(), data: z.object({ statusCode: z.number().nullish(), message: z.string().nullish() }).passthrough().nullish() })
+    .object({
+      name: z.string(),
+      data: z.object({ statusCode: z.number().nullish(), message: z.string().nullish() }).passthrough().nullish(),
+    })
     .nullish(),
 });
-const ToolPartData = z.object({ type: z.literal('tool'), tool: z.string().nullish(), state: z.object({ status: z.string(), error: z.unknown() }) });
+const ToolPartData = z.object({
+  type: z.literal('tool'),
+  tool: z.string().nullish(),
+  state: z.object({ status: z.string(), error: z.unknown() }),
+});
 
 interface Msg {
   id: string;
@@ -113,7 +120,6 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
       return [];
     }
   }
-
 
   private state(id: string): SessionState {
     let s = this.sessions.get(id);
@@ -202,7 +208,8 @@ function toMsg(id: string, d: z.infer<typeof MessageData>): Msg {
   if (d.time.completed != null) m.completed = d.time.completed;
   if (d.finish) m.finish = d.finish;
   if (d.parentID) m.parentID = d.parentID;
-  if (d.error) m.error = { name: d.error.name, statusCode: d.error.data?.statusCode ?? undefined, message: d.error.data?.message ?? undefined };
+  if (d.error)
+    m.error = { name: d.error.name, statusCode: d.error.data?.statusCode ?? undefined, message: d.error.data?.message ?? undefined };
   return m;
 }
 
@@ -228,7 +235,8 @@ function derive(s: SessionState): Derived | undefined {
   const turn = assistant.parentID;
   const at = assistant.completed ?? assistant.created;
   if (assistant.error) return { state: 'failed', at, turn, ...errorOutcome(assistant.error) };
-  if (assistant.completed === undefined) return { state: 'working', at, turn, evidence: evidence('opencode.message', 'assistant in progress') };
+  if (assistant.completed === undefined)
+    return { state: 'working', at, turn, evidence: evidence('opencode.message', 'assistant in progress') };
   if (assistant.finish === 'tool-calls') {
     const refused = toolRefusal(s.toolErrors.get(assistant.id));
     if (refused) return { state: 'failed', at, turn, ...refused };

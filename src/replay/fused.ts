@@ -42,12 +42,21 @@ export interface ShownChange {
  * meet in the store in time order, and every change of the shown state is reported. The logs and hooks are
  * named for this terminal (pinned), as a user passing `--log` or `--hooks` says they belong to it.
  */
-export function replayFused(cast: Cast, opts: FusedOptions, onChange?: (c: ShownChange) => void): { changes: ShownChange[]; store: AgentStore } {
+export function replayFused(
+  cast: Cast,
+  opts: FusedOptions,
+  onChange?: (c: ShownChange) => void,
+): { changes: ShownChange[]; store: AgentStore } {
   let clock = opts.t0Ms;
   const store = new AgentStore({ now: () => clock });
   store.openTerminal(TERMINAL, 'replay');
   const changes = watchShown(store, opts.t0Ms, onChange);
-  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0 });
+  const det = new TerminalDetector({
+    cols: opts.cols ?? cast.cols,
+    rows: opts.rows ?? cast.rows,
+    commandLine: opts.commandLine ?? cast.command,
+    t: 0,
+  });
   const due = dueInputs(store, opts);
   let next = 0;
   const deliverUntil = (ms: number) => {
@@ -97,7 +106,9 @@ interface Due {
 /** The logs' records and the hooks' reports, pinned to the replayed terminal, oldest first (ties: logs, then hooks, each in file order). */
 function dueInputs(store: AgentStore, opts: FusedOptions): Due[] {
   const pin = (o: Observation): Observation => ({ ...o, locator: { ...o.locator, terminalId: TERMINAL } });
-  const logs = (opts.logs ?? []).flatMap((l) => l.events.map((e) => pin(logEventToObservation(e, l.file)))).map((o): Due => ({ at: o.at, deliver: () => store.observe(o) }));
+  const logs = (opts.logs ?? [])
+    .flatMap((l) => l.events.map((e) => pin(logEventToObservation(e, l.file))))
+    .map((o): Due => ({ at: o.at, deliver: () => store.observe(o) }));
   // The extension's hook source; recorded reports name no process, so the store it writes to pins each word.
   const pinned = { observe: (o: Observation) => store.observe(pin(o)), knowsAgentSession: store.knowsAgentSession.bind(store) };
   const hooks = new HookSource(pinned, { terminalFor: () => TERMINAL });

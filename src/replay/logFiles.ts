@@ -22,7 +22,13 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed);
   const lines = text.split('\n');
   const agent = sniffLineAgent(lines);
-  if (!agent) throw new LogFileError(l10n.t('{0}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)', file));
+  if (!agent)
+    throw new LogFileError(
+      l10n.t(
+        '{0}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
+        file,
+      ),
+    );
   const dec = decoderFor(agent);
   const events: LogEvent[] = [];
   for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
@@ -53,7 +59,10 @@ function looksLikeRowsDump(text: string): boolean {
  */
 function decodeRows(file: string, text: string): DecodedLog {
   const o = JSON.parse(text) as Record<string, unknown>;
-  if (o.part !== undefined && !Array.isArray(o.part)) throw new LogFileError(l10n.t('{0}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}', file));
+  if (o.part !== undefined && !Array.isArray(o.part))
+    throw new LogFileError(
+      l10n.t('{0}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}', file),
+    );
   const dec = createOpenCodeDecoder();
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;
@@ -65,9 +74,19 @@ function decodeRows(file: string, text: string): DecodedLog {
     });
   const events: LogEvent[] = [...dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] })];
   type Row = { table: 'message' | 'part'; row: { time_created: number } };
-  const rows: Row[] = [...objects(o.message).map((row) => ({ table: 'message' as const, row })), ...objects(o.part).map((row) => ({ table: 'part' as const, row }))];
+  const rows: Row[] = [
+    ...objects(o.message).map((row) => ({ table: 'message' as const, row })),
+    ...objects(o.part).map((row) => ({ table: 'part' as const, row })),
+  ];
   const created = (r: Row) => (typeof r.row.time_created === 'number' ? r.row.time_created : 0);
   rows.sort((a, b) => created(a) - created(b));
-  for (const r of rows) events.push(...dec.rows(r.table === 'message' ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] } : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] }));
+  for (const r of rows)
+    events.push(
+      ...dec.rows(
+        r.table === 'message'
+          ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] }
+          : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] },
+      ),
+    );
   return { file, kind: 'opencode rows', events, problems: dec.problems.total + skipped };
 }

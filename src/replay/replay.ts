@@ -24,7 +24,13 @@ export interface ReplayResult {
  * `x` the process exit; `i` input and `m` markers are not terminal output and are ignored.
  */
 export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (d: Detection) => void): ReplayResult {
-  const det = new TerminalDetector({ cols: opts.cols ?? cast.cols, rows: opts.rows ?? cast.rows, commandLine: opts.commandLine ?? cast.command, t: 0, coverage: opts.coverage });
+  const det = new TerminalDetector({
+    cols: opts.cols ?? cast.cols,
+    rows: opts.rows ?? cast.rows,
+    commandLine: opts.commandLine ?? cast.command,
+    t: 0,
+    coverage: opts.coverage,
+  });
   const detections: Detection[] = [];
   const record = (d: Detection) => {
     detections.push(d);

@@ -34,7 +34,15 @@ export function parseExpected(text: string): ExpectedInterval[] {
       throw new Error(l10n.t('expected.json entry {0} needs numeric t_from/t_to and a known state', i));
     }
     const accept = Array.isArray(o.accept) ? (o.accept.filter((s) => typeof s === 'string' && isAgentState(s)) as AgentState[]) : undefined;
-    return { t_from: o.t_from, t_to: o.t_to, state: o.state, agent: typeof o.agent === 'string' && isAgentId(o.agent) ? o.agent : String(o.agent), accept, note: o.note as string | undefined, cue: o.cue as string | undefined };
+    return {
+      t_from: o.t_from,
+      t_to: o.t_to,
+      state: o.state,
+      agent: typeof o.agent === 'string' && isAgentId(o.agent) ? o.agent : String(o.agent),
+      accept,
+      note: o.note as string | undefined,
+      cue: o.cue as string | undefined,
+    };
   });
 }
 
@@ -58,7 +66,11 @@ function stateAt(detections: readonly Step[], t: number): Step {
  * Time-weighted agreement between detections (a step function) and expected intervals. A slice agrees
  * when the agent matches and the state does (strictly, or as classes for `atRest`).
  */
-export function agreement(detections: readonly Step[], expected: readonly ExpectedInterval[], opts: { skipStartup?: boolean } = {}): Agreement {
+export function agreement(
+  detections: readonly Step[],
+  expected: readonly ExpectedInterval[],
+  opts: { skipStartup?: boolean } = {},
+): Agreement {
   const sorted = [...detections].sort((a, b) => a.t - b.t);
   let total = 0;
   let okRest = 0;

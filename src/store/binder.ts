@@ -42,7 +42,11 @@ export type BindResult = { terminalId: string; why: string } | { terminalId?: un
  *    process table says exactly one such agent runs in that folder on this machine (`agentsInFolder`); an
  *    agent in another program's terminal would make it two.
  */
-export function chooseTerminal(s: UnlinkedSession, candidates: readonly TerminalCandidate[], agentsInFolder?: () => number | undefined): BindResult {
+export function chooseTerminal(
+  s: UnlinkedSession,
+  candidates: readonly TerminalCandidate[],
+  agentsInFolder?: () => number | undefined,
+): BindResult {
   if (s.pinnedTerminal !== undefined) {
     const pinned = candidates.find((c) => c.terminalId === s.pinnedTerminal && c.agent === s.agent);
     return pinned ? { terminalId: pinned.terminalId, why: 'named by its source' } : { why: 'named terminal runs no such agent yet' };

@@ -133,7 +133,15 @@ export class AgentSession {
     let changed = prev !== next;
     if (next && (!prev || stateKey(prev) !== stateKey(next))) {
       this.since = next.at;
-      this.history.push({ at: next.at, agent: this.agent, state: next.state, source: next.source, evidence: next.evidence, reason: next.reason, waitKind: next.state === 'waiting' ? next.wait?.kind : undefined });
+      this.history.push({
+        at: next.at,
+        agent: this.agent,
+        state: next.state,
+        source: next.source,
+        evidence: next.evidence,
+        reason: next.reason,
+        waitKind: next.state === 'waiting' ? next.wait?.kind : undefined,
+      });
       if (this.history.length > HISTORY_LIMIT) this.history.shift();
       changed = true;
     }
@@ -143,5 +151,5 @@ export class AgentSession {
 
 /** What the user sees as one state: a change of source alone keeps the time in state. */
 function stateKey(o: Observation): string {
-  return `${o.state}|${o.state === 'waiting' ? o.wait?.kind ?? 'prompt' : ''}|${o.reason ?? ''}`;
+  return `${o.state}|${o.state === 'waiting' ? (o.wait?.kind ?? 'prompt') : ''}|${o.reason ?? ''}`;
 }

@@ -150,7 +150,15 @@ export class AgentStore {
   }
 
   sessions(): SessionSummary[] {
-    return [...this.allSessions()].map((s) => ({ key: s.key, agent: s.agent, terminalId: s.terminalId, agentSessionIds: [...s.agentSessionIds], cwd: s.cwd, shown: s.shown, waits: [...s.waits.history, ...(s.waits.open ? [s.waits.open] : [])] }));
+    return [...this.allSessions()].map((s) => ({
+      key: s.key,
+      agent: s.agent,
+      terminalId: s.terminalId,
+      agentSessionIds: [...s.agentSessionIds],
+      cwd: s.cwd,
+      shown: s.shown,
+      waits: [...s.waits.history, ...(s.waits.open ? [s.waits.open] : [])],
+    }));
   }
 
   dispose(): void {
@@ -245,7 +253,8 @@ export class AgentStore {
     if (this.unlinked.size <= UNLINKED_KEPT) return;
     const oldest = [...this.unlinked].sort((a, b) => a.lastSeen - b.lastSeen)[0];
     this.unlinked.delete(oldest);
-    for (const id of oldest.agentSessionIds) if (this.byAgentSession.get(`${oldest.agent}:${id}`) === oldest) this.byAgentSession.delete(`${oldest.agent}:${id}`);
+    for (const id of oldest.agentSessionIds)
+      if (this.byAgentSession.get(`${oldest.agent}:${id}`) === oldest) this.byAgentSession.delete(`${oldest.agent}:${id}`);
   }
 
   private tryLinkAll(): void {
@@ -255,10 +264,22 @@ export class AgentStore {
   private tryLink(s: AgentSession): void {
     const candidates: TerminalCandidate[] = [];
     for (const r of this.terminalsById.values()) {
-      if (r.session) candidates.push({ terminalId: r.id, agent: r.session.agent, cwd: r.session.cwd, alive: !r.session.exited, startedAt: r.session.startedAt, turnStarts: r.session.turnStarts });
+      if (r.session)
+        candidates.push({
+          terminalId: r.id,
+          agent: r.session.agent,
+          cwd: r.session.cwd,
+          alive: !r.session.exited,
+          startedAt: r.session.startedAt,
+          turnStarts: r.session.turnStarts,
+        });
     }
     const count = () => (s.cwd && this.opts.agentsInFolder ? this.opts.agentsInFolder(s.agent, s.cwd) : undefined);
-    const res = chooseTerminal({ agent: s.agent, cwd: s.cwd, turnStarts: s.turnStarts, lastSeen: s.lastSeen, pinnedTerminal: s.pinnedTerminal }, candidates, count);
+    const res = chooseTerminal(
+      { agent: s.agent, cwd: s.cwd, turnStarts: s.turnStarts, lastSeen: s.lastSeen, pinnedTerminal: s.pinnedTerminal },
+      candidates,
+      count,
+    );
     if (!res.terminalId) return;
     this.adopt(this.terminalsById.get(res.terminalId)!, s, res.why);
   }
@@ -267,7 +288,9 @@ export class AgentStore {
   private adopt(rec: TerminalRecord, s: AgentSession, why: string): void {
     const target = rec.session!;
     // Session ids, folders and terminal names come from hook payloads, logs and programs: escaped.
-    this.opts.log?.(`linked ${s.agent} session ${printable([...s.agentSessionIds].join(', '))} to terminal "${printable(rec.name)}": ${printable(why)}`);
+    this.opts.log?.(
+      `linked ${s.agent} session ${printable([...s.agentSessionIds].join(', '))} to terminal "${printable(rec.name)}": ${printable(why)}`,
+    );
     this.unlinked.delete(s);
     for (const id of s.agentSessionIds) this.byAgentSession.set(`${s.agent}:${id}`, target);
     const before = target.waits.open;
@@ -299,11 +322,31 @@ export class AgentStore {
     const s = rec.session;
     const shown = s?.shown;
     if (s && shown && this.off.has(s.agent)) {
-      return { id: rec.id, name: rec.name, agent: 'shell', state: shown.state === 'exited' ? 'exited' : 'idle', source: shown.source, evidence: `${s.agent} detection is switched off`, since: s.since, words: [], history: [] };
+      return {
+        id: rec.id,
+        name: rec.name,
+        agent: 'shell',
+        state: shown.state === 'exited' ? 'exited' : 'idle',
+        source: shown.source,
+        evidence: `${s.agent} detection is switched off`,
+        since: s.since,
+        words: [],
+        history: [],
+      };
     }
     if (!s || !shown) {
       const w = rec.shellWord;
-      return { id: rec.id, name: rec.name, agent: 'shell', state: w?.state === 'exited' ? 'exited' : 'idle', source: w?.source ?? 'pty-scrape', evidence: w?.evidence ?? 'terminal opened', since: w?.at ?? this.now(), words: w ? [w] : [], history: [] };
+      return {
+        id: rec.id,
+        name: rec.name,
+        agent: 'shell',
+        state: w?.state === 'exited' ? 'exited' : 'idle',
+        source: w?.source ?? 'pty-scrape',
+        evidence: w?.evidence ?? 'terminal opened',
+        since: w?.at ?? this.now(),
+        words: w ? [w] : [],
+        history: [],
+      };
     }
     const v: TerminalState = {
       id: rec.id,

@@ -56,14 +56,23 @@ export class SessionWaits {
 
   /** Brings the waits in line with the shown word and the words behind it. Returns true when anything changed. */
   update(shown: Observation | undefined, words: readonly Observation[], agent: AgentKind, terminalId: string | undefined): boolean {
-    const kind = shown?.state === 'waiting' ? shown.wait?.kind ?? 'prompt' : undefined;
+    const kind = shown?.state === 'waiting' ? (shown.wait?.kind ?? 'prompt') : undefined;
     let changed = false;
     if (this.openWait && (kind === undefined || kind !== this.openWait.kind)) {
       this.close(shown, shown?.at ?? this.openWait.openedAt);
       changed = true;
     }
     if (kind && shown && !this.openWait) {
-      this.openWait = { id: this.newId(), sessionKey: this.sessionKey, terminalId, agent, kind, openedAt: shown.at, openedBy: shown.source, seenBy: [shown.source] };
+      this.openWait = {
+        id: this.newId(),
+        sessionKey: this.sessionKey,
+        terminalId,
+        agent,
+        kind,
+        openedAt: shown.at,
+        openedBy: shown.source,
+        seenBy: [shown.source],
+      };
       this.openHold = holdFor(shown);
       changed = true;
     }
@@ -75,7 +84,8 @@ export class SessionWaits {
     }
     // A word from before the previous wait closed is about that one (a hook that never said it ended).
     const after = this.closed.at(-1)?.closedAt ?? -Infinity;
-    for (const o of words) if (o.state === 'waiting' && o.at > after && (o.wait?.kind ?? 'prompt') === w.kind) changed = this.confirm(w, o) || changed;
+    for (const o of words)
+      if (o.state === 'waiting' && o.at > after && (o.wait?.kind ?? 'prompt') === w.kind) changed = this.confirm(w, o) || changed;
     return changed;
   }
 
@@ -108,7 +118,11 @@ export class SessionWaits {
       changed = true;
     }
     const opts = o.wait?.options;
-    if (opts?.length && opts.join('\n') !== w.options?.join('\n') && (w.options === undefined ? speaks : replacesText(hold, o, 'options'))) {
+    if (
+      opts?.length &&
+      opts.join('\n') !== w.options?.join('\n') &&
+      (w.options === undefined ? speaks : replacesText(hold, o, 'options'))
+    ) {
       w.options = [...opts];
       changed = true;
     }

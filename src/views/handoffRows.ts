@@ -44,34 +44,119 @@ export function inFlight(v: HandoffView | undefined): Board[] {
 export function handoffRows(v: HandoffView, now: number): TreeRow[] {
   const group = handoffGroup();
   const children: TreeRow[] = [];
-  if (v.registryError) children.push({ key: 'handoff:registry-error', label: l10n.t('team.toml has an error'), description: v.registryError, icon: { id: 'error', color: 'charts.red' }, tooltip: `${md(v.registryError, 2000)}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', md(v.teamFile))}`, contextValue: 'handoff.error', group, command: { id: COMMAND_IDS.openTeamFile, args: [] } });
+  if (v.registryError) children.push(registryErrorRow(v.registryError, v.teamFile, group));
   for (const a of v.agents) children.push(agentRow(a, now));
-  if (v.ungrouped.length) {
-    const last = v.ungrouped[v.ungrouped.length - 1];
-    const n = v.ungrouped.length;
-    // The braces are literal text here (no arguments are passed, so nothing is substituted).
-    const tooltip = l10n.t('Doorbell events whose id lacks the "{agent}::" prefix update no board. The agent should send "{agent}::{task_id}", as its brief says.');
-    children.push({ key: 'handoff:ungrouped', label: n === 1 ? l10n.t('1 event without an agent') : l10n.t('{0} events without an agent', n), description: `“${last.id}” ${last.status}: ${last.summary}`, icon: { id: 'warning', color: 'charts.yellow' }, tooltip, contextValue: 'handoff.ungrouped', group });
-  }
-  if (!v.agents.length && !v.registryError) children.push({ key: 'handoff:empty', label: l10n.t('No agents registered'), description: l10n.t('Register External Agent…'), icon: { id: 'add' }, tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', md(v.teamFile)), contextValue: 'handoff.empty', group, command: { id: COMMAND_IDS.registerAgent, args: [] } });
+  if (v.ungrouped.length) children.push(ungroupedRow(v.ungrouped, group));
+  if (!v.agents.length && !v.registryError)
+    children.push({
+      key: 'handoff:empty',
+      label: l10n.t('No agents registered'),
+      description: l10n.t('Register External Agent…'),
+      icon: { id: 'add' },
+      tooltip: l10n.t('Agents you dispatch briefs to are listed in {0}.', md(v.teamFile)),
+      contextValue: 'handoff.empty',
+      group,
+      command: { id: COMMAND_IDS.registerAgent, args: [] },
+    });
   const busy = inFlight(v).length;
   const agents = v.agents.length === 1 ? l10n.t('1 agent') : l10n.t('{0} agents', v.agents.length);
-  const rows: TreeRow[] = [{ key: 'group:handoff', label: group, description: busy ? l10n.t('{0} in flight', busy) : agents, icon: { id: 'mail' }, contextValue: 'group.handoff', children, collapsed: !v.agents.length && !v.registryError }];
-  if (v.routes.length) rows.push({ key: 'group:routes', label: routesGroup(), description: `${v.routes.length}`, icon: { id: 'arrow-swap' }, contextValue: 'group.routes', children: v.routes.map(routeRow) });
+  const rows: TreeRow[] = [
+    {
+      key: 'group:handoff',
+      label: group,
+      description: busy ? l10n.t('{0} in flight', busy) : agents,
+      icon: { id: 'mail' },
+      contextValue: 'group.handoff',
+      children,
+      collapsed: !v.agents.length && !v.registryError,
+    },
+  ];
+  if (v.routes.length)
+    rows.push({
+      key: 'group:routes',
+      label: routesGroup(),
+      description: `${v.routes.length}`,
+      icon: { id: 'arrow-swap' },
+      contextValue: 'group.routes',
+      children: v.routes.map(routeRow),
+    });
   return rows;
+}
+
+function registryErrorRow(error: string, teamFile: string, group: string): TreeRow {
+  return {
+    key: 'handoff:registry-error',
+    label: l10n.t('team.toml has an error'),
+    description: error,
+    icon: { id: 'error', color: 'charts.red' },
+    tooltip: `${md(error, 2000)}\n\n${l10n.t('The last good registry stays in use. Click to open {0}.', md(teamFile))}`,
+    contextValue: 'handoff.error',
+    group,
+    command: { id: COMMAND_IDS.openTeamFile, args: [] },
+  };
+}
+
+function ungroupedRow(ungrouped: HandoffView['ungrouped'], group: string): TreeRow {
+  const last = ungrouped[ungrouped.length - 1];
+  const n = ungrouped.length;
+  // The braces are literal text here (no arguments are passed, so nothing is substituted).
+  const tooltip = l10n.t(
+    'Doorbell events whose id lacks the "{agent}::" prefix update no board. The agent should send "{agent}::{task_id}", as its brief says.',
+  );
+  return {
+    key: 'handoff:ungrouped',
+    label: n === 1 ? l10n.t('1 event without an agent') : l10n.t('{0} events without an agent', n),
+    description: `“${last.id}” ${last.status}: ${last.summary}`,
+    icon: { id: 'warning', color: 'charts.yellow' },
+    tooltip,
+    contextValue: 'handoff.ungrouped',
+    group,
+  };
 }
 
 function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   const b = a.board;
-  const shown = !a.drivable ? { text: () => l10n.t('not drivable from VS Code (mode {0})', a.mode), icon: { id: 'circle-slash' } as IconSpec } : b.state === 'idle' && a.icon && /^[a-z0-9-]+$/.test(a.icon) ? { ...LOOK.idle, icon: { id: a.icon } } : LOOK[b.state];
+  const shown = !a.drivable
+    ? { text: () => l10n.t('not drivable from VS Code (mode {0})', a.mode), icon: { id: 'circle-slash' } as IconSpec }
+    : b.state === 'idle' && a.icon && /^[a-z0-9-]+$/.test(a.icon)
+      ? { ...LOOK.idle, icon: { id: a.icon } }
+      : LOOK[b.state];
   const look = { text: shown.text(), icon: shown.icon };
   const group = handoffGroup();
   const task = b.task_id ? ` · ${b.task_id}` : '';
   const last = b.last_event ? ` · ${b.last_event.status}: ${oneLine(b.last_event.summary, 60)}` : '';
   const children: TreeRow[] = [];
-  if (b.error_reason) children.push({ key: `handoff:${a.key}:error`, label: l10n.t('Error'), description: b.error_reason, icon: { id: 'error', color: 'charts.red' }, tooltip: md(b.error_reason), contextValue: 'handoff.detail', group });
-  if (b.last_event) children.push({ key: `handoff:${a.key}:event`, label: l10n.t('Last event: {0}', b.last_event.status), description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary), icon: { id: 'bell' }, tooltip: `${md(b.last_event.id)} (${b.last_event.via})\n\n${md(b.last_event.summary)}`, contextValue: 'handoff.detail', group });
-  if (b.report_path) children.push({ key: `handoff:${a.key}:report`, label: l10n.t('Open Report'), description: b.report_path, icon: { id: 'file' }, contextValue: 'handoff.report', group, handoffAgent: a.key, command: { id: COMMAND_IDS.openReport, args: [{ agent: a.key }] } });
+  if (b.error_reason)
+    children.push({
+      key: `handoff:${a.key}:error`,
+      label: l10n.t('Error'),
+      description: b.error_reason,
+      icon: { id: 'error', color: 'charts.red' },
+      tooltip: md(b.error_reason),
+      contextValue: 'handoff.detail',
+      group,
+    });
+  if (b.last_event)
+    children.push({
+      key: `handoff:${a.key}:event`,
+      label: l10n.t('Last event: {0}', b.last_event.status),
+      description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary),
+      icon: { id: 'bell' },
+      tooltip: `${md(b.last_event.id)} (${b.last_event.via})\n\n${md(b.last_event.summary)}`,
+      contextValue: 'handoff.detail',
+      group,
+    });
+  if (b.report_path)
+    children.push({
+      key: `handoff:${a.key}:report`,
+      label: l10n.t('Open Report'),
+      description: b.report_path,
+      icon: { id: 'file' },
+      contextValue: 'handoff.report',
+      group,
+      handoffAgent: a.key,
+      command: { id: COMMAND_IDS.openReport, args: [{ agent: a.key }] },
+    });
   return {
     key: `handoff:${a.key}`,
     label: a.name,
@@ -88,7 +173,14 @@ function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
 /** Name, key, mode, note and paths come from team.toml and the boards (anyone's): each part escaped for Markdown. */
 function agentTooltip(a: HandoffView['agents'][number], state: string): string {
   const b = a.board;
-  const delivery = b.delivery === 'delivered' ? l10n.t('delivered to {0}', md(b.delivered_to ?? '')) : b.delivery === 'pending' ? l10n.t('delivering…') : b.delivery === 'failed' ? l10n.t('delivery failed') : l10n.t('nothing dispatched');
+  const delivery =
+    b.delivery === 'delivered'
+      ? l10n.t('delivered to {0}', md(b.delivered_to ?? ''))
+      : b.delivery === 'pending'
+        ? l10n.t('delivering…')
+        : b.delivery === 'failed'
+          ? l10n.t('delivery failed')
+          : l10n.t('nothing dispatched');
   const brief = b.brief_path ? `\n\n${l10n.t('Brief: {0}', md(b.brief_path))}` : '';
   const note = a.note ? `\n\n${l10n.t('Note: {0}', md(a.note))}` : '';
   return `${l10n.t('{0} ({1}, mode {2}): {3}', md(a.name), md(a.key), md(a.mode), md(state))}\n\n${delivery}${brief}${note}`;

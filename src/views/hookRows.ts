@@ -40,7 +40,10 @@ export function hookRows(hooks: readonly HookStatus[]): TreeRow {
     collapsed: true,
     children: hooks.map((h) => {
       const text = STATE_TEXT[h.state].text();
-      const title = h.scope === 'system' ? l10n.t('{0} system-level hooks: {1}', agentName(h.agent), text) : l10n.t('{0} user-level hooks: {1}', agentName(h.agent), text);
+      const title =
+        h.scope === 'system'
+          ? l10n.t('{0} system-level hooks: {1}', agentName(h.agent), text)
+          : l10n.t('{0} user-level hooks: {1}', agentName(h.agent), text);
       return {
         key: `hooks:${h.agent}:${h.scope}`,
         label: hookTargetName(h.agent, h.scope),

@@ -108,11 +108,18 @@ export function clock(ms: number): string {
  * newest first, so a user can see who said what.
  */
 export function tooltipMarkdown(s: TerminalState, now: number): string {
-  const lines = [l10n.t('**{0}** — {1}, {2} for {3}', markdown(s.name), markdown(agentName(s.agent)), markdown(stateLabel(s)), duration(now - s.since)), '', l10n.t('Shown from {0}: {1}', sourceName(s.source), markdown(s.evidence))];
+  const lines = [
+    l10n.t('**{0}** — {1}, {2} for {3}', markdown(s.name), markdown(agentName(s.agent)), markdown(stateLabel(s)), duration(now - s.since)),
+    '',
+    l10n.t('Shown from {0}: {1}', sourceName(s.source), markdown(s.evidence)),
+  ];
   if (isAgent(s) && s.words.length) {
     // For bug reports: every source's own word, with the raw source name the log uses.
     lines.push('', l10n.t('Latest word of each source:'), '');
-    for (const w of s.words) lines.push(`- ${clock(w.at)} \`${code(w.source)}\`: ${markdown(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${markdown(w.evidence)}`);
+    for (const w of s.words)
+      lines.push(
+        `- ${clock(w.at)} \`${code(w.source)}\`: ${markdown(stateLabel({ state: w.state, waitKind: w.wait?.kind, reason: w.reason }))} — ${markdown(w.evidence)}`,
+      );
   }
   return lines.join('\n');
 }

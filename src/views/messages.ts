@@ -27,7 +27,11 @@ const whole = (s: string): string => plain(s, LIMITS.message);
 /** "Claude Code in “bash” is waiting for approval: Bash: npm test". */
 export function waitNotice(w: Pick<Wait, 'agent' | 'kind' | 'question'>, terminal: string): string {
   const agent = agentName(w.agent);
-  return whole(w.question ? l10n.t('{0} in “{1}” is {2}: {3}', agent, short(terminal), waitLabel(w), plain(w.question, LIMITS.part)) : l10n.t('{0} in “{1}” is {2}.', agent, short(terminal), waitLabel(w)));
+  return whole(
+    w.question
+      ? l10n.t('{0} in “{1}” is {2}: {3}', agent, short(terminal), waitLabel(w), plain(w.question, LIMITS.part))
+      : l10n.t('{0} in “{1}” is {2}.', agent, short(terminal), waitLabel(w)),
+  );
 }
 
 /**
@@ -50,7 +54,9 @@ export function answerBox(w: Pick<Wait, 'agent' | 'question'>, terminal: string)
 }
 
 export function movedOnNotice(w: Pick<Wait, 'agent'>, terminal: string): string {
-  return whole(l10n.t('Agent Lens: {0} in “{1}” moved on before the answer was sent; nothing was typed.', agentName(w.agent), short(terminal)));
+  return whole(
+    l10n.t('Agent Lens: {0} in “{1}” moved on before the answer was sent; nothing was typed.', agentName(w.agent), short(terminal)),
+  );
 }
 
 export function nothingTypedNotice(reason: string): string {
@@ -65,7 +71,9 @@ export function failedNotice(message: string): string {
 /** A task that is done or blocked: its summary is whatever the agent (or a printed ```handoff block) said. */
 export function boardNotice(b: Board): Notice {
   const task = short(`${b.agent}::${String(b.task_id)}`);
-  const text = b.last_event ? l10n.t('{0} is {1}: {2}', task, boardLabel(b), plain(b.last_event.summary, LIMITS.part)) : l10n.t('{0} is {1}', task, boardLabel(b));
+  const text = b.last_event
+    ? l10n.t('{0} is {1}: {2}', task, boardLabel(b), plain(b.last_event.summary, LIMITS.part))
+    : l10n.t('{0} is {1}', task, boardLabel(b));
   return { level: b.state === 'blocked' ? 'warning' : 'info', text: whole(text) };
 }
 
@@ -82,8 +90,23 @@ export function handshakeWhat(agent: string): string {
 export function dispatchNotice(r: DispatchResult, what: string): Notice {
   const to = short(String(r.board?.delivered_to));
   if (r.refused) return { level: 'warning', text: whole(l10n.t('Agent Lens: {0}', r.refused)) };
-  if (r.error) return { level: 'error', text: whole(r.submitted ? l10n.t('Agent Lens: {0} is on the board but was not delivered: {1}', what, r.error) : l10n.t('Agent Lens: {0} failed: {1}', what, r.error)) };
-  return { level: 'info', text: whole(r.note ? l10n.t('Agent Lens: {0} delivered to “{1}”. Note: {2}', what, to, r.note) : l10n.t('Agent Lens: {0} delivered to “{1}”.', what, to)) };
+  if (r.error)
+    return {
+      level: 'error',
+      text: whole(
+        r.submitted
+          ? l10n.t('Agent Lens: {0} is on the board but was not delivered: {1}', what, r.error)
+          : l10n.t('Agent Lens: {0} failed: {1}', what, r.error),
+      ),
+    };
+  return {
+    level: 'info',
+    text: whole(
+      r.note
+        ? l10n.t('Agent Lens: {0} delivered to “{1}”. Note: {2}', what, to, r.note)
+        : l10n.t('Agent Lens: {0} delivered to “{1}”.', what, to),
+    ),
+  };
 }
 
 export function readyNotice(agent: string, summary: string): string {
@@ -115,15 +138,38 @@ export function registeredNotice(key: string, teamFile: string): string {
 }
 
 /** Install / uninstall of one agent's hooks: done (with the installer's note) or failed (with why). */
-export function hookNotice(action: 'install' | 'uninstall', who: string, path: string, outcome: { note?: string } | { error: string }): Notice {
-  if ('error' in outcome) return { level: 'error', text: whole(action === 'install' ? l10n.t('Agent Lens: could not install {0} hooks: {1}', who, outcome.error) : l10n.t('Agent Lens: could not uninstall {0} hooks: {1}', who, outcome.error)) };
-  const done = action === 'install' ? l10n.t('Agent Lens: {0} hooks installed in {1}.', who, path) : l10n.t('Agent Lens: {0} hooks removed from {1}.', who, path);
+export function hookNotice(
+  action: 'install' | 'uninstall',
+  who: string,
+  path: string,
+  outcome: { note?: string } | { error: string },
+): Notice {
+  if ('error' in outcome)
+    return {
+      level: 'error',
+      text: whole(
+        action === 'install'
+          ? l10n.t('Agent Lens: could not install {0} hooks: {1}', who, outcome.error)
+          : l10n.t('Agent Lens: could not uninstall {0} hooks: {1}', who, outcome.error),
+      ),
+    };
+  const done =
+    action === 'install'
+      ? l10n.t('Agent Lens: {0} hooks installed in {1}.', who, path)
+      : l10n.t('Agent Lens: {0} hooks removed from {1}.', who, path);
   return { level: 'info', text: whole(action === 'install' && outcome.note ? `${done} ${outcome.note}` : done) };
 }
 
 /** A terminal's stream saved as .cast (the file name is the user's, or a script's argument). */
 export function savedNotice(file: string, truncated: boolean): string {
-  return whole(truncated ? l10n.t('Agent Lens: saved {0} (older output dropped: the recording keeps the last 512 KB). Replay it with “agent-lens replay”.', file) : l10n.t('Agent Lens: saved {0}. Replay it with “agent-lens replay”.', file));
+  return whole(
+    truncated
+      ? l10n.t(
+          'Agent Lens: saved {0} (older output dropped: the recording keeps the last 512 KB). Replay it with “agent-lens replay”.',
+          file,
+        )
+      : l10n.t('Agent Lens: saved {0}. Replay it with “agent-lens replay”.', file),
+  );
 }
 
 export function writeFailedNotice(file: string, reason: string): string {

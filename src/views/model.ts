@@ -6,7 +6,18 @@ import { handoffRows, type HandoffView, inFlight } from './handoffRows';
 import { displayNames } from './names';
 import { hookRows } from './hookRows';
 import type { HookStatus } from '../integrations/install/status';
-import { agentName, describe, duration, SECONDS_SHOWN_MS, sourceName, stateCodicon, stateIcon, stateLabel, tooltipMarkdown, waitLabel } from './labels';
+import {
+  agentName,
+  describe,
+  duration,
+  SECONDS_SHOWN_MS,
+  sourceName,
+  stateCodicon,
+  stateIcon,
+  stateLabel,
+  tooltipMarkdown,
+  waitLabel,
+} from './labels';
 import { printable } from '../common/printable';
 import { LIMITS, markdown, noIcons, type PickSpec, plain } from './untrusted';
 import { isAgent } from '../common/agents';
@@ -34,7 +45,6 @@ export interface ViewInput {
 /** VS Code's own "Terminal: Create New Terminal", which the empty state's row runs. */
 const OPEN_TERMINAL = 'workbench.action.terminal.new';
 
-
 /** The "Needs you" group's name (translated when called, so after the adapter has loaded the bundle). */
 export function needsYouGroup(): string {
   return l10n.t('Needs you');
@@ -49,7 +59,14 @@ export function treeRows(v: ViewInput): TreeRow[] {
   const rows: TreeRow[] = [];
   if (waits.length) {
     const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now));
-    rows.push({ key: 'group:needs-you', label: `${needsYouGroup()} (${waits.length})`, description: '', icon: { id: 'bell-dot', color: 'charts.orange' }, contextValue: 'group', children });
+    rows.push({
+      key: 'group:needs-you',
+      label: `${needsYouGroup()} (${waits.length})`,
+      description: '',
+      icon: { id: 'bell-dot', color: 'charts.orange' },
+      contextValue: 'group',
+      children,
+    });
   }
   for (const t of [...byId.values()].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
   if (!v.terminals.length) rows.push(emptyRow());
@@ -72,9 +89,13 @@ function shownRow(r: TreeRow): TreeRow {
  */
 function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
   const inline = answerableInline(w);
-  const how = inline ? l10n.t('Click to answer from here; the answer is typed into the terminal.') : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
+  const how = inline
+    ? l10n.t('Click to answer from here; the answer is typed into the terminal.')
+    : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
   const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
-  const asks = w.question ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question)) : l10n.t('**{0}** for {1}', markdown(waitLabel(w)), duration(now - w.openedAt));
+  const asks = w.question
+    ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question))
+    : l10n.t('**{0}** for {1}', markdown(waitLabel(w)), duration(now - w.openedAt));
   const command = inline ? { id: COMMAND_IDS.answerWait, args: [w.id] } : { id: COMMAND_IDS.showTerminal, args: [t.id] };
   const children = [...(w.question ? [questionRow(w, t, command)] : []), ...(w.options ?? []).map((o, i) => optionRow(w, t, o, i))];
   return {
@@ -94,17 +115,44 @@ function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
 
 /** What the wait asks, on its own line under the wait. */
 function questionRow(w: Wait, t: TerminalState, command: TreeRow['command']): TreeRow {
-  return { key: `question:${w.id}`, label: oneLine(w.question ?? '', LIMITS.label), description: '', icon: { id: 'comment' }, tooltip: markdown(w.question ?? ''), contextValue: 'wait.question', terminalId: t.id, group: needsYouGroup(), command };
+  return {
+    key: `question:${w.id}`,
+    label: oneLine(w.question ?? '', LIMITS.label),
+    description: '',
+    icon: { id: 'comment' },
+    tooltip: markdown(w.question ?? ''),
+    contextValue: 'wait.question',
+    terminalId: t.id,
+    group: needsYouGroup(),
+    command,
+  };
 }
 
 /** A dialog's choice, listed so the user can decide before switching to the terminal. */
 function optionRow(w: Wait, t: TerminalState, option: string, i: number): TreeRow {
-  return { key: `option:${w.id}:${i}`, label: `${i + 1}. ${option}`, description: '', icon: { id: 'circle-small' }, contextValue: 'wait.option', terminalId: t.id, group: needsYouGroup(), command: { id: COMMAND_IDS.showTerminal, args: [t.id] } };
+  return {
+    key: `option:${w.id}:${i}`,
+    label: `${i + 1}. ${option}`,
+    description: '',
+    icon: { id: 'circle-small' },
+    contextValue: 'wait.option',
+    terminalId: t.id,
+    group: needsYouGroup(),
+    command: { id: COMMAND_IDS.showTerminal, args: [t.id] },
+  };
 }
 
 /** Before the first terminal: how to start (a click opens a terminal). */
 function emptyRow(): TreeRow {
-  return { key: 'empty', label: l10n.t('No terminal yet'), description: l10n.t('open a terminal and run claude, codex, opencode, gemini or pi'), icon: { id: 'terminal' }, tooltip: l10n.t('Agent Lens lists every terminal of this window and the agent running in it. Click to open a terminal.'), contextValue: 'empty', command: { id: OPEN_TERMINAL, args: [] } };
+  return {
+    key: 'empty',
+    label: l10n.t('No terminal yet'),
+    description: l10n.t('open a terminal and run claude, codex, opencode, gemini or pi'),
+    icon: { id: 'terminal' },
+    tooltip: l10n.t('Agent Lens lists every terminal of this window and the agent running in it. Click to open a terminal.'),
+    contextValue: 'empty',
+    command: { id: OPEN_TERMINAL, args: [] },
+  };
 }
 
 function terminalRow(t: TerminalState, now: number): TreeRow {
@@ -154,14 +202,34 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
   const flying = inFlight(v.handoff);
   if (flying.length) {
     const label = flying.length === 1 ? l10n.t('Agent Lens: 1 task in flight') : l10n.t('Agent Lens: {0} tasks in flight', flying.length);
-    const tasks = flying.map((b) => plain(`${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${plain(b.last_event.summary, 60)})` : ''}`, LIMITS.part)).join(', ');
-    out.handoff = { text: `$(mail) ${flying.length}`, tooltip: plain(l10n.t('{0}: {1}. Click for the handoff status.', label, tasks), LIMITS.tooltip), ariaLabel: label, warning: false };
+    const tasks = flying
+      .map((b) =>
+        plain(
+          `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${plain(b.last_event.summary, 60)})` : ''}`,
+          LIMITS.part,
+        ),
+      )
+      .join(', ');
+    out.handoff = {
+      text: `$(mail) ${flying.length}`,
+      tooltip: plain(l10n.t('{0}: {1}. Click for the handoff status.', label, tasks), LIMITS.tooltip),
+      ariaLabel: label,
+      warning: false,
+    };
   }
   if (agents.length) {
     const working = agents.filter((s) => s.state === 'working').length;
     const waiting = v.waits.filter(needsYou).length;
-    const label = agents.length === 1 ? l10n.t('Agent Lens: {0} working, {1} waiting, 1 agent terminal', working, waiting) : l10n.t('Agent Lens: {0} working, {1} waiting, {2} agent terminals', working, waiting, agents.length);
-    out.summary = { text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`, tooltip: l10n.t('{0}. Click to pick a terminal, most urgent first.', label), ariaLabel: label, warning: waiting > 0 };
+    const label =
+      agents.length === 1
+        ? l10n.t('Agent Lens: {0} working, {1} waiting, 1 agent terminal', working, waiting)
+        : l10n.t('Agent Lens: {0} working, {1} waiting, {2} agent terminals', working, waiting, agents.length);
+    out.summary = {
+      text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`,
+      tooltip: l10n.t('{0}. Click to pick a terminal, most urgent first.', label),
+      ariaLabel: label,
+      warning: waiting > 0,
+    };
   }
   const s = v.terminals.find((t) => t.id === v.activeTerminalId);
   if (s && isAgent(s)) out.active = activeItem(s);
@@ -172,8 +240,15 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
 function activeItem(s: TerminalState): StatusItem {
   const state = plain(stateLabel(s), LIMITS.name);
   const label = plain(l10n.t('Active terminal {0}: {1} is {2}', plain(s.name, LIMITS.name), agentName(s.agent), state), LIMITS.tooltip);
-  const tooltip = [label, l10n.t('Source: {0}', s.source), l10n.t('Evidence: {0}', s.evidence)].map((line) => plain(line, LIMITS.tooltip)).join('\n');
-  return { text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${noIcons(state)}`, tooltip, ariaLabel: label, warning: s.waitId !== undefined && s.waitKind !== 'reply-question' };
+  const tooltip = [label, l10n.t('Source: {0}', s.source), l10n.t('Evidence: {0}', s.evidence)]
+    .map((line) => plain(line, LIMITS.tooltip))
+    .join('\n');
+  return {
+    text: `$(${stateCodicon(s)}) ${agentName(s.agent)}: ${noIcons(state)}`,
+    tooltip,
+    ariaLabel: label,
+    warning: s.waitId !== undefined && s.waitKind !== 'reply-question',
+  };
 }
 
 export interface PickItem extends PickSpec {
@@ -190,7 +265,10 @@ export function pickItems(v: ViewInput, filter: (t: TerminalState) => boolean = 
   const detail = (s: TerminalState): string | undefined => {
     if (!isAgent(s)) return undefined;
     const w = asks.get(s.id);
-    if (w) return w.question ? l10n.t('{0} for {1}: {2}', waitLabel(w), duration(v.now - w.openedAt), oneLine(w.question, LIMITS.description)) : l10n.t('{0} for {1}', waitLabel(w), duration(v.now - w.openedAt));
+    if (w)
+      return w.question
+        ? l10n.t('{0} for {1}: {2}', waitLabel(w), duration(v.now - w.openedAt), oneLine(w.question, LIMITS.description))
+        : l10n.t('{0} for {1}', waitLabel(w), duration(v.now - w.openedAt));
     return l10n.t('from {0}', sourceName(s.source));
   };
   const names = displayNames(v.terminals);
@@ -199,7 +277,13 @@ export function pickItems(v: ViewInput, filter: (t: TerminalState) => boolean = 
     .sort(byUrgency)
     .map((s) => {
       const d = detail(s);
-      return { icon: isAgent(s) ? stateCodicon(s) : 'terminal', label: names.get(s.id) ?? s.name, description: describe(s, v.now), ...(d ? { detail: d } : {}), terminalId: s.id };
+      return {
+        icon: isAgent(s) ? stateCodicon(s) : 'terminal',
+        label: names.get(s.id) ?? s.name,
+        description: describe(s, v.now),
+        ...(d ? { detail: d } : {}),
+        terminalId: s.id,
+      };
     });
 }
 
@@ -210,8 +294,14 @@ export function historyLines(v: ViewInput): string[] {
   for (const t of v.terminals) {
     const s = { ...t, name: names.get(t.id) ?? t.name };
     out.push(`[${s.name}] now ${describe(s, v.now)} (shown from ${s.source})`);
-    for (const w of s.words) out.push(`[${s.name}]   latest ${w.source}: ${new Date(w.at).toISOString()} ${w.state}${w.reason ? ` · ${w.reason}` : ''} — ${w.evidence}`);
-    for (const h of s.history) out.push(`[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state}${h.reason ? ` · ${h.reason}` : ''} (${h.source}) ${h.evidence}`);
+    for (const w of s.words)
+      out.push(
+        `[${s.name}]   latest ${w.source}: ${new Date(w.at).toISOString()} ${w.state}${w.reason ? ` · ${w.reason}` : ''} — ${w.evidence}`,
+      );
+    for (const h of s.history)
+      out.push(
+        `[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state}${h.reason ? ` · ${h.reason}` : ''} (${h.source}) ${h.evidence}`,
+      );
   }
   return out.map(printable);
 }

@@ -15,12 +15,21 @@ import type { AgentKind } from '../common/agents';
 
 /** The registered agents to choose from, with each board's state and task. */
 export function agentPicks(agents: readonly { key: string; name: string; board: Board }[]): (PickSpec & { key: string })[] {
-  return agents.map((a) => ({ label: a.name, description: `${a.key} · ${boardLabel(a.board)}${a.board.task_id ? ` · ${a.board.task_id}` : ''}`, key: a.key }));
+  return agents.map((a) => ({
+    label: a.name,
+    description: `${a.key} · ${boardLabel(a.board)}${a.board.task_id ? ` · ${a.board.task_id}` : ''}`,
+    key: a.key,
+  }));
 }
 
 /** Every board, for "Show Handoff Status": its error, else its last event. */
 export function boardPicks(boards: readonly Board[]): (PickSpec & { agent: string })[] {
-  return boards.map((b) => ({ label: `${b.agent}: ${boardLabel(b)}`, description: b.task_id ?? '', detail: b.error_reason ?? (b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : undefined), agent: b.agent }));
+  return boards.map((b) => ({
+    label: `${b.agent}: ${boardLabel(b)}`,
+    description: b.task_id ?? '',
+    detail: b.error_reason ?? (b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : undefined),
+    agent: b.agent,
+  }));
 }
 
 export function routePicks(routes: readonly Route[]): (PickSpec & { id: string })[] {
@@ -37,7 +46,10 @@ export function modePicks(): (PickSpec & { mode: Mode })[] {
 }
 
 /** Where a brief comes from: the selection, the active editor (named by its workspace path), or a file. */
-export function briefSourcePicks(hasSelection: boolean, editorPath: string | undefined): (PickSpec & { source: 'selection' | 'editor' | 'file' })[] {
+export function briefSourcePicks(
+  hasSelection: boolean,
+  editorPath: string | undefined,
+): (PickSpec & { source: 'selection' | 'editor' | 'file' })[] {
   const out: (PickSpec & { source: 'selection' | 'editor' | 'file' })[] = [];
   if (editorPath !== undefined && hasSelection) out.push({ icon: 'selection', label: l10n.t('The selection'), source: 'selection' });
   if (editorPath !== undefined) out.push({ icon: 'file', label: l10n.t('The active editor ({0})', editorPath), source: 'editor' });
@@ -60,8 +72,16 @@ export function hookPicks(choices: readonly HookChoice[]): (PickSpec & { index: 
   return choices.map((c, index) => {
     // VS Code's PATH is the one it started with (a login shell's), not what a terminal's ~/.bashrc adds: an agent
     // a terminal runs may still be missing from it, so say exactly what was looked at.
-    const where = c.found.found ? l10n.t('found: {0}', c.found.why ?? '') : l10n.t('not on VS Code’s PATH, no config folder: tick it if you run it anyway');
-    return { label: hookTargetName(c.agent, c.scope), description: `${hookStateText(c.state)} · ${where}`, detail: c.note ? `${c.path} — ${c.note}` : c.path, picked: c.picked, index };
+    const where = c.found.found
+      ? l10n.t('found: {0}', c.found.why ?? '')
+      : l10n.t('not on VS Code’s PATH, no config folder: tick it if you run it anyway');
+    return {
+      label: hookTargetName(c.agent, c.scope),
+      description: `${hookStateText(c.state)} · ${where}`,
+      detail: c.note ? `${c.path} — ${c.note}` : c.path,
+      picked: c.picked,
+      index,
+    };
   });
 }
 

@@ -78,7 +78,9 @@ export interface AgentLensTestSurface {
   /** This window's hub once it listens (hooks report to it). */
   hub(): { port: number; discoveryFile: string; reporter: string; reports: { received: number; recorded: number } } | undefined;
   /** The handoff service once the hub listens: where its files are, the boards, the routes and what they fired. */
-  handoff(): { root: string; teamFile: string; cli: string; boards: Board[]; routes: Route[]; fired: Router['fired']; notices: HandoffNotice[] } | undefined;
+  handoff():
+    | { root: string; teamFile: string; cli: string; boards: Board[]; routes: Route[]; fired: Router['fired']; notices: HandoffNotice[] }
+    | undefined;
   ui: {
     tree(): TreeSnapshotItem[];
     statusBar(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean };

@@ -72,7 +72,11 @@ async function recordingTerminal(c: Ctx, given: string | undefined): Promise<str
 async function recordTerminal(c: Ctx, terminalId: string | undefined, targetPath?: string): Promise<string | undefined> {
   const id = await recordingTerminal(c, terminalId);
   if (!id) {
-    void ui.info(vscode.l10n.t('Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.'));
+    void ui.info(
+      vscode.l10n.t(
+        'Agent Lens: nothing recorded yet. Agent Lens records the output of commands it reads (agents); start one, then record.',
+      ),
+    );
     return undefined;
   }
   const rec = c.terminals.session(id)!.recording()!;
@@ -97,13 +101,32 @@ async function recordTerminal(c: Ctx, terminalId: string | undefined, targetPath
 }
 
 async function replayRecording(uri?: vscode.Uri): Promise<void> {
-  const file = uri ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('asciinema recording')]: ['cast'] }, title: vscode.l10n.t('Replay an asciinema recording through the detector') }))?.[0];
+  const file =
+    uri ??
+    (
+      await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: { [vscode.l10n.t('asciinema recording')]: ['cast'] },
+        title: vscode.l10n.t('Replay an asciinema recording through the detector'),
+      })
+    )?.[0];
   if (!file) return;
   try {
     const cast = parseCast(fs.readFileSync(file.fsPath, 'utf8'), file.fsPath);
     const lines: string[] = [];
     // A stranger's recording: its evidence and screen can hold bidi controls or C1, shown escaped as in the CLI.
-    const res = replayCast(cast, {}, (d) => lines.push(jsonLine({ t: Math.round(d.t * 1000) / 1000, agent: d.agent, state: d.state, source: d.source, evidence: d.evidence, ...(d.waitKind ? { waitKind: d.waitKind } : {}) })));
+    const res = replayCast(cast, {}, (d) =>
+      lines.push(
+        jsonLine({
+          t: Math.round(d.t * 1000) / 1000,
+          agent: d.agent,
+          state: d.state,
+          source: d.source,
+          evidence: d.evidence,
+          ...(d.waitKind ? { waitKind: d.waitKind } : {}),
+        }),
+      ),
+    );
     const screen = res.screen
       .split('\n')
       .map((l) => `// ${printable(l)}`)

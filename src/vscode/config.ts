@@ -59,7 +59,8 @@ export function switchedOff(config: AgentLensConfig): AgentKind[] {
 function agentSwitches(v: unknown): Record<AgentKind, boolean> {
   const out = { ...DEFAULT_AGENTS };
   if (typeof v !== 'object' || v === null) return out;
-  for (const [k, on] of Object.entries(v)) if (Object.prototype.hasOwnProperty.call(DEFAULT_AGENTS, k) && typeof on === 'boolean') out[k as AgentKind] = on;
+  for (const [k, on] of Object.entries(v))
+    if (Object.prototype.hasOwnProperty.call(DEFAULT_AGENTS, k) && typeof on === 'boolean') out[k as AgentKind] = on;
   return out;
 }
 

@@ -28,7 +28,13 @@ const ROUTES_KEY = 'agentLens.routes';
  * Where the registry and the boards live: the settings, else `.agent-lens/` in the workspace (or the home folder
  * without one), and who chose each (the service lets only the user's own choice lead through a link).
  */
-export function handoffLocations(): { root: string; teamFile: string; workspace?: string; rootFrom: 'user' | 'workspace' | 'default'; teamFrom: 'user' | 'workspace' | 'default' } {
+export function handoffLocations(): {
+  root: string;
+  teamFile: string;
+  workspace?: string;
+  rootFrom: 'user' | 'workspace' | 'default';
+  teamFrom: 'user' | 'workspace' | 'default';
+} {
   const c = vscode.workspace.getConfiguration('agentLens.handoff');
   const ws = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const base = ws ?? os.homedir();
@@ -151,12 +157,15 @@ export class HandoffHost implements vscode.Disposable {
 
   /** Terminal output (agents' terminals that are read): a ```handoff block rings the doorbell for its agent. */
   onOutput(terminalId: string, chunk: string): void {
-    if (!this.service || !chunk.includes('`') && !this.scanners.has(terminalId)) return;
+    if (!this.service || (!chunk.includes('`') && !this.scanners.has(terminalId))) return;
     let s = this.scanners.get(terminalId);
     if (!s) this.scanners.set(terminalId, (s = new HandoffBlockScanner()));
     for (const block of s.feed(chunk)) {
       const r = this.service.ringLocal(block, 'terminal');
-      if (!r.ok) this.log.warn(`a handoff block in “${printable(this.store.terminal(terminalId)?.name ?? terminalId)}” was not accepted: ${printable(r.error ?? '')}`);
+      if (!r.ok)
+        this.log.warn(
+          `a handoff block in “${printable(this.store.terminal(terminalId)?.name ?? terminalId)}” was not accepted: ${printable(r.error ?? '')}`,
+        );
     }
   }
 
@@ -172,10 +181,27 @@ export class HandoffHost implements vscode.Disposable {
   view(): HandoffView | undefined {
     const s = this.service;
     if (!s) return undefined;
-    const agents: HandoffView['agents'] = s.agents().map((a) => ({ key: a.key, name: a.display_name ?? a.key, mode: a.mode, drivable: isDrivable(a.mode), note: a.note, icon: a.icon, board: s.boards.get(a.key) }));
+    const agents: HandoffView['agents'] = s.agents().map((a) => ({
+      key: a.key,
+      name: a.display_name ?? a.key,
+      mode: a.mode,
+      drivable: isDrivable(a.mode),
+      note: a.note,
+      icon: a.icon,
+      board: s.boards.get(a.key),
+    }));
     const registered = new Set(agents.map((a) => a.key));
     // Boards of agents no longer (or never) registered still show, so an event is never invisible.
-    for (const b of s.boards.all()) if (!registered.has(b.agent) && b.state !== 'idle') agents.push({ key: b.agent, name: vscode.l10n.t('{0} (not registered)', b.agent), mode: '?', drivable: true, note: undefined, board: b });
+    for (const b of s.boards.all())
+      if (!registered.has(b.agent) && b.state !== 'idle')
+        agents.push({
+          key: b.agent,
+          name: vscode.l10n.t('{0} (not registered)', b.agent),
+          mode: '?',
+          drivable: true,
+          note: undefined,
+          board: b,
+        });
     const routes = (this.routerImpl?.routes() ?? []).map((r) => ({ ...r, pending: this.routerImpl!.pendingFor(r.id) !== undefined }));
     return { agents, teamFile: s.registry.file, registryError: s.registry.error()?.message, ungrouped: s.boards.ungrouped, routes };
   }

@@ -6,7 +6,19 @@ import { isSafeSegment } from '../handoff/paths';
 import { isValidKey, type TeamAgent } from '../handoff/team/schema';
 import { writeAgentSection } from '../handoff/team/writeBack';
 import { printable } from '../common/printable';
-import { briefWhat, cancelPrompt, dispatchNotice, failedNotice, handshakeProgress, handshakeWhat, initNotice, noAgentNotice, readyNotice, registeredNotice, taskIdPrompt } from '../views/messages';
+import {
+  briefWhat,
+  cancelPrompt,
+  dispatchNotice,
+  failedNotice,
+  handshakeProgress,
+  handshakeWhat,
+  initNotice,
+  noAgentNotice,
+  readyNotice,
+  registeredNotice,
+  taskIdPrompt,
+} from '../views/messages';
 import type { TreeRow } from '../views/treeRow';
 import { agentPicks, boardPicks, briefSourcePicks, modePicks, namePicks, routePicks } from '../views/picks';
 import type { HandoffHost } from './handoff';
@@ -28,7 +40,10 @@ export interface DispatchArgs {
 }
 
 /** The brief a new route sends; its braces are the route's own placeholders (t() substitutes nothing without arguments). */
-const defaultRouteTemplate = () => vscode.l10n.t('“{from_name}” ({from_agent}) has finished. Its last reply:\n\n{last_reply}\n\nIts report: {report_path}\n\nReview its work and carry on from there.');
+const defaultRouteTemplate = () =>
+  vscode.l10n.t(
+    '“{from_name}” ({from_agent}) has finished. Its last reply:\n\n{last_reply}\n\nIts report: {report_path}\n\nReview its work and carry on from there.',
+  );
 
 /** What every handoff command works with. */
 interface Ctx {
@@ -41,7 +56,8 @@ interface Ctx {
 /** Dispatch, status, cancel, register, init, report, handshake and routes: the palette's side of the handoff. */
 export function handoffHandlers(host: HandoffHost, log: vscode.LogOutputChannel): Handlers {
   const service = () => {
-    if (!host.service) throw new Error(vscode.l10n.t('the handoff service is not running yet (the hub is starting): try again in a moment'));
+    if (!host.service)
+      throw new Error(vscode.l10n.t('the handoff service is not running yet (the hub is starting): try again in a moment'));
     return host.service;
   };
   const c: Ctx = { host, service, pickAgent: (arg, placeHolder, filter) => pickAgent(service(), arg, placeHolder, filter) };
@@ -72,10 +88,21 @@ export function handoffHandlers(host: HandoffHost, log: vscode.LogOutputChannel)
   return Object.fromEntries(Object.entries(table).map(([name, fn]) => [name, guard(name as CommandName, fn)]));
 }
 
-async function pickAgent(s: HandoffService, arg: AgentArg, placeHolder: string, filter: (key: string) => boolean = () => true): Promise<string | undefined> {
-  const given = typeof arg === 'string' ? arg : arg && 'handoffAgent' in arg ? arg.handoffAgent : arg && 'agent' in arg ? arg.agent : undefined;
+async function pickAgent(
+  s: HandoffService,
+  arg: AgentArg,
+  placeHolder: string,
+  filter: (key: string) => boolean = () => true,
+): Promise<string | undefined> {
+  const given =
+    typeof arg === 'string' ? arg : arg && 'handoffAgent' in arg ? arg.handoffAgent : arg && 'agent' in arg ? arg.agent : undefined;
   if (given) return given;
-  const items = agentPicks(s.agents().filter((a) => filter(a.key)).map((a) => ({ key: a.key, name: a.display_name ?? a.key, board: s.boards.get(a.key) })));
+  const items = agentPicks(
+    s
+      .agents()
+      .filter((a) => filter(a.key))
+      .map((a) => ({ key: a.key, name: a.display_name ?? a.key, board: s.boards.get(a.key) })),
+  );
   if (!items.length) {
     const register = vscode.l10n.t('Register External Agent…');
     const r = await ui.info(noAgentNotice(s.registry.file), register);
@@ -94,7 +121,13 @@ function report(r: DispatchResult, what: string): DispatchResult {
 async function dispatchBrief(c: Ctx, a?: DispatchArgs): Promise<DispatchResult | undefined> {
   const agent = await c.pickAgent(a?.agent, vscode.l10n.t('Dispatch a brief to which agent?'));
   if (!agent) return undefined;
-  const taskId = a?.taskId ?? (await ui.input({ prompt: taskIdPrompt(agent), value: c.host.nextTaskId(agent), validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')) }));
+  const taskId =
+    a?.taskId ??
+    (await ui.input({
+      prompt: taskIdPrompt(agent),
+      value: c.host.nextTaskId(agent),
+      validateInput: (v) => (isSafeSegment(v) ? undefined : vscode.l10n.t('letters, digits, "-", "_" and inner dots; no slashes or ".."')),
+    }));
   if (!taskId) return undefined;
   const brief = a?.brief ?? (a?.briefFile ? fs.readFileSync(a.briefFile, 'utf8') : await askBrief());
   if (!brief?.trim()) return undefined;
@@ -124,7 +157,9 @@ async function cancelTask(c: Ctx, a?: AgentArg & { reason?: string }): Promise<u
   if (!agent) return undefined;
   const b = s.boards.get(agent);
   if (!b.task_id) throw new Error(vscode.l10n.t('{0} has no task to cancel', agent));
-  const reason = (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ?? (await ui.input({ prompt: cancelPrompt(agent, b.task_id), value: vscode.l10n.t('cancelled from VS Code') }));
+  const reason =
+    (a && typeof a === 'object' && 'reason' in a ? a.reason : undefined) ??
+    (await ui.input({ prompt: cancelPrompt(agent, b.task_id), value: vscode.l10n.t('cancelled from VS Code') }));
   if (reason === undefined) return undefined;
   return s.cancel(agent, b.task_id, reason);
 }
@@ -140,14 +175,22 @@ async function initHandoff(c: Ctx, a?: AgentArg): Promise<string | undefined> {
 
 async function openReport(c: Ctx, a?: AgentArg): Promise<string | undefined> {
   const s = c.service();
-  const agent = await c.pickAgent(a, vscode.l10n.t('Open the report of which agent?'), (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null);
+  const agent = await c.pickAgent(
+    a,
+    vscode.l10n.t('Open the report of which agent?'),
+    (k) => s.boards.get(k).report_path !== null || s.boards.get(k).brief_path !== null,
+  );
   if (!agent) return undefined;
   const b = s.boards.get(agent);
   // Checked again now: the agent could have swapped the report for a link out of reports/ since it rang.
   const file = b.report_path && fs.existsSync(b.report_path) ? s.paths.reportPathFor(agent, b.report_path) : b.brief_path;
   if (!file || !fs.existsSync(file)) {
     const task = `${agent}${b.task_id ? `::${b.task_id}` : ''}`;
-    throw new Error(b.report_path ? vscode.l10n.t('{0} has no report yet (expected at {1})', task, b.report_path) : vscode.l10n.t('{0} has no report yet', task));
+    throw new Error(
+      b.report_path
+        ? vscode.l10n.t('{0} has no report yet (expected at {1})', task, b.report_path)
+        : vscode.l10n.t('{0} has no report yet', task),
+    );
   }
   await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
   return file;
@@ -164,12 +207,23 @@ type RouteArgs = { from?: string; to?: string; template?: string };
 async function addRoute(c: Ctx, a?: RouteArgs): Promise<unknown> {
   const router = c.host.routes;
   if (!router) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
-  const from = a?.from ?? (await ui.pick(namePicks(vscode.window.terminals.map((t) => t.name)), { placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…') }))?.name;
+  const from =
+    a?.from ??
+    (
+      await ui.pick(namePicks(vscode.window.terminals.map((t) => t.name)), {
+        placeHolder: vscode.l10n.t('When the agent in which terminal stops or completes…'),
+      })
+    )?.name;
   if (!from) return undefined;
   const to = await c.pickAgent(a?.to, vscode.l10n.t('…send a brief to which agent?'));
   if (!to) return undefined;
   // The braces are the route's placeholders, kept as they are (no arguments, so t() substitutes nothing).
-  const template = a?.template ?? (await ui.input({ prompt: vscode.l10n.t('The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)'), value: defaultRouteTemplate().replace(/\n/g, ' ') }));
+  const template =
+    a?.template ??
+    (await ui.input({
+      prompt: vscode.l10n.t('The brief ({from_name}, {from_agent}, {last_reply}, {report_path} are filled in)'),
+      value: defaultRouteTemplate().replace(/\n/g, ' '),
+    }));
   if (!template) return undefined;
   return router.add(from, to, template);
 }
@@ -177,19 +231,32 @@ async function addRoute(c: Ctx, a?: RouteArgs): Promise<unknown> {
 async function removeRoute(c: Ctx, a?: Pick<TreeRow, 'route'> | string): Promise<boolean> {
   const router = c.host.routes;
   if (!router) return false;
-  const id = typeof a === 'string' ? a : a?.route ?? (await ui.pick(routePicks(router.routes()), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id;
+  const id =
+    typeof a === 'string'
+      ? a
+      : (a?.route ?? (await ui.pick(routePicks(router.routes()), { placeHolder: vscode.l10n.t('Remove which route?') }))?.id);
   return id ? router.remove(id) : false;
 }
 
 /** The brief: the selection, else the active editor, else a file. */
 async function askBrief(): Promise<string | undefined> {
   const ed = vscode.window.activeTextEditor;
-  const choices = briefSourcePicks(ed !== undefined && !ed.selection.isEmpty, ed ? vscode.workspace.asRelativePath(ed.document.uri) : undefined);
+  const choices = briefSourcePicks(
+    ed !== undefined && !ed.selection.isEmpty,
+    ed ? vscode.workspace.asRelativePath(ed.document.uri) : undefined,
+  );
   const pick = choices.length === 1 ? choices[0] : await ui.pick(choices, { placeHolder: vscode.l10n.t('Where is the brief?') });
   if (!pick) return undefined;
   if (ed && pick.source === 'selection') return ed.document.getText(ed.selection);
   if (ed && pick.source === 'editor') return ed.document.getText();
-  const uri = (await vscode.window.showOpenDialog({ canSelectMany: false, title: vscode.l10n.t('Pick the brief file: the task to dispatch'), openLabel: vscode.l10n.t('Use as brief'), filters: { [vscode.l10n.t('Markdown')]: ['md', 'markdown', 'txt'] } }))?.[0];
+  const uri = (
+    await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      title: vscode.l10n.t('Pick the brief file: the task to dispatch'),
+      openLabel: vscode.l10n.t('Use as brief'),
+      filters: { [vscode.l10n.t('Markdown')]: ['md', 'markdown', 'txt'] },
+    })
+  )?.[0];
   return uri ? Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') : undefined;
 }
 
@@ -208,13 +275,26 @@ async function waitReady(host: HandoffHost, agent: string, token: vscode.Cancell
 async function registerAgent(host: HandoffHost, given?: Partial<TeamAgent>): Promise<TeamAgent | undefined> {
   const s = host.service;
   if (!s) throw new Error(vscode.l10n.t('the handoff service is not running yet'));
-  const key = given?.key ?? (await ui.input({ prompt: vscode.l10n.t('Agent key (unique; it cannot be changed later)'), placeHolder: 'claude', validateInput: (v) => (!isValidKey(v) ? vscode.l10n.t('letters, digits, "-" and "_" (up to 64), starting with a letter or digit') : s.registry.get(v) ? vscode.l10n.t('{0} is already registered', v) : undefined) }));
+  const key =
+    given?.key ??
+    (await ui.input({
+      prompt: vscode.l10n.t('Agent key (unique; it cannot be changed later)'),
+      placeHolder: 'claude',
+      validateInput: (v) =>
+        !isValidKey(v)
+          ? vscode.l10n.t('letters, digits, "-" and "_" (up to 64), starting with a letter or digit')
+          : s.registry.get(v)
+            ? vscode.l10n.t('{0} is already registered', v)
+            : undefined,
+    }));
   if (!key) return undefined;
-  if (!isValidKey(key)) throw new Error(vscode.l10n.t('agent key {0} is not allowed: use letters, digits, "-" and "_"', JSON.stringify(key)));
+  if (!isValidKey(key))
+    throw new Error(vscode.l10n.t('agent key {0} is not allowed: use letters, digits, "-" and "_"', JSON.stringify(key)));
   if (!given?.key && s.registry.get(key)) throw new Error(vscode.l10n.t('{0} is already registered', key));
   const mode = given?.mode ?? (await ui.pick(modePicks(), { placeHolder: vscode.l10n.t('How does it run?') }))?.mode;
   if (!mode) return undefined;
-  const ask = async (field: keyof TeamAgent, prompt: string, placeHolder?: string) => (given && field in given ? (given[field] as string | undefined) : (await ui.input({ prompt, placeHolder }))?.trim() || undefined);
+  const ask = async (field: keyof TeamAgent, prompt: string, placeHolder?: string) =>
+    given && field in given ? (given[field] as string | undefined) : (await ui.input({ prompt, placeHolder }))?.trim() || undefined;
   const agent: TeamAgent = {
     key,
     mode,

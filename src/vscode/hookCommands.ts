@@ -46,8 +46,17 @@ export class HookCommands {
 
   private targets(dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
     const hermesDir = this.context.asAbsolutePath(path.join('resources', 'hermes', 'agent-lens'));
-    const hermes = fs.existsSync(hermesDir) ? fs.readdirSync(hermesDir).filter((f) => /\.(py|yaml)$/.test(f)).map((f) => path.join(hermesDir, f)) : [];
-    const ctx = defaultInstallContext(reporterCommandPath(agentLensHome()), this.context.asAbsolutePath(path.join('dist', 'opencode-plugin.js')), hermes);
+    const hermes = fs.existsSync(hermesDir)
+      ? fs
+          .readdirSync(hermesDir)
+          .filter((f) => /\.(py|yaml)$/.test(f))
+          .map((f) => path.join(hermesDir, f))
+      : [];
+    const ctx = defaultInstallContext(
+      reporterCommandPath(agentLensHome()),
+      this.context.asAbsolutePath(path.join('dist', 'opencode-plugin.js')),
+      hermes,
+    );
     return hookTargets(ctx, dirs);
   }
 
@@ -87,11 +96,18 @@ export class HookCommands {
       targets.map((t) => {
         const s = t.status();
         const f = found.get(t)!;
-        const picked = action === 'install' ? s.state !== 'installed' && t.scope === 'user' && (f.found || !anyFound) : s.state !== 'absent';
+        const picked =
+          action === 'install' ? s.state !== 'installed' && t.scope === 'user' && (f.found || !anyFound) : s.state !== 'absent';
         return { agent: t.agent, scope: t.scope, state: s.state, found: f, path: t.path, note: t.note, picked };
       }),
     );
-    const picked = await ui.pickMany(items, { title: action === 'install' ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait') : vscode.l10n.t('Remove Agent Lens hooks'), placeHolder: vscode.l10n.t('Choose agents') });
+    const picked = await ui.pickMany(items, {
+      title:
+        action === 'install'
+          ? vscode.l10n.t('Install Agent Lens hooks: agents then report when they wait')
+          : vscode.l10n.t('Remove Agent Lens hooks'),
+      placeHolder: vscode.l10n.t('Choose agents'),
+    });
     return picked?.map((p) => targets[p.index]) ?? [];
   }
 }

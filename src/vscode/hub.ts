@@ -13,7 +13,6 @@ import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
 import { HUB_ENV } from '../handoff/hubClient';
 
-
 export interface RunningHub extends vscode.Disposable {
   hub: Hub;
   hooks: HookSource;
@@ -28,7 +27,12 @@ export interface RunningHub extends vscode.Disposable {
  * discovery file (port + token), never the token, and the path is the same on every activation of this
  * workspace, so terminals opened before a reload keep reporting to the new hub without a relaunch.
  */
-export async function startHub(context: vscode.ExtensionContext, store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): Promise<RunningHub> {
+export async function startHub(
+  context: vscode.ExtensionContext,
+  store: AgentStore,
+  terminals: TerminalAdapter,
+  log: vscode.LogOutputChannel,
+): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
   const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), debug: (m) => log.debug(m) });
@@ -39,7 +43,12 @@ export async function startHub(context: vscode.ExtensionContext, store: AgentSto
   const port = await hub.listen();
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
   const noForward = vscode.env.remoteName
-    ? ignorePortForwarding(vscode.workspace as unknown as PortAttributesApi, port, (vscode as unknown as { PortAutoForwardAction?: { Ignore?: number } }).PortAutoForwardAction?.Ignore, (m) => log.info(m))
+    ? ignorePortForwarding(
+        vscode.workspace as unknown as PortAttributesApi,
+        port,
+        (vscode as unknown as { PortAutoForwardAction?: { Ignore?: number } }).PortAutoForwardAction?.Ignore,
+        (m) => log.info(m),
+      )
     : undefined;
   writeDiscovery(discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });
   setEnvironment(context.environmentVariableCollection, discoveryFile);

@@ -12,7 +12,11 @@ interface Running {
 }
 
 /** The session-log sources, started with the settings' locations and restarted when they change. */
-export function startLogSources(store: AgentStore, config: () => AgentLensConfig, log: vscode.LogOutputChannel): vscode.Disposable & { reconfigure(): void } {
+export function startLogSources(
+  store: AgentStore,
+  config: () => AgentLensConfig,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable & { reconfigure(): void } {
   let running: Running | undefined;
   let key = '';
   const stop = () => {
@@ -32,11 +36,17 @@ export function startLogSources(store: AgentStore, config: () => AgentLensConfig
     const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
     const logTo = (level: 'debug' | 'info' | 'warn', msg: string) => log[level](printable(msg));
-    const r: Running = { jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }), opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }) };
+    const r: Running = {
+      jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }),
+      opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }),
+    };
     running = r;
     r.opencode.start();
     r.jsonl.start().then(
-      () => log.info(`watching session logs in ${printable([...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', '))}`),
+      () =>
+        log.info(
+          `watching session logs in ${printable([...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', '))}`,
+        ),
       (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),
     );
   };
@@ -46,5 +56,9 @@ export function startLogSources(store: AgentStore, config: () => AgentLensConfig
 
 function locations(c: AgentLensConfig): LogLocations & { opencodeDatabases: string[] } {
   const d = defaultLogLocations();
-  return { claudeConfigDirs: [...d.claudeConfigDirs, ...c.claudeConfigDirs], codexHomes: [...d.codexHomes, ...c.codexHomes], opencodeDatabases: [defaultOpenCodeDbPath(), ...c.opencodeDatabases] };
+  return {
+    claudeConfigDirs: [...d.claudeConfigDirs, ...c.claudeConfigDirs],
+    codexHomes: [...d.codexHomes, ...c.codexHomes],
+    opencodeDatabases: [defaultOpenCodeDbPath(), ...c.opencodeDatabases],
+  };
 }

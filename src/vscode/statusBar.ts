@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { statusBar, type StatusItem, type ViewInput } from '../views/model';
 import { COMMAND_IDS } from '../views/commandIds';
 
-
 /** Renders the view model's two status bar items: the summary and the active terminal's agent and state. */
 export class StatusBar implements vscode.Disposable {
   private readonly summary: vscode.StatusBarItem;
@@ -32,7 +31,12 @@ export class StatusBar implements vscode.Disposable {
 
   /** Visible texts, for the integration tests (through the extension's API). */
   snapshot(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean } {
-    return { summary: this.last.summary?.text, active: this.last.active?.text, handoff: this.last.handoff?.text, summaryWarning: this.last.summary?.warning ?? false };
+    return {
+      summary: this.last.summary?.text,
+      active: this.last.active?.text,
+      handoff: this.last.handoff?.text,
+      summaryWarning: this.last.summary?.warning ?? false,
+    };
   }
 
   dispose(): void {

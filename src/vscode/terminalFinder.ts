@@ -1,7 +1,19 @@
 import * as vscode from 'vscode';
 import { DispatchFailure, type TargetFinder } from '../handoff/dispatch';
 import type { DeliveryTarget } from '../handoff/steps';
-import { candidates, type Looked, narrow, notChosen, type Qualified, refusal, seenAmong, type SeenProcess, type TerminalFacts, terminalVerdict, type Verdict } from '../handoff/targets';
+import {
+  candidates,
+  type Looked,
+  narrow,
+  notChosen,
+  type Qualified,
+  refusal,
+  seenAmong,
+  type SeenProcess,
+  type TerminalFacts,
+  terminalVerdict,
+  type Verdict,
+} from '../handoff/targets';
 import type { TeamAgent } from '../handoff/team/schema';
 import { foregroundOf, processesUnder, ttyHolder } from '../sources/process/processTree';
 import type { AgentStore } from '../store/store';
@@ -72,7 +84,16 @@ export class TerminalFinder implements TargetFinder {
     const end = Date.now() + LAUNCH_WAIT_MS;
     let v: Verdict;
     for (;;) {
-      if (t.exitStatus) throw new DispatchFailure('capture_failed', vscode.l10n.t('the terminal started for {0} closed (exit {1}): check launch = "{2}"', agent.key, t.exitStatus.code ?? '?', launch));
+      if (t.exitStatus)
+        throw new DispatchFailure(
+          'capture_failed',
+          vscode.l10n.t(
+            'the terminal started for {0} closed (exit {1}): check launch = "{2}"',
+            agent.key,
+            t.exitStatus.code ?? '?',
+            launch,
+          ),
+        );
       // The terminal Agent Lens opened qualifies like any other: only once its agent holds it.
       v = terminalVerdict(agent, await this.facts(t, agent));
       if (v.ok) return await this.target(t, agent, v.pid);
@@ -80,7 +101,18 @@ export class TerminalFinder implements TargetFinder {
       await new Promise((r) => setTimeout(r, 250));
     }
     const s = LAUNCH_WAIT_MS / 1000;
-    throw new DispatchFailure('capture_failed', agent.process ? vscode.l10n.t('started "{0}" in a new terminal, but process "{1}" did not come up in its foreground within {2} s ({3}); nothing was typed', line, agent.process, s, v.why) : vscode.l10n.t('started "{0}" in a new terminal, but no agent showed up within {1} s ({2}); nothing was typed', line, s, v.why));
+    throw new DispatchFailure(
+      'capture_failed',
+      agent.process
+        ? vscode.l10n.t(
+            'started "{0}" in a new terminal, but process "{1}" did not come up in its foreground within {2} s ({3}); nothing was typed',
+            line,
+            agent.process,
+            s,
+            v.why,
+          )
+        : vscode.l10n.t('started "{0}" in a new terminal, but no agent showed up within {1} s ({2}); nothing was typed', line, s, v.why),
+    );
   }
 
   private async target(t: vscode.Terminal, agent: TeamAgent, agentPid: number | undefined): Promise<DeliveryTarget> {
@@ -89,9 +121,13 @@ export class TerminalFinder implements TargetFinder {
     // Before every key: the terminal is still open (never a stale reference) and its agent still holds it —
     // it may have exited between the click and Enter, leaving a shell to read the rest.
     const check = async (): Promise<void> => {
-      if (t.exitStatus !== undefined || !vscode.window.terminals.includes(t)) throw new Error(vscode.l10n.t('the terminal “{0}” was closed', t.name));
+      if (t.exitStatus !== undefined || !vscode.window.terminals.includes(t))
+        throw new Error(vscode.l10n.t('the terminal “{0}” was closed', t.name));
       const v = terminalVerdict(agent, await this.facts(t, agent, { pid: agentPid }));
-      if (!v.ok) throw new Error(vscode.l10n.t('{0} no longer holds the terminal “{1}” ({2}): nothing more was typed', agent.process ?? agent.key, t.name, v.why));
+      if (!v.ok)
+        throw new Error(
+          vscode.l10n.t('{0} no longer holds the terminal “{1}” ({2}): nothing more was typed', agent.process ?? agent.key, t.name, v.why),
+        );
     };
     return {
       pid: agentPid ?? shell,

@@ -135,7 +135,8 @@ export class TerminalAdapter implements vscode.Disposable {
       ...FALLBACK_SIZE,
       stats: this.stats,
       // The evidence is screen text: escaped like the name, so a line on screen cannot forge a log line.
-      log: (tid, o) => this.log.info(printable(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`)),
+      log: (tid, o) =>
+        this.log.info(printable(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`)),
     });
     this.sessions.set(id, session);
     void t.processId.then((pid) => {
@@ -191,11 +192,18 @@ export class TerminalAdapter implements vscode.Disposable {
     this.sawStart.add(id);
     const session = this.sessions.get(id)!;
     const cl = e.execution.commandLine;
-    const confidence = cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High ? 'high' : cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Medium ? 'medium' : 'low';
+    const confidence =
+      cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.High
+        ? 'high'
+        : cl.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Medium
+          ? 'medium'
+          : 'low';
     const cwd = e.execution.cwd?.fsPath ?? e.terminal.shellIntegration?.cwd?.fsPath;
     const decision = readDecision(cl.value, confidence, this.rc.resolver(cwd));
     // A command line can carry a secret (a token in an argument); the user turns trace on to see it.
-    this.log.debug(`[${printable(e.terminal.name)}] execution (${confidence}): ${decision.read ? 'read' : 'not read'}, ${printable(decision.reason)}`);
+    this.log.debug(
+      `[${printable(e.terminal.name)}] execution (${confidence}): ${decision.read ? 'read' : 'not read'}, ${printable(decision.reason)}`,
+    );
     this.log.trace(`[${printable(e.terminal.name)}] command line ${printable(JSON.stringify(cl.value))}`);
     if (!decision.read) {
       session.startExecution(cl.value, false, undefined, cwd);

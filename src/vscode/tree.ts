@@ -7,8 +7,6 @@ import { toThemeIcon } from './icons';
 import { COMMAND_IDS } from '../views/commandIds';
 import type { Handler } from './commandTable';
 
-
-
 /** What the tree shows, in plain data: the integration tests read it through the extension's API. */
 export interface TreeSnapshotItem {
   label: string;
@@ -49,14 +47,21 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 
   getChildren(row?: TreeRow): TreeRow[] {
-    return row ? row.children ?? [] : treeRows(this.input());
+    return row ? (row.children ?? []) : treeRows(this.input());
   }
 
   getTreeItem(row: TreeRow): vscode.TreeItem {
     // The view model already made them plain; again here (it is idempotent), since this is where VS Code gets them.
     const label = plain(row.label, LIMITS.label);
     const description = plain(row.description, LIMITS.description);
-    const item = new vscode.TreeItem(label, !row.children ? vscode.TreeItemCollapsibleState.None : row.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(
+      label,
+      !row.children
+        ? vscode.TreeItemCollapsibleState.None
+        : row.collapsed
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.Expanded,
+    );
     item.id = row.key;
     item.description = description;
     item.iconPath = toThemeIcon(row.icon);
@@ -75,7 +80,19 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     const out: TreeSnapshotItem[] = [];
     const walk = (rows: TreeRow[]) => {
       for (const r of rows) {
-        out.push({ label: r.label.replace(/ \(\d+\)$/, ''), description: r.description, icon: r.icon.id, color: r.icon.color, group: r.group, id: r.terminalId, waitId: r.waitId, tooltip: r.tooltip, contextValue: r.contextValue, command: r.command?.id, args: r.command?.args });
+        out.push({
+          label: r.label.replace(/ \(\d+\)$/, ''),
+          description: r.description,
+          icon: r.icon.id,
+          color: r.icon.color,
+          group: r.group,
+          id: r.terminalId,
+          waitId: r.waitId,
+          tooltip: r.tooltip,
+          contextValue: r.contextValue,
+          command: r.command?.id,
+          args: r.command?.args,
+        });
         if (r.children) walk(r.children);
       }
     };

@@ -15,7 +15,12 @@ export async function notify(level: Notice['level'], message: string, ...actions
   const text = plain(message, LIMITS.message);
   const buttons = actions.map((a) => plain(a, LIMITS.label));
   const w = vscode.window;
-  const choice = level === 'error' ? await w.showErrorMessage(text, ...buttons) : level === 'warning' ? await w.showWarningMessage(text, ...buttons) : await w.showInformationMessage(text, ...buttons);
+  const choice =
+    level === 'error'
+      ? await w.showErrorMessage(text, ...buttons)
+      : level === 'warning'
+        ? await w.showWarningMessage(text, ...buttons)
+        : await w.showInformationMessage(text, ...buttons);
   return choice === undefined ? undefined : actions[buttons.indexOf(choice)];
 }
 
@@ -57,14 +62,19 @@ export interface InputOptions extends InputTexts {
 /** An input box; its title, prompt, placeholder and validation messages are shown as plain text. */
 export function input(options: InputOptions): Thenable<string | undefined> {
   const { validateInput, ...rest } = options;
-  const validate = validateInput ? (v: string) => {
-    const m = validateInput(v);
-    return m === undefined ? undefined : plain(m, LIMITS.message);
-  } : undefined;
+  const validate = validateInput
+    ? (v: string) => {
+        const m = validateInput(v);
+        return m === undefined ? undefined : plain(m, LIMITS.message);
+      }
+    : undefined;
   return vscode.window.showInputBox({ ...shownInput(rest), ...(validate ? { validateInput: validate } : {}) });
 }
 
 /** A cancellable progress notification while `task` runs. */
 export function progress<R>(title: string, task: (token: vscode.CancellationToken) => Thenable<R>): Thenable<R> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plain(title, LIMITS.title), cancellable: true }, (_p, token) => task(token));
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: plain(title, LIMITS.title), cancellable: true },
+    (_p, token) => task(token),
+  );
 }

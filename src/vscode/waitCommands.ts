@@ -30,44 +30,55 @@ export function waitHandlers(store: AgentStore, terminals: TerminalAdapter, log:
   };
 }
 
-async function answerWait(store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel, arg?: RowOrId, given?: string): Promise<string | undefined> {
-    const waitId = waitIdOf(arg);
-    const w = waitId ? store.wait(waitId) : store.waits().find(answerableInline);
-    const t = w?.terminalId ? terminals.terminalOf(w.terminalId) : undefined;
-    if (!w || w.closedAt !== undefined || !t) {
-      void ui.info(vscode.l10n.t('Agent Lens: that question is no longer open (answered, or its terminal is gone).'));
-      return undefined;
-    }
-    if (!answerableInline(w)) {
-      t.show(false);
-      return undefined;
-    }
-    const t0 = store.terminal(w.terminalId!);
-    const name = t0 ? displayName(t0, store.terminals()) : w.terminalId ?? '';
-    // The question is the agent's: as the prompt, VS Code would render a link in it, so it is plain text.
-    let answer = given;
-    try {
-      answer ??= await ui.input({
-        ...answerBox(w, name),
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type an answer, or press Escape to leave it.')),
-      });
-    } catch (e) {
-      // Typing goes only where the user typed it: without the box, nothing is sent to the terminal.
-      void ui.warn(vscode.l10n.t('Agent Lens: the answer box could not open ({0}); nothing was typed. Answer in the terminal instead.', (e as Error).message));
-      return undefined;
-    }
-    if (answer === undefined) return undefined;
-    if (store.wait(w.id)?.closedAt !== undefined) {
-      void ui.warn(movedOnNotice(w, name));
-      return undefined;
-    }
-    try {
-      const line = await typeAnswer((data) => t.sendText(data, false), answer, realScheduler);
-      log.info(`answered ${printable(w.id)} in "${printable(name)}": typed ${line.length} characters, then Enter`);
-      return line;
-    } catch (e) {
-      void ui.warn(nothingTypedNotice((e as Error).message));
-      return undefined;
-    }
+async function answerWait(
+  store: AgentStore,
+  terminals: TerminalAdapter,
+  log: vscode.LogOutputChannel,
+  arg?: RowOrId,
+  given?: string,
+): Promise<string | undefined> {
+  const waitId = waitIdOf(arg);
+  const w = waitId ? store.wait(waitId) : store.waits().find(answerableInline);
+  const t = w?.terminalId ? terminals.terminalOf(w.terminalId) : undefined;
+  if (!w || w.closedAt !== undefined || !t) {
+    void ui.info(vscode.l10n.t('Agent Lens: that question is no longer open (answered, or its terminal is gone).'));
+    return undefined;
+  }
+  if (!answerableInline(w)) {
+    t.show(false);
+    return undefined;
+  }
+  const t0 = store.terminal(w.terminalId!);
+  const name = t0 ? displayName(t0, store.terminals()) : (w.terminalId ?? '');
+  // The question is the agent's: as the prompt, VS Code would render a link in it, so it is plain text.
+  let answer = given;
+  try {
+    answer ??= await ui.input({
+      ...answerBox(w, name),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type an answer, or press Escape to leave it.')),
+    });
+  } catch (e) {
+    // Typing goes only where the user typed it: without the box, nothing is sent to the terminal.
+    void ui.warn(
+      vscode.l10n.t(
+        'Agent Lens: the answer box could not open ({0}); nothing was typed. Answer in the terminal instead.',
+        (e as Error).message,
+      ),
+    );
+    return undefined;
+  }
+  if (answer === undefined) return undefined;
+  if (store.wait(w.id)?.closedAt !== undefined) {
+    void ui.warn(movedOnNotice(w, name));
+    return undefined;
+  }
+  try {
+    const line = await typeAnswer((data) => t.sendText(data, false), answer, realScheduler);
+    log.info(`answered ${printable(w.id)} in "${printable(name)}": typed ${line.length} characters, then Enter`);
+    return line;
+  } catch (e) {
+    void ui.warn(nothingTypedNotice((e as Error).message));
+    return undefined;
+  }
 }

@@ -22,7 +22,12 @@ const RAISED_KEPT = 20;
  * The notifier, speaking through VS Code: a wait still open after the delay raises one warning naming the
  * terminal, the agent and the question, with a button to show its terminal.
  */
-export function waitNotifications(store: AgentStore, config: () => AgentLensConfig, activeId: () => string | undefined, log: vscode.LogOutputChannel): { notifier: WaitNotifier; raised: Raised[] } {
+export function waitNotifications(
+  store: AgentStore,
+  config: () => AgentLensConfig,
+  activeId: () => string | undefined,
+  log: vscode.LogOutputChannel,
+): { notifier: WaitNotifier; raised: Raised[] } {
   const raised: Raised[] = [];
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config().notificationsEnabled,
@@ -30,7 +35,7 @@ export function waitNotifications(store: AgentStore, config: () => AgentLensConf
     isFocused: (id) => vscode.window.state.focused && activeId() === id,
     notify: (w) => {
       const t0 = store.terminal(w.terminalId!);
-      const name = t0 ? displayName(t0, store.terminals()) : w.terminalId ?? '';
+      const name = t0 ? displayName(t0, store.terminals()) : (w.terminalId ?? '');
       const message = waitNotice(w, name);
       raised.push({ terminalId: w.terminalId!, waitId: w.id, message, at: Date.now() });
       if (raised.length > RAISED_KEPT) raised.shift();

@@ -35,7 +35,13 @@ describe('live: headless runs of the real CLIs', function () {
       const det = new TerminalDetector({ cols: 120, rows: 35, commandLine });
       const seen: Detection[] = [det.detection];
       det.onChange((d) => seen.push(d));
-      const res = await runScenario({ scenario: sc, outDir: out, force: true, onOutput: (data, t) => det.write(data, t), onExit: (code, t) => det.exit(code, t) });
+      const res = await runScenario({
+        scenario: sc,
+        outDir: out,
+        force: true,
+        onOutput: (data, t) => det.write(data, t),
+        onExit: (code, t) => det.exit(code, t),
+      });
       assert.deepStrictEqual(res.problems, [], `problems (recording in ${out})`);
       const states = seen.map((d) => `${d.agent}/${d.state}/${d.source}`);
       assert.deepStrictEqual(states, [`${agent}/working/process`, `${agent}/${outcome}/process`], states.join(' → '));

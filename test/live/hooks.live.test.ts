@@ -37,7 +37,10 @@ function live(agent: string, id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.agent === agent && x.id === id);
   if (!s) throw new Error(`no scenario ${agent}/${id}`);
   const steps: Step[] = s.steps.map((st) => (st.do === 'wait' && st.ms === 20_000 ? wait(3000) : st));
-  const review: Step[] = agent === 'codex' ? [waitText(/Hooks need review/, 60_000, 'review dialog'), wait(1500), key('down'), wait(700), enter('trust all')] : [];
+  const review: Step[] =
+    agent === 'codex'
+      ? [waitText(/Hooks need review/, 60_000, 'review dialog'), wait(1500), key('down'), wait(700), enter('trust all')]
+      : [];
   return { ...s, id: `live-hooks-${id}`, steps: [...review, ...steps] };
 }
 
@@ -98,15 +101,21 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           await new Promise((r) => setTimeout(r, 1500));
           const all = store.sessions().flatMap((s) => s.waits);
           const w = all.find((x) => x.kind === 'permission' && x.seenBy.includes('hook'));
-          assert.ok(w, `no hook-confirmed permission wait; waits: ${JSON.stringify(all)}; hooks ${JSON.stringify(hooks.counts)}; log ${home?.hooksLog}`);
+          assert.ok(
+            w,
+            `no hook-confirmed permission wait; waits: ${JSON.stringify(all)}; hooks ${JSON.stringify(hooks.counts)}; log ${home?.hooksLog}`,
+          );
           const fired = firedAt(out, c.permissionEvent);
           assert.ok(fired, `the harness logger saw no ${c.permissionEvent} (${fs.readdirSync(out).join(', ')})`);
           const lag = hookSeen.get(w.id)! - fired;
-          console.log(`      ${c.agent} ${variant}: ${c.permissionEvent} fired → wait ${w.id} has source hook after ${lag} ms; opened by ${w.openedBy}, closed by ${w.closedBy}; terminal ${w.terminalId}`);
+          console.log(
+            `      ${c.agent} ${variant}: ${c.permissionEvent} fired → wait ${w.id} has source hook after ${lag} ms; opened by ${w.openedBy}, closed by ${w.closedBy}; terminal ${w.terminalId}`,
+          );
           assert.ok(lag <= 1000, `the hook's word reached the store ${lag} ms after it fired`);
           assert.strictEqual(w.terminalId, 'T', 'attributed to the agent’s terminal');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
-          if ((c.agent === 'claude-code' || c.agent === 'gemini') && variant === 'deny') assert.strictEqual(w.closedBy, 'pty-scrape', `${c.agent} fires no hook on a denial: the screen closes it`);
+          if ((c.agent === 'claude-code' || c.agent === 'gemini') && variant === 'deny')
+            assert.strictEqual(w.closedBy, 'pty-scrape', `${c.agent} fires no hook on a denial: the screen closes it`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
         } finally {
           session.dispose();

@@ -12,7 +12,9 @@ export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: stri
     opencode: path.join(h.env.XDG_CONFIG_HOME ?? path.join(h.home, '.config'), 'opencode'),
     gemini: path.join(h.home, '.gemini'),
   };
-  const t = hookTargets({ env: h.env, home: h.home, reporter, opencodePluginSource, hermesSources: [] }, dirs).find((x) => x.agent === agent && x.scope === 'user')!;
+  const t = hookTargets({ env: h.env, home: h.home, reporter, opencodePluginSource, hermesSources: [] }, dirs).find(
+    (x) => x.agent === agent && x.scope === 'user',
+  )!;
   t.install();
   if (t.status().state !== 'installed') throw new Error(`${agent} hooks not installed in ${t.path}: ${JSON.stringify(t.status())}`);
 }

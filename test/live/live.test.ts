@@ -80,8 +80,18 @@ describe('live: real agent CLIs, detector on the live stream', function () {
       ];
       let k = 0;
       for (const d of seen) if (k < want.length && want[k][1](d)) k++;
-      assert.strictEqual(k, want.length, `no "${want[k]?.[0]}" after ${want.slice(0, k).map((w) => w[0]).join(' → ')}; live states: ${seen.map((d) => `${d.t.toFixed(1)} ${d.state} (${d.evidence})`).join(' | ')}`);
-      assert.ok(seen.every((d) => d.agent === agent), `agents seen: ${[...new Set(seen.map((d) => d.agent))]}`);
+      assert.strictEqual(
+        k,
+        want.length,
+        `no "${want[k]?.[0]}" after ${want
+          .slice(0, k)
+          .map((w) => w[0])
+          .join(' → ')}; live states: ${seen.map((d) => `${d.t.toFixed(1)} ${d.state} (${d.evidence})`).join(' | ')}`,
+      );
+      assert.ok(
+        seen.every((d) => d.agent === agent),
+        `agents seen: ${[...new Set(seen.map((d) => d.agent))]}`,
+      );
       fs.rmSync(out, { recursive: true, force: true });
     });
   }

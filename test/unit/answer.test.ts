@@ -11,7 +11,7 @@ function fakeClock(): Scheduler & { advance(ms: number): void } {
     clearTimeout: () => undefined,
     advance(ms) {
       now += ms;
-      for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) (t.at <= now ? t.fn() : timers.push(t));
+      for (const t of timers.splice(0).sort((a, b) => a.at - b.at)) t.at <= now ? t.fn() : timers.push(t);
     },
   };
 }
@@ -34,7 +34,10 @@ describe('answering a reply that asks, from VS Code', () => {
     assert.strictEqual(answerLine('\x1b[A\x03ok\x7f\t'), '[Aok');
     assert.strictEqual(answerLine('  \n '), '');
     const writes: string[] = [];
-    await assert.rejects(typeAnswer((d) => writes.push(d), '\r\n', fakeClock()), /empty/);
+    await assert.rejects(
+      typeAnswer((d) => writes.push(d), '\r\n', fakeClock()),
+      /empty/,
+    );
     assert.deepStrictEqual(writes, []);
   });
 });

@@ -13,7 +13,10 @@ describe('asciinema parsing', () => {
   });
   it('reads v3 with intervals and comments', () => {
     const c = parseCast('{"version":3,"term":{"cols":90,"rows":20}}\n# a comment\n[0.5,"o","a"]\n[0.25,"r","80x24"]\n[1,"x","1"]\n');
-    assert.deepStrictEqual(c.events.map((e) => e.t), [0.5, 0.75, 1.75]);
+    assert.deepStrictEqual(
+      c.events.map((e) => e.t),
+      [0.5, 0.75, 1.75],
+    );
     assert.strictEqual(c.cols, 90);
   });
   for (const [text, line, re] of [
@@ -25,7 +28,10 @@ describe('asciinema parsing', () => {
     ['{"version":2,"width":80,"height":24}\n{oops', 2, /not JSON/],
   ] as [string, number, RegExp][]) {
     it(`rejects ${JSON.stringify(text.slice(0, 30))} naming line ${line}`, () => {
-      assert.throws(() => parseCast(text, 'f.cast'), (e: unknown) => e instanceof CastError && e.line === line && re.test(e.problem));
+      assert.throws(
+        () => parseCast(text, 'f.cast'),
+        (e: unknown) => e instanceof CastError && e.line === line && re.test(e.problem),
+      );
     });
   }
 });
@@ -36,10 +42,19 @@ describe('agent-lens replay (the built CLI)', () => {
 
   it('prints one JSON object per change, with the documented fields', () => {
     const out = execFileSync(process.execPath, [cli, 'replay', cast, '--command-line', 'claude'], { encoding: 'utf8' });
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepStrictEqual(lines.map((l) => l.state), ['idle', 'working', 'waiting', 'working', 'stopped', 'exited']);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      lines.map((l) => l.state),
+      ['idle', 'working', 'waiting', 'working', 'stopped', 'exited'],
+    );
     for (const l of lines) {
-      assert.deepStrictEqual(Object.keys(l).filter((k) => k !== 'waitKind'), ['t', 'agent', 'state', 'source', 'evidence']);
+      assert.deepStrictEqual(
+        Object.keys(l).filter((k) => k !== 'waitKind'),
+        ['t', 'agent', 'state', 'source', 'evidence'],
+      );
       assert.strictEqual(l.agent, 'claude-code');
       assert.ok(typeof l.t === 'number' && l.t >= 0);
     }
@@ -52,7 +67,10 @@ describe('agent-lens replay (the built CLI)', () => {
     assert.match(out, /✻ Worked for 2s/);
     assert.match(out, /Claude Code v2\.1\.328/);
     const narrow = execFileSync(process.execPath, [cli, 'replay', cast, '--screen', '--cols', '60', '--rows', '20'], { encoding: 'utf8' });
-    const screen = narrow.trimEnd().split('\n').filter((l) => !l.startsWith('{'));
+    const screen = narrow
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('{'));
     assert.ok(screen.length <= 20 && screen.every((l) => [...l].length < 100), 'screen not resized to 60x20');
   });
 

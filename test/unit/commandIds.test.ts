@@ -9,7 +9,12 @@ import { COMMAND_IDS, INTERNAL_COMMANDS } from '../../src/views/commandIds';
 import { ROOT } from './helpers';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  contributes: { commands: { command: string }[]; menus: Record<string, { command?: string }[]>; walkthroughs: unknown; viewsWelcome: unknown };
+  contributes: {
+    commands: { command: string }[];
+    menus: Record<string, { command?: string }[]>;
+    walkthroughs: unknown;
+    viewsWelcome: unknown;
+  };
 };
 const nls = fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8');
 
@@ -32,14 +37,20 @@ describe('command ids: one table, and package.json agrees', () => {
 
   it('every menu entry and every command link in walkthroughs, welcome views and their texts names one of them', () => {
     const named = Object.values(pkg.contributes.menus).flatMap((entries) => entries.map((e) => e.command ?? ''));
-    const linked = [...`${JSON.stringify(pkg.contributes.walkthroughs)}${JSON.stringify(pkg.contributes.viewsWelcome)}${nls}`.matchAll(/command:(agentLens\.[A-Za-z]+)/g)].map((m) => m[1]);
+    const linked = [
+      ...`${JSON.stringify(pkg.contributes.walkthroughs)}${JSON.stringify(pkg.contributes.viewsWelcome)}${nls}`.matchAll(
+        /command:(agentLens\.[A-Za-z]+)/g,
+      ),
+    ].map((m) => m[1]);
     assert.ok(named.length > 10 && linked.length > 3, `found ${named.length} menu entries and ${linked.length} links`);
     for (const id of [...named, ...linked]) assert.ok(table.includes(id), `${id} is not in src/views/commandIds.ts`);
   });
 
   it('no module but the table spells out a command id', () => {
     const ids = new RegExp(`['"\`](${table.map((id) => id.replace('.', '\\.')).join('|')})['"\`]`);
-    const offenders = walk('src', []).filter((f) => f !== 'src/views/commandIds.ts' && ids.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    const offenders = walk('src', []).filter(
+      (f) => f !== 'src/views/commandIds.ts' && ids.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+    );
     assert.deepStrictEqual(offenders, []);
   });
 });

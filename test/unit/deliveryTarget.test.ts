@@ -51,7 +51,8 @@ class World {
 
   /** A session whose first pane runs an interactive bash, like a user's terminal. */
   async shell(session: string, window = 'main'): Promise<string> {
-    if (spawnSync('tmux', ['has-session', '-t', session], { env: this.env() }).status === 0) this.tmux('new-window', '-t', session, '-n', window, 'bash --norc --noprofile -i');
+    if (spawnSync('tmux', ['has-session', '-t', session], { env: this.env() }).status === 0)
+      this.tmux('new-window', '-t', session, '-n', window, 'bash --norc --noprofile -i');
     else this.tmux('new-session', '-d', '-s', session, '-n', window, '-x', '200', '-y', '50', 'bash --norc --noprofile -i');
     const target = `${session}:${window}`;
     await until(() => /\$ $|# $/m.test(this.capture(target).trimEnd() + ' '), `a prompt in ${target}`);
@@ -95,7 +96,11 @@ class World {
   async serve(team: string): Promise<void> {
     fs.writeFileSync(path.join(this.tmp, 'team.toml'), team);
     const infoFile = path.join(this.tmp, 'run', 'hub.json');
-    this.child = spawn(process.execPath, [CLI, 'serve', '--root', path.join(this.tmp, 'handoff'), '--team', path.join(this.tmp, 'team.toml'), '--info-file', infoFile], { env: this.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--root', path.join(this.tmp, 'handoff'), '--team', path.join(this.tmp, 'team.toml'), '--info-file', infoFile],
+      { env: this.env(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     this.child.stderr!.on('data', (c: Buffer) => (this.log += c.toString()));
     this.info = await until(() => {
       try {
@@ -113,9 +118,15 @@ class World {
   }
 
   /** `agent-lens dispatch`, run to its end without blocking this process (the pane may be acted on meanwhile). */
-  dispatch(agent: string, taskId: string, extra: string[] = []): Promise<{ status: number | null; stdout: string; stderr: string; json?: any }> {
+  dispatch(
+    agent: string,
+    taskId: string,
+    extra: string[] = [],
+  ): Promise<{ status: number | null; stdout: string; stderr: string; json?: any }> {
     return new Promise((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'dispatch', '--agent', agent, '--task-id', taskId, '--brief', this.brief(), ...extra], { env: { ...this.env(), AGENT_LENS_HUB: path.join(this.tmp, 'run', 'hub.json') } });
+      const c = spawn(process.execPath, [CLI, 'dispatch', '--agent', agent, '--task-id', taskId, '--brief', this.brief(), ...extra], {
+        env: { ...this.env(), AGENT_LENS_HUB: path.join(this.tmp, 'run', 'hub.json') },
+      });
       let stdout = '';
       let stderr = '';
       c.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -150,7 +161,9 @@ class World {
 
 /** What a failed assertion shows of a dispatch: where it went, or the CLI's error (not the whole contract). */
 function shown(d: { stderr: string; json?: any }): string {
-  return d.json ? JSON.stringify({ delivered: d.json.delivered, delivered_to: d.json.board?.delivered_to, error: d.json.error }) : d.stderr.trim();
+  return d.json
+    ? JSON.stringify({ delivered: d.json.delivered, delivered_to: d.json.board?.delivered_to, error: d.json.error })
+    : d.stderr.trim();
 }
 
 const CLAUDE = '[claude]\nmode = "embedded"\nprocess = "claude"\nwindow_hint = "claude"\n';
@@ -198,11 +211,16 @@ describe('dispatch types only where the agent holds the terminal (serve, real tm
     w.run(pane, `${w.claude} > ${typed}`);
     await until(() => w.command(pane) === 'claude', 'claude in the foreground');
     w.tmux('select-pane', '-t', pane, '-T', 'EVIL-TITLE');
-    await w.serve(`${CLAUDE}[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { text = "{message} via {title}" }\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { mode = "hotkey", keys = ["enter"] }\n`);
+    await w.serve(
+      `${CLAUDE}[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { text = "{message} via {title}" }\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { mode = "hotkey", keys = ["enter"] }\n`,
+    );
     const d = await w.dispatch('claude', '1204-03');
     assert.strictEqual(d.json?.delivered, true, shown(d));
     assert.strictEqual(d.json.board.delivered_to, 'tmux s:0.0');
-    const line = await until(() => fs.readFileSync(typed, 'utf8').includes('execute it.') && fs.readFileSync(typed, 'utf8'), 'the typed line');
+    const line = await until(
+      () => fs.readFileSync(typed, 'utf8').includes('execute it.') && fs.readFileSync(typed, 'utf8'),
+      'the typed line',
+    );
     assert.strictEqual(line, `Read ${d.json.brief_path} and execute it. via tmux s:0.0\n`);
     assert.doesNotMatch(line, /EVIL/);
   });
@@ -231,7 +249,9 @@ describe('dispatch types only where the agent holds the terminal (serve, real tm
     await until(() => w.command(pane) === 'claude', 'claude in the foreground');
     const [agent] = w.pidsNamed(pane, 'claude');
     const late = path.join(w.tmp, 'LATE');
-    await w.serve(`${CLAUDE}allow_custom_message = true\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { text = "{message}" }\n[[claude.dispatch_steps]]\ntool = "__sleep"\nwith = { ms = 3000 }\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { mode = "hotkey", keys = ["enter"] }\n`);
+    await w.serve(
+      `${CLAUDE}allow_custom_message = true\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { text = "{message}" }\n[[claude.dispatch_steps]]\ntool = "__sleep"\nwith = { ms = 3000 }\n[[claude.dispatch_steps]]\ntool = "terminal_input"\nwith = { mode = "hotkey", keys = ["enter"] }\n`,
+    );
     const pending = w.dispatch('claude', '1204-05', ['--message', `touch ${late}`]);
     // The text is echoed by the pane's tty: it has been typed; then the agent goes before Enter.
     await until(() => w.capture(pane).includes(`touch ${late}`), 'the typed text');
@@ -250,13 +270,22 @@ describe('dispatch types only where the agent holds the terminal (serve, real tm
     fs.mkdirSync(path.dirname(sleeper));
     fs.symlinkSync('/bin/sleep', sleeper);
     w.tmux('new-session', '-d', '-s', 'other', 'sleep 1000'); // a server to open the window in
-    await w.serve(`[claude]\nmode = "embedded"\nprocess = "claude"\nlaunch = "bash"\nargs = ["-c", "${sleeper} 1000 & exec bash --norc --noprofile -i"]\n`);
+    await w.serve(
+      `[claude]\nmode = "embedded"\nprocess = "claude"\nlaunch = "bash"\nargs = ["-c", "${sleeper} 1000 & exec bash --norc --noprofile -i"]\n`,
+    );
     const d = await w.dispatch('claude', '1204-09');
-    const pane = w.tmux('list-panes', '-a', '-F', '#{window_name} #{session_name}:#{window_index}.#{pane_index}').split('\n').find((l) => l.startsWith('claude '))?.split(' ')[1];
+    const pane = w
+      .tmux('list-panes', '-a', '-F', '#{window_name} #{session_name}:#{window_index}.#{pane_index}')
+      .split('\n')
+      .find((l) => l.startsWith('claude '))
+      ?.split(' ')[1];
     assert.ok(pane, 'the launched window');
     try {
       assert.strictEqual(d.json?.delivered, false, shown(d));
-      assert.match(d.json.error, /bash started in tmux pane %\d+, but process "claude" did not come up in its foreground within 10 s \(its shell \("bash"\) holds the terminal/);
+      assert.match(
+        d.json.error,
+        /bash started in tmux pane %\d+, but process "claude" did not come up in its foreground within 10 s \(its shell \("bash"\) holds the terminal/,
+      );
       assert.doesNotMatch(w.capture(pane), /Read |execute it/, 'nothing was typed into the launched shell');
     } finally {
       for (const pid of w.pidsNamed(pane, 'claude')) process.kill(pid, 'SIGKILL');
@@ -281,7 +310,10 @@ describe('dispatch types only where the agent holds the terminal (serve, real tm
 
     const p = await w.dispatch('pinned', '1204-07');
     assert.strictEqual(p.json?.delivered, false, shown(p));
-    assert.match((await w.board('pinned')).error_reason, /no tmux pane runs pinned in its foreground \(looked for a known agent CLI, window_hint "plain", tmux "s:plain"\)/);
+    assert.match(
+      (await w.board('pinned')).error_reason,
+      /no tmux pane runs pinned in its foreground \(looked for a known agent CLI, window_hint "plain", tmux "s:plain"\)/,
+    );
     await sleep(1500);
     assert.doesNotMatch(w.capture(shell), /Read |execute it/);
   });

@@ -7,7 +7,7 @@ import { COMMAND_OF, recordings } from './helpers';
 describe('dialog options on screen', () => {
   const want: Record<string, string[]> = {
     'claude-code/04-bash-permission-approve': ['Yes', 'Yes, and always allow access to', 'Yes, and switch to auto mode', 'No'],
-    'codex/04-approval-approve': ['Yes, proceed (y)', 'Yes, and don\'t ask again', 'No, and tell Codex what to do differently (esc)'],
+    'codex/04-approval-approve': ['Yes, proceed (y)', "Yes, and don't ask again", 'No, and tell Codex what to do differently (esc)'],
     'gemini/04-shell-approve': ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'],
     'opencode/04-permission-approve': ['Allow once', 'Allow always', 'Reject'],
   };
@@ -31,7 +31,19 @@ describe('dialog options on screen', () => {
   });
 
   it('reads boxed and wrapped options, and only the bottom run numbered from 1', () => {
-    const rows = ['● Here is the plan:', '  1. Read the code', '  2. Fix the bug', '', '╭────────────────────────╮', '│ Allow this command?    │', '│ ● 1. Allow once        │', '│   2. Allow for this    │', '│      session           │', '│   3. No (esc)          │', '╰────────────────────────╯'];
+    const rows = [
+      '● Here is the plan:',
+      '  1. Read the code',
+      '  2. Fix the bug',
+      '',
+      '╭────────────────────────╮',
+      '│ Allow this command?    │',
+      '│ ● 1. Allow once        │',
+      '│   2. Allow for this    │',
+      '│      session           │',
+      '│   3. No (esc)          │',
+      '╰────────────────────────╯',
+    ];
     assert.deepStrictEqual(dialogOptions(rows), ['Allow once', 'Allow for this session', 'No (esc)']);
   });
 
@@ -40,5 +52,4 @@ describe('dialog options on screen', () => {
     assert.deepStrictEqual(dialogOptions(['1. only one', '', 'more text']), []);
     assert.deepStrictEqual(dialogOptions(['Allow me to explain   the rest']), []);
   });
-
 });

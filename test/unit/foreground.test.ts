@@ -5,7 +5,16 @@ import * as os from 'os';
 import * as path from 'path';
 import { candidates, seenAmong, type TerminalFacts, terminalVerdict } from '../../src/handoff/targets';
 import type { TeamAgent } from '../../src/handoff/team/schema';
-import { foregroundFrom, foregroundOf, isInteractiveShell, parseProcJob, parsePsJobs, processesUnder, readJobs, ttyHolder } from '../../src/sources/process/processTree';
+import {
+  foregroundFrom,
+  foregroundOf,
+  isInteractiveShell,
+  parseProcJob,
+  parsePsJobs,
+  processesUnder,
+  readJobs,
+  ttyHolder,
+} from '../../src/sources/process/processTree';
 
 const linux = process.platform === 'linux';
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -26,7 +35,10 @@ describe('the foreground of a terminal: readers on real /proc and ps', () => {
     if (!linux) this.skip();
     const j = parseProcJob(fs.readFileSync('/proc/self/stat', 'utf8'))!;
     assert.strictEqual(j.pid, process.pid);
-    const [pgid, tpgid] = execFileSync('ps', ['-o', 'pgid=,tpgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+    const [pgid, tpgid] = execFileSync('ps', ['-o', 'pgid=,tpgid=', '-p', String(process.pid)], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     assert.deepStrictEqual([j.pgid, j.tpgid], [pgid, tpgid]);
   });
 
@@ -43,7 +55,9 @@ describe('the foreground of a terminal: readers on real /proc and ps', () => {
       }, 'the exec');
       // detached: a new session, so its own group and no controlling terminal.
       assert.deepStrictEqual(parseProcJob(stat), { pid: p.pid, pgid: p.pid, tpgid: -1, tty: '' });
-      assert.deepStrictEqual(parsePsJobs(execFileSync('ps', ['-o', 'pid=,pgid=,tpgid=,tty=', '-p', String(p.pid)], { encoding: 'utf8' })), [{ pid: p.pid, pgid: p.pid, tpgid: -1, tty: '' }]);
+      assert.deepStrictEqual(parsePsJobs(execFileSync('ps', ['-o', 'pid=,pgid=,tpgid=,tty=', '-p', String(p.pid)], { encoding: 'utf8' })), [
+        { pid: p.pid, pgid: p.pid, tpgid: -1, tty: '' },
+      ]);
     } finally {
       p.kill('SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
@@ -61,7 +75,11 @@ describe('the foreground of a terminal: readers on real /proc and ps', () => {
   it('decides foreground from the tty the root runs on', () => {
     const root = { pid: 10, pgid: 10, tpgid: 20, tty: '34816' };
     assert.strictEqual(foregroundFrom(root, { pid: 20, pgid: 20, tpgid: 20, tty: '34816' }), 'foreground');
-    assert.strictEqual(foregroundFrom(root, { pid: 21, pgid: 20, tpgid: 20, tty: '34816' }), 'foreground', 'a member of the foreground job');
+    assert.strictEqual(
+      foregroundFrom(root, { pid: 21, pgid: 20, tpgid: 20, tty: '34816' }),
+      'foreground',
+      'a member of the foreground job',
+    );
     assert.strictEqual(foregroundFrom(root, { pid: 30, pgid: 30, tpgid: 20, tty: '34816' }), 'background');
     assert.strictEqual(foregroundFrom(root, { pid: 20, pgid: 20, tpgid: 20, tty: '34817' }), 'background', 'on another terminal');
     assert.strictEqual(foregroundFrom({ ...root, tty: '' }, { pid: 20, pgid: 20, tpgid: -1, tty: '' }), 'background', 'no terminal at all');
@@ -147,7 +165,11 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
     // Ctrl+C: the agent is gone, the shell has its terminal back. The check before the next key says so.
     tmux('send-keys', '-t', 't', 'C-c');
     await until(async () => (await foregroundOf(shell, pid)) === 'gone', 'the agent to go');
-    const again = terminalVerdict(agent, { open: true, agent: { pid, fg: await foregroundOf(shell, pid) }, holder: (await ttyHolder(shell))?.leader });
+    const again = terminalVerdict(agent, {
+      open: true,
+      agent: { pid, fg: await foregroundOf(shell, pid) },
+      holder: (await ttyHolder(shell))?.leader,
+    });
     assert.deepStrictEqual(again, { ok: false, why: `claude (pid ${pid}) has exited` });
   });
 
@@ -160,7 +182,10 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
       assert.strictEqual(await foregroundOf(shell, pid, 'darwin'), 'background');
       assert.ok(isInteractiveShell((await ttyHolder(shell, 'darwin'))!.leader!), 'ps sees the shell holding it too');
       const v = terminalVerdict(agent, await facts({ agent: 'claude-code', state: 'idle' }));
-      assert.deepStrictEqual(v, { ok: false, why: `claude (pid ${pid}) runs there, but not in the foreground: another program or the shell gets what is typed` });
+      assert.deepStrictEqual(v, {
+        ok: false,
+        why: `claude (pid ${pid}) runs there, but not in the foreground: another program or the shell gets what is typed`,
+      });
     } finally {
       process.kill(pid, 'SIGKILL');
     }

@@ -27,7 +27,12 @@ const RM = 'Bash: rm -rf ~/work';
 
 /** A recorded payload of this event, made about our session (and, for tool events, about `rm -rf ~/work`). */
 function payload(agent: 'claude-code' | 'codex', event: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  const file = path.join(ROOT, 'test/fixtures/recordings', agent === 'codex' ? 'codex/04-approval-approve' : 'claude-code/04-bash-permission-approve', 'hooks.jsonl');
+  const file = path.join(
+    ROOT,
+    'test/fixtures/recordings',
+    agent === 'codex' ? 'codex/04-approval-approve' : 'claude-code/04-bash-permission-approve',
+    'hooks.jsonl',
+  );
   const line = fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -41,9 +46,13 @@ function payload(agent: 'claude-code' | 'codex', event: string, more: Record<str
 }
 
 /** What the user sees of a terminal's row. */
-const rowOf = (t: TerminalState | undefined) => t && { agent: t.agent, state: t.state, source: t.source, evidence: t.evidence, waitId: t.waitId, waitKind: t.waitKind };
+const rowOf = (t: TerminalState | undefined) =>
+  t && { agent: t.agent, state: t.state, source: t.source, evidence: t.evidence, waitId: t.waitId, waitKind: t.waitKind };
 const hookWord = (t: TerminalState | undefined): Observation | undefined => t?.words.find((w) => w.source === 'hook');
-const FORGED = [payload('claude-code', 'PostToolUse', { tool_name: 'Read', tool_input: { file_path: 'README.md' } }), { ...payload('claude-code', 'PermissionRequest'), tool_name: 'Read', tool_input: { file_path: 'README.md' } }];
+const FORGED = [
+  payload('claude-code', 'PostToolUse', { tool_name: 'Read', tool_input: { file_path: 'README.md' } }),
+  { ...payload('claude-code', 'PermissionRequest'), tool_name: 'Read', tool_input: { file_path: 'README.md' } },
+];
 
 describe('provenance: forged reports cannot end or re-word another terminal’s wait', function () {
   this.timeout(60_000);
@@ -75,7 +84,10 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-forge-'));
     store = new AgentStore();
-    hooks = new HookSource(store, { terminalFor: (pids) => pids.map((p) => shells.get(p)).find((t) => t !== undefined), debug: (m) => debugLines.push(m) });
+    hooks = new HookSource(store, {
+      terminalFor: (pids) => pids.map((p) => shells.get(p)).find((t) => t !== undefined),
+      debug: (m) => debugLines.push(m),
+    });
     hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
     hub.mount(REPORT_PATH, hooks.handle);
     const port = await hub.listen();
@@ -100,16 +112,33 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
 
   it('a forged PostToolUse then PermissionRequest (README.md) from outside leave the screen’s rm -rf wait and the row as they were', async () => {
     const victim = terminals[0];
-    store.observe({ source: 'pty-scrape', at: Date.now(), agent: 'claude-code', state: 'waiting', evidence: 'claude-permission: "Do you want to proceed?"', wait: { kind: 'permission', question: RM }, locator: { terminalId: 'victim' } });
+    store.observe({
+      source: 'pty-scrape',
+      at: Date.now(),
+      agent: 'claude-code',
+      state: 'waiting',
+      evidence: 'claude-permission: "Do you want to proceed?"',
+      wait: { kind: 'permission', question: RM },
+      locator: { terminalId: 'victim' },
+    });
     const [real] = store.waits();
     assert.deepStrictEqual([real?.question, real?.openedBy], [RM, 'pty-scrape']);
     const row = rowOf(store.terminal('victim'));
     // The victim's own agent and shell; its own pid with the victim's shell; no claim at all (the session id
     // only); the victim's again, from a socket closed as soon as the request is written (no owner to find).
-    const claims = [{ pid: victim.agentPid, ancestry: [victim.shellPid] }, { pid: 'self' as const, ancestry: [victim.shellPid] }, {}, { pid: victim.agentPid, ancestry: [victim.shellPid], closeAtOnce: true }];
+    const claims = [
+      { pid: victim.agentPid, ancestry: [victim.shellPid] },
+      { pid: 'self' as const, ancestry: [victim.shellPid] },
+      {},
+      { pid: victim.agentPid, ancestry: [victim.shellPid], closeAtOnce: true },
+    ];
     for (const claim of claims) {
       const sent = await attack(dir, discovery, claim, FORGED);
-      assert.deepStrictEqual(sent.statuses, claim.closeAtOnce ? ['sent, closed', 'sent, closed'] : [204, 204], 'the hub answers as for any report: it tells the sender nothing');
+      assert.deepStrictEqual(
+        sent.statuses,
+        claim.closeAtOnce ? ['sent, closed', 'sent, closed'] : [204, 204],
+        'the hub answers as for any report: it tells the sender nothing',
+      );
       assert.deepStrictEqual(
         store.waits().map((w) => [w.id, w.question, w.closedAt]),
         [[real.id, RM, undefined]],
@@ -119,8 +148,13 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
     }
     // Refused reports are logged at debug, their session id escaped: no forged log line.
     await attack(dir, discovery, claims[0], [{ ...FORGED[0], session_id: 'x\n2026-12-04 21:00:00.000 [info] forged\u001b[2J' }]);
-    assert.ok(debugLines.some((l) => l.includes('x\\n2026-12-04')) && debugLines.every((l) => !/[\u0000-\u001f\u007f-\u009f]/.test(l)), debugLines.join('\n'));
-    console.log(`      ${claims.length * 2 + 1} forged reports, ${hooks.counts.received - 1} reached the hook source, ${(hooks.counts as { disproven?: number }).disproven} refused as disproven by the kernel; the wait kept its text: ${JSON.stringify(store.waits()[0].question)}`);
+    assert.ok(
+      debugLines.some((l) => l.includes('x\\n2026-12-04')) && debugLines.every((l) => !/[\u0000-\u001f\u007f-\u009f]/.test(l)),
+      debugLines.join('\n'),
+    );
+    console.log(
+      `      ${claims.length * 2 + 1} forged reports, ${hooks.counts.received - 1} reached the hook source, ${(hooks.counts as { disproven?: number }).disproven} refused as disproven by the kernel; the wait kept its text: ${JSON.stringify(store.waits()[0].question)}`,
+    );
     // The real reporter still speaks for its terminal: it confirms the wait, then its PostToolUse ends it.
     await report(victim, 'claude-code', payload('claude-code', 'PermissionRequest'));
     assert.deepStrictEqual(store.waits()[0].seenBy, ['pty-scrape', 'hook']);
@@ -149,7 +183,11 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
       await report(victim, 'claude-code', payload('claude-code', 'PermissionRequest'), info);
       const open = () => served!.store.sessions().flatMap((s) => s.waits.filter((w) => w.closedAt === undefined).map((w) => w.question));
       assert.deepStrictEqual(open(), [RM]);
-      for (const claim of [{ pid: victim.agentPid, ancestry: [victim.shellPid] }, { pid: 'self' as const, ancestry: [victim.shellPid] }, {}]) {
+      for (const claim of [
+        { pid: victim.agentPid, ancestry: [victim.shellPid] },
+        { pid: 'self' as const, ancestry: [victim.shellPid] },
+        {},
+      ]) {
         await attack(dir, info, claim, FORGED);
         assert.deepStrictEqual(open(), [RM], `after forged reports claiming ${JSON.stringify(claim)}`);
       }

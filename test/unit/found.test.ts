@@ -19,7 +19,9 @@ describe('agents found on this machine (the install picker’s defaults)', () =>
     const hook = (d: string) => path.join(tmp, 'home', d, 'settings.json');
     assert.deepStrictEqual(agentFound('codex', hook('.codex'), env, 'linux'), { found: true, why: 'codex on PATH' });
     assert.deepStrictEqual(agentFound('gemini', hook('.gemini'), env, 'linux'), { found: false });
-    assert.deepStrictEqual(agentFound('opencode', path.join(tmp, 'home', '.config', 'opencode', 'plugin', 'agent-lens.js'), env, 'linux'), { found: false });
+    assert.deepStrictEqual(agentFound('opencode', path.join(tmp, 'home', '.config', 'opencode', 'plugin', 'agent-lens.js'), env, 'linux'), {
+      found: false,
+    });
   });
 
   it('finds an agent whose config folder exists; a plugin counts its agent’s config folder, not the plugin folder', () => {
@@ -28,7 +30,10 @@ describe('agents found on this machine (the install picker’s defaults)', () =>
     fs.mkdirSync(path.join(home, '.config', 'opencode'), { recursive: true });
     const env = { PATH: '' };
     assert.strictEqual(agentFound('claude-code', path.join(home, '.claude', 'settings.json'), env, 'linux').found, true);
-    assert.match(agentFound('opencode', path.join(home, '.config', 'opencode', 'plugin', 'agent-lens.js'), env, 'linux').why ?? '', /opencode exists$/);
+    assert.match(
+      agentFound('opencode', path.join(home, '.config', 'opencode', 'plugin', 'agent-lens.js'), env, 'linux').why ?? '',
+      /opencode exists$/,
+    );
     assert.strictEqual(agentFound('hermes', path.join(home, '.hermes', 'plugins', 'agent-lens'), env, 'linux').found, false);
   });
 
@@ -36,6 +41,9 @@ describe('agents found on this machine (the install picker’s defaults)', () =>
     const bin = path.join(tmp, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'claude.cmd'), '@echo off\n');
-    assert.strictEqual(agentFound('claude-code', path.join(tmp, 'x', 'settings.json'), { PATH: bin, PATHEXT: '.EXE;.CMD' }, 'win32').found, true);
+    assert.strictEqual(
+      agentFound('claude-code', path.join(tmp, 'x', 'settings.json'), { PATH: bin, PATHEXT: '.EXE;.CMD' }, 'win32').found,
+      true,
+    );
   });
 });

@@ -27,12 +27,33 @@ mode = "web"
 /** A terminal that records what it was sent (the real ones are the e2e and tmux tests'). */
 function recorder(): { typed: string[]; finder: { find(a: TeamAgent): Promise<DeliveryTarget> } } {
   const typed: string[] = [];
-  return { typed, finder: { find: async () => ({ pid: 4242, title: 'worker terminal', id: 'term-1', activate: async () => undefined, write: async (d) => void typed.push(d) }) } };
+  return {
+    typed,
+    finder: {
+      find: async () => ({
+        pid: 4242,
+        title: 'worker terminal',
+        id: 'term-1',
+        activate: async () => undefined,
+        write: async (d) => void typed.push(d),
+      }),
+    },
+  };
 }
 
 async function start(root: string, finder = recorder()) {
   const hub = new Hub({ bodyLimit: 256 * 1024 });
-  const service = new HandoffService({ root, teamFile: path.join(root, 'team.toml'), hub, hubFile: path.join(root, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: '/opt/agent-lens', finder: finder.finder, log: () => undefined, sleep: async () => undefined });
+  const service = new HandoffService({
+    root,
+    teamFile: path.join(root, 'team.toml'),
+    hub,
+    hubFile: path.join(root, 'hub.json'),
+    hubEnv: 'AGENT_LENS_HUB',
+    cli: '/opt/agent-lens',
+    finder: finder.finder,
+    log: () => undefined,
+    sleep: async () => undefined,
+  });
   service.start();
   await hub.listen();
   return { hub, service, finder };
@@ -82,10 +103,22 @@ describe('dispatch', () => {
   function dispatcher(agents: TeamAgent[], finder = recorder()) {
     const paths = new HandoffPaths(tmp);
     const boards = new Boards(paths);
-    const d = new Dispatcher({ agent: (k) => agents.find((a) => a.key === k), boards, paths, facts: () => ({ port: 1234, hubEnv: 'AGENT_LENS_HUB', hubFile: '/h.json', cli: '/bin/agent-lens' }), finder: finder.finder, sleep: async () => undefined });
+    const d = new Dispatcher({
+      agent: (k) => agents.find((a) => a.key === k),
+      boards,
+      paths,
+      facts: () => ({ port: 1234, hubEnv: 'AGENT_LENS_HUB', hubFile: '/h.json', cli: '/bin/agent-lens' }),
+      finder: finder.finder,
+      sleep: async () => undefined,
+    });
     return { d, boards, paths, typed: finder.typed };
   }
-  const agent = (steps: TeamAgent['dispatch_steps'], extra: Partial<TeamAgent> = {}): TeamAgent => ({ key: 'w', mode: 'embedded', dispatch_steps: steps, ...extra });
+  const agent = (steps: TeamAgent['dispatch_steps'], extra: Partial<TeamAgent> = {}): TeamAgent => ({
+    key: 'w',
+    mode: 'embedded',
+    dispatch_steps: steps,
+    ...extra,
+  });
 
   it('refuses unknown or empty placeholders and multi-line messages before anything is typed', async () => {
     for (const [steps, message, want] of [
@@ -95,10 +128,22 @@ describe('dispatch', () => {
       [[{ tool: 'terminal_input', with: { text: '{message}' } }], 'esc \x1b[2J', /one line/],
       [[{ tool: 'open_browser', with: {} }], undefined, /unknown tool/],
       [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['f13'] } }], undefined, /unknown key/],
-      [[{ tool: '__sleep', with: { ms: -1 } }, { tool: 'terminal_input', with: { text: 'x' } }], undefined, /__sleep/],
+      [
+        [
+          { tool: '__sleep', with: { ms: -1 } },
+          { tool: 'terminal_input', with: { text: 'x' } },
+        ],
+        undefined,
+        /__sleep/,
+      ],
     ] as const) {
       const finder = recorder();
-      finder.finder.find = async () => ({ title: 'no pid', id: 'term-1', activate: async () => undefined, write: async (d) => void finder.typed.push(d) });
+      finder.finder.find = async () => ({
+        title: 'no pid',
+        id: 'term-1',
+        activate: async () => undefined,
+        write: async (d) => void finder.typed.push(d),
+      });
       const { d, boards } = dispatcher([agent(steps as never)], finder);
       const r = await d.dispatch({ agent: 'w', taskId: 't1', brief: 'b', message });
       assert.strictEqual(r.delivered, false);
@@ -121,7 +166,10 @@ describe('dispatch', () => {
     (d as unknown as { d: { sleep: (ms: number) => Promise<void> } }).d.sleep = async (ms) => void slept.push(ms);
     const r = await d.dispatch({ agent: 'w', taskId: '0102-01', brief: 'b' });
     assert.strictEqual(r.delivered, true, r.error);
-    assert.deepStrictEqual(typed, [`Read ${path.join(tmp, 'w', 'briefs', '0102-01-brief.md')} and execute it. (worker terminal, 4242)`, '\r']);
+    assert.deepStrictEqual(typed, [
+      `Read ${path.join(tmp, 'w', 'briefs', '0102-01-brief.md')} and execute it. (worker terminal, 4242)`,
+      '\r',
+    ]);
     assert.deepStrictEqual(slept, [1000], 'Enter waits a second after the text (a TUI takes a burst as a paste)');
   });
 
@@ -144,7 +192,8 @@ describe('dispatch', () => {
   it('creates the handoff folder: read.md (regenerated only while ours), memory.md, briefs/, reports/', async () => {
     const { d } = dispatcher([agent([], { description: 'Writes the docs.' })]);
     await d.dispatch({ agent: 'w', taskId: 't', brief: 'b' });
-    for (const f of ['read.md', 'memory.md', 'status.json', 'briefs', 'reports', 'briefs/t-brief.md']) assert.ok(fs.existsSync(path.join(tmp, 'w', f)), f);
+    for (const f of ['read.md', 'memory.md', 'status.json', 'briefs', 'reports', 'briefs/t-brief.md'])
+      assert.ok(fs.existsSync(path.join(tmp, 'w', f)), f);
     assert.match(fs.readFileSync(path.join(tmp, 'w', 'read.md'), 'utf8'), /Writes the docs\.[\s\S]*w::handshake/);
     fs.writeFileSync(path.join(tmp, 'w', 'read.md'), 'my own protocol');
     await d.dispatch({ agent: 'w', taskId: 't', brief: 'b' });
@@ -156,14 +205,20 @@ describe('dispatch', () => {
     const r = await d.handshake('w');
     assert.strictEqual(r.delivered, true, r.error);
     assert.strictEqual(typed[0], `Read ${path.join(tmp, 'w', 'read.md')} and report your understanding via the doorbell.`);
-    boards.receive({ id: 'w::handshake', status: 'progress', summary: 'I report with agent-lens task report', report_path: null }, 'doorbell');
+    boards.receive(
+      { id: 'w::handshake', status: 'progress', summary: 'I report with agent-lens task report', report_path: null },
+      'doorbell',
+    );
     assert.strictEqual(boards.get('w').state, 'ready');
   });
 });
 
 describe('the registry file, live', () => {
   it('refuses __proto__, constructor and prototype as keys in a step’s with table, naming the line', () => {
-    assert.throws(() => parseTeam('[a]\nmode = "embedded"\n[[a.dispatch_steps]]\ntool = "x"\nwith = { __proto__ = 1 }\n', 'team.toml'), (e: TeamError) => e instanceof TeamError && /__proto__/.test(e.message) && e.line !== undefined);
+    assert.throws(
+      () => parseTeam('[a]\nmode = "embedded"\n[[a.dispatch_steps]]\ntool = "x"\nwith = { __proto__ = 1 }\n', 'team.toml'),
+      (e: TeamError) => e instanceof TeamError && /__proto__/.test(e.message) && e.line !== undefined,
+    );
   });
 
   it('picks up a team.toml whose folder is created after the watch began', async () => {
@@ -178,7 +233,10 @@ describe('the registry file, live', () => {
       fs.mkdirSync(path.dirname(file));
       fs.writeFileSync(file, '[late]\nmode = "embedded"\n');
       await seen;
-      assert.deepStrictEqual(reg.agents().map((a) => a.key), ['late']);
+      assert.deepStrictEqual(
+        reg.agents().map((a) => a.key),
+        ['late'],
+      );
     } finally {
       w.dispose();
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -188,9 +246,36 @@ describe('the registry file, live', () => {
 
 describe('briefs, names and terminals', () => {
   it('the brief has the seed’s sections and the generated contract, with no token in it', () => {
-    const facts = { agent: 'w', taskId: '0102-01', port: 5555, hubEnv: 'AGENT_LENS_HUB', hubFile: '/home/u/.agent-lens/hubs/x.json', cli: '/home/u/.agent-lens/bin/agent-lens', briefPath: '/r/w/briefs/0102-01-brief.md', reportPath: '/r/w/reports/0102-01-report.md' };
+    const facts = {
+      agent: 'w',
+      taskId: '0102-01',
+      port: 5555,
+      hubEnv: 'AGENT_LENS_HUB',
+      hubFile: '/home/u/.agent-lens/hubs/x.json',
+      cli: '/home/u/.agent-lens/bin/agent-lens',
+      briefPath: '/r/w/briefs/0102-01-brief.md',
+      reportPath: '/r/w/reports/0102-01-report.md',
+    };
     const text = renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix the bug.' }, facts);
-    for (const s of ['## Task and success criteria', 'Fix the bug.', '## Context', '## Quality bar', '## Anti-patterns', '## Ambiguity', '✅', '📄', '🔍', '⚠️', 'w::0102-01', 'http://127.0.0.1:5555/handoff', 'X-Handoff-Token', '$AGENT_LENS_HUB', "'/home/u/.agent-lens/bin/agent-lens' task report --id 'w::0102-01'", '/r/w/reports/0102-01-report.md', '/r/w/briefs/0102-01-brief.md'])
+    for (const s of [
+      '## Task and success criteria',
+      'Fix the bug.',
+      '## Context',
+      '## Quality bar',
+      '## Anti-patterns',
+      '## Ambiguity',
+      '✅',
+      '📄',
+      '🔍',
+      '⚠️',
+      'w::0102-01',
+      'http://127.0.0.1:5555/handoff',
+      'X-Handoff-Token',
+      '$AGENT_LENS_HUB',
+      "'/home/u/.agent-lens/bin/agent-lens' task report --id 'w::0102-01'",
+      '/r/w/reports/0102-01-report.md',
+      '/r/w/briefs/0102-01-brief.md',
+    ])
       assert.ok(text.includes(s), s);
   });
 

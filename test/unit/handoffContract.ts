@@ -14,7 +14,12 @@ export interface Answer {
   json: any;
 }
 
-export function send(port: number, method: string, p: string, opts: { token?: string; bearer?: string; body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function send(
+  port: number,
+  method: string,
+  p: string,
+  opts: { token?: string; bearer?: string; body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
     const headers: Record<string, string | number> = { host: `127.0.0.1:${port}`, ...(opts.headers ?? {}) };
@@ -56,12 +61,17 @@ export interface ContractHost {
   typed(): Promise<string>;
 }
 
-const ev = (id: string, status: string, summary: string, report_path: string | null = null) => JSON.stringify({ id, status, summary, report_path });
+const ev = (id: string, status: string, summary: string, report_path: string | null = null) =>
+  JSON.stringify({ id, status, summary, report_path });
 
 export function doorbellContract(host: () => ContractHost): void {
   const post = (body: string | Buffer, token = host().token) => send(host().port, 'POST', '/handoff', { token, body });
   const board = (agent = host().agent) => JSON.parse(fs.readFileSync(path.join(host().root, agent, 'status.json'), 'utf8'));
-  const dispatch = (task: string, brief = 'Do the thing.') => send(host().port, 'POST', '/handoff/dispatch', { token: host().token, body: JSON.stringify({ agent: host().agent, task_id: task, brief }) });
+  const dispatch = (task: string, brief = 'Do the thing.') =>
+    send(host().port, 'POST', '/handoff/dispatch', {
+      token: host().token,
+      body: JSON.stringify({ agent: host().agent, task_id: task, brief }),
+    });
 
   it('403 with an empty body for a missing or wrong X-Handoff-Token; the board does not move', async () => {
     const before = fs.existsSync(path.join(host().root, host().agent, 'status.json')) ? board() : undefined;
@@ -166,10 +176,16 @@ export function doorbellContract(host: () => ContractHost): void {
     assert.strictEqual((await post(ev(id, 'done', 's', '/etc/passwd'))).status, 400);
     assert.strictEqual((await post(ev(id, 'done', 's', '../../outside.md'))).status, 400);
     for (const task of ['../x', 'a/b', '/abs', '..', '']) {
-      const r = await send(host().port, 'POST', '/handoff/dispatch', { token: host().token, body: JSON.stringify({ agent: host().agent, task_id: task, brief: 'b' }) });
+      const r = await send(host().port, 'POST', '/handoff/dispatch', {
+        token: host().token,
+        body: JSON.stringify({ agent: host().agent, task_id: task, brief: 'b' }),
+      });
       assert.ok(r.status === 400 || r.status === 422, `${task}: ${r.status}`);
     }
-    const r = await send(host().port, 'POST', '/handoff/dispatch', { token: host().token, body: JSON.stringify({ agent: '../evil', task_id: 't', brief: 'b' }) });
+    const r = await send(host().port, 'POST', '/handoff/dispatch', {
+      token: host().token,
+      body: JSON.stringify({ agent: '../evil', task_id: 't', brief: 'b' }),
+    });
     assert.strictEqual(r.status, 400);
     assert.ok(!fs.existsSync(path.join(host().root, '..', 'evil')));
   });
@@ -182,7 +198,10 @@ export function doorbellContract(host: () => ContractHost): void {
     assert.strictEqual(b.state, 'done');
     assert.strictEqual(b.progress, null);
     const boards = (await send(host().port, 'GET', '/handoff/boards', { token: host().token })).json.boards;
-    assert.deepStrictEqual(boards.find((x: { agent: string }) => x.agent === host().agent), b);
+    assert.deepStrictEqual(
+      boards.find((x: { agent: string }) => x.agent === host().agent),
+      b,
+    );
   });
 
   it('a restart resets every board to idle and the old token gets 403', async () => {
@@ -190,7 +209,10 @@ export function doorbellContract(host: () => ContractHost): void {
     const { port, token } = await host().restart();
     assert.notStrictEqual(token, old);
     assert.strictEqual(board().state, 'idle');
-    assert.strictEqual((await send(port, 'POST', '/handoff', { token: old, body: ev(`${host().agent}::0101-03`, 'done', 's') })).status, 403);
+    assert.strictEqual(
+      (await send(port, 'POST', '/handoff', { token: old, body: ev(`${host().agent}::0101-03`, 'done', 's') })).status,
+      403,
+    );
     assert.strictEqual((await send(port, 'POST', '/handoff', { token, body: ev(`${host().agent}::0101-03`, 'done', 's') })).status, 200);
     assert.strictEqual(board().state, 'idle', 'an event of a task from before the restart does not move the new board');
   });

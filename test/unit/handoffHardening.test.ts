@@ -22,7 +22,12 @@ import { ROOT } from './helpers';
 
 /** Any C0, DEL or C1 character: none may be left raw in a log line, an error or terminal output. */
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const FACTS = { port: 5555, hubEnv: 'AGENT_LENS_HUB', hubFile: '/home/u/.agent-lens/hubs/x.json', cli: '/home/u/.agent-lens/bin/agent-lens' };
+const FACTS = {
+  port: 5555,
+  hubEnv: 'AGENT_LENS_HUB',
+  hubFile: '/home/u/.agent-lens/hubs/x.json',
+  cli: '/home/u/.agent-lens/bin/agent-lens',
+};
 
 let tmp: string;
 beforeEach(() => {
@@ -34,7 +39,10 @@ function target(typed: string[]): DeliveryTarget {
   return { pid: 4242, title: 'worker terminal', id: 'term-1', activate: async () => undefined, write: async (d) => void typed.push(d) };
 }
 
-function dispatcher(agents: TeamAgent[], o: { find?: (a: TeamAgent) => Promise<DeliveryTarget>; sleep?: (ms: number) => Promise<void>; log?: string[] } = {}) {
+function dispatcher(
+  agents: TeamAgent[],
+  o: { find?: (a: TeamAgent) => Promise<DeliveryTarget>; sleep?: (ms: number) => Promise<void>; log?: string[] } = {},
+) {
   const typed: string[] = [];
   const paths = new HandoffPaths(tmp);
   const boards = new Boards(paths);
@@ -51,10 +59,19 @@ function dispatcher(agents: TeamAgent[], o: { find?: (a: TeamAgent) => Promise<D
 }
 
 describe('security gap 1: the brief never puts the token in argv', () => {
-  const facts = { ...FACTS, agent: 'w', taskId: '0102-01', briefPath: '/r/w/briefs/0102-01-brief.md', reportPath: '/r/w/reports/0102-01-report.md' };
+  const facts = {
+    ...FACTS,
+    agent: 'w',
+    taskId: '0102-01',
+    briefPath: '/r/w/briefs/0102-01-brief.md',
+    reportPath: '/r/w/reports/0102-01-report.md',
+  };
 
   it('the curl example reads the token header from stdin (-H @-), never from a variable on the command line', () => {
-    const texts = [renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, facts), renderReadMd('w', undefined, { ...FACTS, agent: 'w', briefsDir: '/r/w/briefs', reportsDir: '/r/w/reports' })];
+    const texts = [
+      renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, facts),
+      renderReadMd('w', undefined, { ...FACTS, agent: 'w', briefsDir: '/r/w/briefs', reportsDir: '/r/w/reports' }),
+    ];
     for (const text of texts) {
       const curl = text.split('\n').filter((l) => /\bcurl\b/.test(l) && !l.startsWith('or with'));
       assert.strictEqual(curl.length, 1, text);
@@ -73,7 +90,17 @@ describe('security gap 1: the brief never puts the token in argv', () => {
     fs.writeFileSync(path.join(tmp, 'team.toml'), '[w]\nmode = "embedded"\n');
     const hub = new Hub({ bodyLimit: 64 * 1024 });
     const hubFile = path.join(tmp, 'hub.json');
-    const service = new HandoffService({ root: tmp, teamFile: path.join(tmp, 'team.toml'), hub, hubFile, hubEnv: 'AGENT_LENS_HUB', cli: '/bin/false', finder: { find: async () => target([]) }, log: () => undefined, sleep: async () => undefined });
+    const service = new HandoffService({
+      root: tmp,
+      teamFile: path.join(tmp, 'team.toml'),
+      hub,
+      hubFile,
+      hubEnv: 'AGENT_LENS_HUB',
+      cli: '/bin/false',
+      finder: { find: async () => target([]) },
+      log: () => undefined,
+      sleep: async () => undefined,
+    });
     service.start();
     try {
       const port = await hub.listen();
@@ -129,7 +156,12 @@ describe('security gap 6: reportPathFor resolves links and stays in reports/', (
     fs.symlinkSync(outside, path.join(reports, 'dir-link'));
     fs.symlinkSync(path.join(outside, 'secret.md'), path.join(reports, 'file-link.md'));
     fs.symlinkSync(path.join(outside, 'missing.md'), path.join(reports, 'dangling.md'));
-    for (const given of ['reports/dir-link/secret.md', 'reports/dir-link/new.md', path.join(reports, 'file-link.md'), 'reports/dangling.md']) {
+    for (const given of [
+      'reports/dir-link/secret.md',
+      'reports/dir-link/new.md',
+      path.join(reports, 'file-link.md'),
+      'reports/dangling.md',
+    ]) {
       assert.throws(() => paths.reportPathFor('w', given), PathError, given);
     }
     // reports/ itself swapped for a link out.
@@ -142,7 +174,15 @@ describe('security gap 6: reportPathFor resolves links and stays in reports/', (
   it('limits report paths to the agent’s own reports/ folder, and accepts what the brief names', () => {
     const paths = new HandoffPaths(path.join(tmp, 'root'));
     fs.mkdirSync(paths.reportsDir('w'), { recursive: true });
-    for (const given of ['status.json', 'read.md', '../other/reports/x.md', 'reports', '/etc/passwd', '../../outside.md', paths.statusJson('w')]) {
+    for (const given of [
+      'status.json',
+      'read.md',
+      '../other/reports/x.md',
+      'reports',
+      '/etc/passwd',
+      '../../outside.md',
+      paths.statusJson('w'),
+    ]) {
       assert.throws(() => paths.reportPathFor('w', given), PathError, given);
     }
     assert.strictEqual(paths.reportPathFor('w', paths.report('w', 't1')), paths.report('w', 't1'));
@@ -176,7 +216,18 @@ describe('security gap 7: team.toml launch in an untrusted workspace', () => {
       return target(typed);
     };
     const hub = new Hub({ bodyLimit: 64 * 1024 });
-    const service = new HandoffService({ root: tmp, teamFile: path.join(tmp, 'team.toml'), hub, hubFile: path.join(tmp, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: '/bin/false', finder: { find }, log: () => undefined, sleep: async () => undefined, ...(trusted === undefined ? {} : { trusted: () => trusted }) });
+    const service = new HandoffService({
+      root: tmp,
+      teamFile: path.join(tmp, 'team.toml'),
+      hub,
+      hubFile: path.join(tmp, 'hub.json'),
+      hubEnv: 'AGENT_LENS_HUB',
+      cli: '/bin/false',
+      finder: { find },
+      log: () => undefined,
+      sleep: async () => undefined,
+      ...(trusted === undefined ? {} : { trusted: () => trusted }),
+    });
     service.start();
     try {
       await hub.listen();
@@ -218,7 +269,10 @@ describe('security gap 7: team.toml launch in an untrusted workspace', () => {
         esc,
       );
     }
-    assert.strictEqual(parseTeam('[a]\nmode = "embedded"\nlaunch = "claude --model \'x y\'"\n', 'team.toml').agents[0].launch, "claude --model 'x y'");
+    assert.strictEqual(
+      parseTeam('[a]\nmode = "embedded"\nlaunch = "claude --model \'x y\'"\n', 'team.toml').agents[0].launch,
+      "claude --model 'x y'",
+    );
   });
 });
 
@@ -227,12 +281,52 @@ describe('security gap 8: a pause after a key ending in ESC', () => {
 
   it('waits ESC_SETTLE_MS between "escape" and the text that follows, counting sleeps already there', async () => {
     const cases: [TeamAgent['dispatch_steps'], number[]][] = [
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } }, { tool: 'terminal_input', with: { text: '{message}', send: 'enter' } }], [ESC_SETTLE_MS, ENTER_AFTER_TYPE_MS]],
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['up', 'esc'] } }, { tool: 'terminal_input', with: { text: '{message}' } }, { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['enter'] } }], [ESC_SETTLE_MS, ENTER_AFTER_TYPE_MS]],
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } }, { tool: '__sleep', with: { ms: 200 } }, { tool: 'terminal_input', with: { text: '{message}' } }], [200, ESC_SETTLE_MS - 200]],
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } }, { tool: '__sleep', with: { ms: 2000 } }, { tool: 'terminal_input', with: { text: '{message}' } }], [2000]],
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } }, { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['up'] } }, { tool: 'terminal_input', with: { text: '{message}' } }], [ESC_SETTLE_MS]],
-      [[{ tool: 'terminal_input', with: { mode: 'hotkey', keys: ['ctrl+u'] } }, { tool: 'terminal_input', with: { text: '{message}' } }], []],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } },
+          { tool: 'terminal_input', with: { text: '{message}', send: 'enter' } },
+        ],
+        [ESC_SETTLE_MS, ENTER_AFTER_TYPE_MS],
+      ],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['up', 'esc'] } },
+          { tool: 'terminal_input', with: { text: '{message}' } },
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['enter'] } },
+        ],
+        [ESC_SETTLE_MS, ENTER_AFTER_TYPE_MS],
+      ],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } },
+          { tool: '__sleep', with: { ms: 200 } },
+          { tool: 'terminal_input', with: { text: '{message}' } },
+        ],
+        [200, ESC_SETTLE_MS - 200],
+      ],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } },
+          { tool: '__sleep', with: { ms: 2000 } },
+          { tool: 'terminal_input', with: { text: '{message}' } },
+        ],
+        [2000],
+      ],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['escape'] } },
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['up'] } },
+          { tool: 'terminal_input', with: { text: '{message}' } },
+        ],
+        [ESC_SETTLE_MS],
+      ],
+      [
+        [
+          { tool: 'terminal_input', with: { mode: 'hotkey', keys: ['ctrl+u'] } },
+          { tool: 'terminal_input', with: { text: '{message}' } },
+        ],
+        [],
+      ],
     ];
     for (const [steps, want] of cases) {
       const slept: number[] = [];
@@ -252,7 +346,11 @@ describe('security gap 9: ids and reasons from requests are escaped in logs and 
     const paths = new HandoffPaths(tmp);
     const log: string[] = [];
     const boards = new Boards(paths, { warn: (m) => log.push(m) });
-    const routes = { boards, checkReportPath: (a: string, p: string) => paths.reportPathFor(a, p), log: (_l: string, m: string) => void log.push(m) };
+    const routes = {
+      boards,
+      checkReportPath: (a: string, p: string) => paths.reportPathFor(a, p),
+      log: (_l: string, m: string) => void log.push(m),
+    };
     for (const id of [NASTY, `${NASTY}::t`, `w::${NASTY}`]) {
       const r = ring(routes, { id, status: 'progress', summary: 's', report_path: null });
       const warning = (r.body as { warning?: string }).warning;
@@ -260,13 +358,19 @@ describe('security gap 9: ids and reasons from requests are escaped in logs and 
     }
     assert.ok(log.length >= 3);
     for (const l of log) assert.doesNotMatch(l, RAW_CONTROL, l);
-    assert.ok(log.some((l) => l.includes('\\u001b]0;pwned\\u0007\\u009b2J\\u007f')), log.join('\n'));
+    assert.ok(
+      log.some((l) => l.includes('\\u001b]0;pwned\\u0007\\u009b2J\\u007f')),
+      log.join('\n'),
+    );
   });
 
   it('a refused report_path is answered with an escaped message', () => {
     const paths = new HandoffPaths(tmp);
     const routes = { boards: new Boards(paths), checkReportPath: (a: string, p: string) => paths.reportPathFor(a, p) };
-    assert.throws(() => ring(routes, { id: 'w::t', status: 'done', summary: 's', report_path: `/etc/${NASTY}` }), (e: Error) => !RAW_CONTROL.test(e.message) && /\\u009b/.test(e.message));
+    assert.throws(
+      () => ring(routes, { id: 'w::t', status: 'done', summary: 's', report_path: `/etc/${NASTY}` }),
+      (e: Error) => !RAW_CONTROL.test(e.message) && /\\u009b/.test(e.message),
+    );
   });
 
   it('a dispatch failure’s log line, error and error_reason carry no raw control character', async () => {
@@ -283,7 +387,13 @@ describe('security gap 9: ids and reasons from requests are escaped in logs and 
 
   it('agent-lens status escapes every field the hub sends, and JSON output escapes DEL and C1', async () => {
     const hub = new Hub({ bodyLimit: 64 * 1024 });
-    const board = { agent: `a${NASTY}`, state: `s${NASTY}`, task_id: `t${NASTY}`, last_event: { status: `e${NASTY}`, summary: `m${NASTY}` }, error_reason: `r${NASTY}` };
+    const board = {
+      agent: `a${NASTY}`,
+      state: `s${NASTY}`,
+      task_id: `t${NASTY}`,
+      last_event: { status: `e${NASTY}`, summary: `m${NASTY}` },
+      error_reason: `r${NASTY}`,
+    };
     hub.mount(BOARDS_PATH, () => ({ boards: [board], ungrouped: [] }), { method: 'GET' });
     const port = await hub.listen();
     const file = path.join(tmp, 'hub.json');
@@ -294,7 +404,16 @@ describe('security gap 9: ids and reasons from requests are escaped in logs and 
       for (const args of [[], ['--json']]) {
         const out: string[] = [];
         const err: string[] = [];
-        assert.strictEqual(await handoffCommand('status', args, (s) => out.push(s), (s) => err.push(s)), 0, err.join('\n'));
+        assert.strictEqual(
+          await handoffCommand(
+            'status',
+            args,
+            (s) => out.push(s),
+            (s) => err.push(s),
+          ),
+          0,
+          err.join('\n'),
+        );
         assert.strictEqual(out.length, 1);
         // Tabs separate the fields of the table form; nothing else may be raw.
         const fields = out[0].split('\t');

@@ -25,10 +25,26 @@ async function withService<T>(fn: (s: HandoffService, warnings: string[]) => Pro
   fs.mkdirSync(root, { recursive: true });
   fs.writeFileSync(path.join(tmp, 'team.toml'), '[w]\nmode = "embedded"\n');
   const typed: string[] = [];
-  const find = async (): Promise<DeliveryTarget> => ({ pid: 1, title: 't', id: 't', activate: async () => undefined, write: async (d) => void typed.push(d) });
+  const find = async (): Promise<DeliveryTarget> => ({
+    pid: 1,
+    title: 't',
+    id: 't',
+    activate: async () => undefined,
+    write: async (d) => void typed.push(d),
+  });
   const warnings: string[] = [];
   const hub = new Hub({ bodyLimit: 64 * 1024 });
-  const service = new HandoffService({ root, teamFile: path.join(tmp, 'team.toml'), hub, hubFile: path.join(tmp, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: '/bin/false', finder: { find }, log: (l, m) => void (l === 'warn' && warnings.push(m)), sleep: async () => undefined });
+  const service = new HandoffService({
+    root,
+    teamFile: path.join(tmp, 'team.toml'),
+    hub,
+    hubFile: path.join(tmp, 'hub.json'),
+    hubEnv: 'AGENT_LENS_HUB',
+    cli: '/bin/false',
+    finder: { find },
+    log: (l, m) => void (l === 'warn' && warnings.push(m)),
+    sleep: async () => undefined,
+  });
   service.start();
   try {
     await hub.listen();
@@ -49,7 +65,10 @@ describe('handoff files never go through a planted link', () => {
     fs.symlinkSync(rc, path.join(tmp, 'handoff', 'w', 'events.jsonl'));
     await withService((s, warnings) => {
       assert.strictEqual(s.ringLocal(event('w::t1'), 'doorbell').ok, true);
-      assert.ok(warnings.some((w) => /events log/.test(w)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((w) => /events log/.test(w)),
+        warnings.join('\n'),
+      );
     });
     assert.strictEqual(fs.readFileSync(rc, 'utf8'), '# mine\n');
   });
@@ -62,7 +81,10 @@ describe('handoff files never go through a planted link', () => {
       const r = await s.dispatch({ agent: 'w', taskId: 't2', brief: 'b' });
       assert.strictEqual(r.submitted, false);
       assert.match(r.error ?? '', /symbolic link/);
-      assert.ok(warnings.some((w) => /could not save w's board: .*symbolic link/.test(w)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((w) => /could not save w's board: .*symbolic link/.test(w)),
+        warnings.join('\n'),
+      );
     });
     assert.deepStrictEqual(fs.readdirSync(outside), []);
   });
@@ -108,7 +130,13 @@ describe('a ```handoff block printed in a terminal (no token)', () => {
 
 describe('team.toml args', () => {
   it('refuse control characters, naming the field', () => {
-    assert.throws(() => parseTeam('[a]\nmode = "embedded"\nlaunch = "claude"\nargs = ["ok", "x\\u001b[2J"]\n', 'team.toml'), (e: unknown) => e instanceof TeamError && /args/.test(e.message) && /control characters/.test(e.message));
-    assert.deepStrictEqual(parseTeam('[a]\nmode = "embedded"\nlaunch = "claude"\nargs = ["--model", "x y"]\n', 'team.toml').agents[0].args, ['--model', 'x y']);
+    assert.throws(
+      () => parseTeam('[a]\nmode = "embedded"\nlaunch = "claude"\nargs = ["ok", "x\\u001b[2J"]\n', 'team.toml'),
+      (e: unknown) => e instanceof TeamError && /args/.test(e.message) && /control characters/.test(e.message),
+    );
+    assert.deepStrictEqual(
+      parseTeam('[a]\nmode = "embedded"\nlaunch = "claude"\nargs = ["--model", "x y"]\n', 'team.toml').agents[0].args,
+      ['--model', 'x y'],
+    );
   });
 });

@@ -29,7 +29,10 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const TEAM = '[Documents]\nmode = "web"\n[projects]\nmode = "web"\ndescription = "planted"\n';
 
 /** The service with the extension's defaults for `repo`; `o` overrides (a user-chosen root, say). */
-async function withService<T>(fn: (s: HandoffService, log: string[], startMs: number) => Promise<T> | T, o: Partial<HandoffOptions> = {}): Promise<T> {
+async function withService<T>(
+  fn: (s: HandoffService, log: string[], startMs: number) => Promise<T> | T,
+  o: Partial<HandoffOptions> = {},
+): Promise<T> {
   const log: string[] = [];
   const hub = new Hub({ bodyLimit: 64 * 1024 });
   const service = new HandoffService({
@@ -63,7 +66,9 @@ async function withService<T>(fn: (s: HandoffService, log: string[], startMs: nu
 function assertUntouched(dir: string, before: string[]): void {
   const now = snapshot(dir);
   const changed = now.filter((l) => !before.includes(l)).map((l) => l.split(' ')[0]);
-  console.log(`      under the link's target: ${changed.length ? `created or changed ${changed.join(', ')}` : 'nothing created or changed'}`);
+  console.log(
+    `      under the link's target: ${changed.length ? `created or changed ${changed.join(', ')}` : 'nothing created or changed'}`,
+  );
   assert.deepStrictEqual(now, before);
 }
 
@@ -84,7 +89,10 @@ describe('the workspace default root and registry never lead out through a link'
     await withService(async (s, log) => {
       const { dispatch, ring } = await exercise(s);
       assertUntouched(victim, before);
-      assert.ok(log.some((l) => l.startsWith('warn: handoff root') && l.includes(`${link} is a symbolic link (to ${victim})`)), log.join('\n'));
+      assert.ok(
+        log.some((l) => l.startsWith('warn: handoff root') && l.includes(`${link} is a symbolic link (to ${victim})`)),
+        log.join('\n'),
+      );
       assert.strictEqual(dispatch.submitted, false);
       assert.ok(dispatch.error?.includes(`${link} is a symbolic link`), dispatch.error);
       assert.ok(s.boards.get('projects').error_reason?.includes(link), 'the board says which link');
@@ -104,7 +112,10 @@ describe('the workspace default root and registry never lead out through a link'
       assert.ok(s.registry.error()?.message.includes(`${path.join(repo, '.agent-lens')} is a symbolic link`), s.registry.error()?.message);
       assert.deepStrictEqual(s.agents(), []);
       assert.match(dispatch.error ?? '', /not registered/);
-      assert.ok(log.some((l) => /handoff root .* is a symbolic link/.test(l)), log.join('\n'));
+      assert.ok(
+        log.some((l) => /handoff root .* is a symbolic link/.test(l)),
+        log.join('\n'),
+      );
     });
     assertUntouched(victim, before);
   });
@@ -113,16 +124,25 @@ describe('the workspace default root and registry never lead out through a link'
     fs.mkdirSync(path.join(repo, '.agent-lens'));
     fs.writeFileSync(path.join(repo, '.agent-lens', 'team.toml'), TEAM);
     const before = snapshot(victim);
-    await withService(async (s) => {
-      const { dispatch } = await exercise(s);
-      assert.match(dispatch.error ?? '', /is not inside .*user settings/);
-    }, { root: victim, rootFrom: 'workspace' });
+    await withService(
+      async (s) => {
+        const { dispatch } = await exercise(s);
+        assert.match(dispatch.error ?? '', /is not inside .*user settings/);
+      },
+      { root: victim, rootFrom: 'workspace' },
+    );
     assert.deepStrictEqual(snapshot(victim), before);
     fs.symlinkSync(victim, path.join(tmp, 'mine'));
-    await withService(async (s, log) => {
-      assert.ok(log.some((l) => l.includes(`leads through a symbolic link to ${victim}`)), log.join('\n'));
-      assert.strictEqual((await exercise(s)).dispatch.submitted, true);
-    }, { root: path.join(tmp, 'mine'), rootFrom: 'user' });
+    await withService(
+      async (s, log) => {
+        assert.ok(
+          log.some((l) => l.includes(`leads through a symbolic link to ${victim}`)),
+          log.join('\n'),
+        );
+        assert.strictEqual((await exercise(s)).dispatch.submitted, true);
+      },
+      { root: path.join(tmp, 'mine'), rootFrom: 'user' },
+    );
     assert.ok(fs.existsSync(path.join(victim, 'projects', 'briefs', '1204-01-brief.md')));
   });
 
@@ -134,7 +154,8 @@ describe('the workspace default root and registry never lead out through a link'
       assert.strictEqual(dispatch.submitted, true, dispatch.error);
       assert.strictEqual(ring.ok, true);
     });
-    for (const f of ['projects/read.md', 'projects/briefs/1204-01-brief.md', 'Documents/events.jsonl', 'Documents/status.json']) assert.ok(fs.existsSync(path.join(repo, '.agent-lens', 'handoff', f)), f);
+    for (const f of ['projects/read.md', 'projects/briefs/1204-01-brief.md', 'Documents/events.jsonl', 'Documents/status.json'])
+      assert.ok(fs.existsSync(path.join(repo, '.agent-lens', 'handoff', f)), f);
   });
 });
 
@@ -154,7 +175,10 @@ describe('files planted in a registered agent’s real folder', () => {
         const r = s.ringLocal({ id: 'projects::t1', status: 'progress', summary: 'x', report_path: null }, 'doorbell');
         assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
         assert.strictEqual(r.ok, true);
-        assert.ok(log.some((l) => /could not append to projects's events log/.test(l)), log.join('\n'));
+        assert.ok(
+          log.some((l) => /could not append to projects's events log/.test(l)),
+          log.join('\n'),
+        );
         assert.strictEqual(s.boards.get('projects').last_event?.summary, 'x');
       });
     } finally {
@@ -181,7 +205,9 @@ describe('a restart with many planted folders, and keys nobody registered', () =
     const listed: string[] = [];
     const opened: string[] = [];
     const { readdirSync, openSync } = nodeFs;
-    const spy = (into: string[], f: (...x: unknown[]) => unknown) => (p: unknown, ...a: unknown[]) => (into.push(String(p)), f(p, ...a));
+    const spy =
+      (into: string[], f: (...x: unknown[]) => unknown) =>
+      (p: unknown, ...a: unknown[]) => (into.push(String(p)), f(p, ...a));
     Object.assign(nodeFs, { readdirSync: spy(listed, readdirSync as never), openSync: spy(opened, openSync as never) });
     let ms = 0;
     let boards: string[][] = [];
@@ -194,15 +220,29 @@ describe('a restart with many planted folders, and keys nobody registered', () =
       Object.assign(nodeFs, { readdirSync, openSync });
     }
     const inRoot = (p: string) => p === root || p.startsWith(`${root}${path.sep}`);
-    console.log(`      10,000 planted folders: start() took ${ms.toFixed(1)} ms; listed ${listed.filter(inRoot).length} folders and opened ${opened.filter(inRoot).length} files under the root`);
+    console.log(
+      `      10,000 planted folders: start() took ${ms.toFixed(1)} ms; listed ${listed.filter(inRoot).length} folders and opened ${opened.filter(inRoot).length} files under the root`,
+    );
     const changed = planted.filter((f) => fs.statSync(f).mtimeMs !== old.getTime());
     console.log(`      ${boards.length} boards after start, ${changed.length} planted status.json rewritten`);
     assert.deepStrictEqual(boards, [['w', 'idle']], 'only the registered agent has a board');
-    assert.deepStrictEqual(listed.filter((p) => p === root), [], 'the root is never listed');
+    assert.deepStrictEqual(
+      listed.filter((p) => p === root),
+      [],
+      'the root is never listed',
+    );
     const w = path.join(root, 'w');
-    assert.deepStrictEqual(opened.filter((p) => inRoot(p) && p !== w && !p.startsWith(`${w}${path.sep}`)), [], 'no file opened but the registered agent’s');
+    assert.deepStrictEqual(
+      opened.filter((p) => inRoot(p) && p !== w && !p.startsWith(`${w}${path.sep}`)),
+      [],
+      'no file opened but the registered agent’s',
+    );
     assert.strictEqual(changed.length, 0, `${changed.length} planted status.json rewritten`);
-    assert.strictEqual(JSON.parse(fs.readFileSync(path.join(root, 'w', 'status.json'), 'utf8')).state, 'idle', 'the registered agent reads idle (seed 002 §7.5)');
+    assert.strictEqual(
+      JSON.parse(fs.readFileSync(path.join(root, 'w', 'status.json'), 'utf8')).state,
+      'idle',
+      'the registered agent reads idle (seed 002 §7.5)',
+    );
   });
 
   it('1,000 events and 1,000 refused dispatches with new keys: no folder, at most 32 boards, one warning', async () => {
@@ -210,14 +250,24 @@ describe('a restart with many planted folders, and keys nobody registered', () =
     fs.writeFileSync(path.join(repo, '.agent-lens', 'team.toml'), '[w]\nmode = "web"\n');
     await withService(async (s, log) => {
       const heap0 = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 1000; i++) assert.strictEqual(s.ringLocal({ id: `k${i}::t1`, status: 'progress', summary: 's'.repeat(400), report_path: null }, 'doorbell').ok, true);
+      for (let i = 0; i < 1000; i++)
+        assert.strictEqual(
+          s.ringLocal({ id: `k${i}::t1`, status: 'progress', summary: 's'.repeat(400), report_path: null }, 'doorbell').ok,
+          true,
+        );
       for (let i = 0; i < 1000; i++) await s.dispatch({ agent: `d${i}`, taskId: 't1', brief: 'b' });
       s.ringLocal({ id: 'w::t1', status: 'progress', summary: 'mine', report_path: null }, 'doorbell');
       const boards = s.boards.all();
       const warnings = log.filter((l) => /unregistered agents are kept in memory only/.test(l));
-      console.log(`      2,000 new keys: ${boards.length} boards, ${s.boards.ungrouped.length} ungrouped kept, ${String((s.boards as { dropped?: number }).dropped)} events dropped, ${warnings.length} cap warning(s), heap +${((process.memoryUsage().heapUsed - heap0) / 2 ** 20).toFixed(1)} MB`);
+      console.log(
+        `      2,000 new keys: ${boards.length} boards, ${s.boards.ungrouped.length} ungrouped kept, ${String((s.boards as { dropped?: number }).dropped)} events dropped, ${warnings.length} cap warning(s), heap +${((process.memoryUsage().heapUsed - heap0) / 2 ** 20).toFixed(1)} MB`,
+      );
       assert.ok(boards.length <= 33, `${boards.length} boards`);
-      assert.strictEqual(boards.filter((b) => b.agent.startsWith('k')).length, 32, 'the first 32 unregistered keys keep a board, in memory');
+      assert.strictEqual(
+        boards.filter((b) => b.agent.startsWith('k')).length,
+        32,
+        'the first 32 unregistered keys keep a board, in memory',
+      );
       assert.ok(s.boards.ungrouped.length <= 20);
       assert.strictEqual(warnings.length, 1, warnings.join('\n'));
       assert.strictEqual((s.boards as { dropped?: number }).dropped, 1000 - 32);

@@ -51,7 +51,12 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return collect(spawn(cmd, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }), stdin);
 }
 
@@ -85,7 +90,10 @@ describe('clients refuse a stale discovery file (its hub pid is gone)', function
   it('the CLI’s hub client says "no hub there" instead of posting the token', () => {
     const file = path.join(dir, 'hubs', 'c.json');
     writeDiscovery(file, { v: 1, port: 1234, token: TOKEN, pid: deadPid() });
-    assert.throws(() => hubFromEnv({ AGENT_LENS_HUB: file }), (e: unknown) => e instanceof ClientError && /no hub there/.test((e as Error).message));
+    assert.throws(
+      () => hubFromEnv({ AGENT_LENS_HUB: file }),
+      (e: unknown) => e instanceof ClientError && /no hub there/.test((e as Error).message),
+    );
   });
 
   it('the reporter posts nothing to a port named by a stale file, and still to a live one', async () => {
@@ -128,7 +136,15 @@ describe('Hermes plugin: no proxy, no stale hub', function () {
       const hub = path.join(dir, 'hub.json');
       writeDiscovery(hub, { v: 1, port: rec.port, token: TOKEN, pid: process.pid });
       const proxy = `http://127.0.0.1:${await deadPort()}`;
-      const r = await run('python3', ['-B', HOST, PLUGIN, path.join(dir, 'script.json')], { AGENT_LENS_HUB: hub, http_proxy: proxy, HTTP_PROXY: proxy, https_proxy: proxy, HTTPS_PROXY: proxy, all_proxy: proxy, ALL_PROXY: proxy });
+      const r = await run('python3', ['-B', HOST, PLUGIN, path.join(dir, 'script.json')], {
+        AGENT_LENS_HUB: hub,
+        http_proxy: proxy,
+        HTTP_PROXY: proxy,
+        https_proxy: proxy,
+        HTTPS_PROXY: proxy,
+        all_proxy: proxy,
+        ALL_PROXY: proxy,
+      });
       assert.deepStrictEqual([r.code, r.stdout, r.stderr], [0, '', '']);
       assert.strictEqual(rec.got.length, 1, 'the report went to the proxy instead of the hub');
     } finally {

@@ -30,11 +30,19 @@ function patch<K extends keyof typeof fs>(name: K, make: (orig: (typeof fs)[K]) 
 }
 
 /** A Claude Code permission request: the reporter opens a wait marker for it. */
-const PERMISSION = JSON.stringify({ hook_event_name: 'PermissionRequest', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } });
+const PERMISSION = JSON.stringify({
+  hook_event_name: 'PermissionRequest',
+  session_id: 's1',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf build' },
+});
 
 function report(hubFile: string, stdin: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [REPORTER, 'claude-code'], { env: { PATH: process.env.PATH, AGENT_LENS_HUB: hubFile }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const p = spawn(process.execPath, [REPORTER, 'claude-code'], {
+      env: { PATH: process.env.PATH, AGENT_LENS_HUB: hubFile },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let stdout = '';
     p.stdout.on('data', (c) => (stdout += c));
     p.stdin.end(stdin);
@@ -117,7 +125,10 @@ describe('reporter wait markers: no symlink followed, no folder others can write
     installReporter(home, REPORTER, node);
     assert.ok(fs.lstatSync(script).isFile(), 'the hook script still runs through a link someone else controls');
     fs.chmodSync(path.join(home, 'bin'), 0o777);
-    assert.throws(() => installReporter(home, REPORTER, node), /refusing to install the reporter or CLI: .*writable by its group or by others/);
+    assert.throws(
+      () => installReporter(home, REPORTER, node),
+      /refusing to install the reporter or CLI: .*writable by its group or by others/,
+    );
   });
 });
 
@@ -209,10 +220,15 @@ describe('settings files: new ones 0600, concurrent agent writes merged, not clo
   function agentWritesDuringMerge(file: string, settings: (n: number) => object, times = 1): () => number {
     const temp = new RegExp(`^\\.${path.basename(file).replace(/\./g, '\\.')}\\.\\d+\\.\\d+\\.tmp$`);
     let n = 0;
-    restore = patch('openSync', (orig) => ((p: fs.PathLike, ...rest: unknown[]) => {
-      if (n < times && typeof p === 'string' && path.dirname(p) === path.dirname(file) && temp.test(path.basename(p))) realFs.writeFileSync(file, JSON.stringify(settings(++n)));
-      return (orig as (...a: unknown[]) => number)(p, ...rest);
-    }) as typeof fs.openSync);
+    restore = patch(
+      'openSync',
+      (orig) =>
+        ((p: fs.PathLike, ...rest: unknown[]) => {
+          if (n < times && typeof p === 'string' && path.dirname(p) === path.dirname(file) && temp.test(path.basename(p)))
+            realFs.writeFileSync(file, JSON.stringify(settings(++n)));
+          return (orig as (...a: unknown[]) => number)(p, ...rest);
+        }) as typeof fs.openSync,
+    );
     return () => n;
   }
 
@@ -243,11 +259,17 @@ describe('settings files: new ones 0600, concurrent agent writes merged, not clo
     const f = path.join(dir, 'busy.json');
     fs.writeFileSync(f, '{}');
     agentWritesDuringMerge(f, (n) => ({ n }), 100);
-    assert.throws(() => installInto(f, entries, { env }), (e: unknown) => e instanceof InstallError && /kept changing/.test((e as Error).message));
+    assert.throws(
+      () => installInto(f, entries, { env }),
+      (e: unknown) => e instanceof InstallError && /kept changing/.test((e as Error).message),
+    );
     const text = fs.readFileSync(f, 'utf8');
     assert.ok(!ours(text));
     assert.strictEqual(JSON.parse(text).n, 3);
-    assert.deepStrictEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepStrictEqual(
+      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('uninstall: a concurrent agent write is kept, our hooks still removed', () => {

@@ -45,7 +45,10 @@ describe('hub limits: connections, headers, requests', function () {
       const s = hub.httpServer!;
       assert.deepStrictEqual([s.headersTimeout, s.requestTimeout, s.keepAliveTimeout], [5000, 10_000, 1000]);
       const { maxConnections, firstByteMs, perOtherUser, otherUsers, checkIntervalMs } = HUB_LIMITS;
-      assert.deepStrictEqual({ maxConnections, firstByteMs, perOtherUser, otherUsers, checkIntervalMs }, { maxConnections: 256, firstByteMs: 1000, perOtherUser: 16, otherUsers: 64, checkIntervalMs: 1000 });
+      assert.deepStrictEqual(
+        { maxConnections, firstByteMs, perOtherUser, otherUsers, checkIntervalMs },
+        { maxConnections: 256, firstByteMs: 1000, perOtherUser: 16, otherUsers: 64, checkIntervalMs: 1000 },
+      );
       assert.strictEqual(s.maxConnections, 4 * 256, 'Node’s own limit counts sockets before they are placed: only a backstop');
     } finally {
       await hub.close();
@@ -93,7 +96,12 @@ describe('hub limits: connections, headers, requests', function () {
 
 describe('the hub port is marked "do not auto-forward" (remote windows)', () => {
   const fake = (throws?: string) => {
-    const calls: { selector: { portRange?: [number, number] }; provider: { providePortAttributes: (attrs: number | { port?: number; pid?: number; commandLine?: string }, ...rest: unknown[]) => unknown } }[] = [];
+    const calls: {
+      selector: { portRange?: [number, number] };
+      provider: {
+        providePortAttributes: (attrs: number | { port?: number; pid?: number; commandLine?: string }, ...rest: unknown[]) => unknown;
+      };
+    }[] = [];
     const api: PortAttributesApi = {
       registerPortAttributesProvider: (selector, provider) => {
         if (throws) throw new Error(throws);
@@ -110,21 +118,35 @@ describe('the hub port is marked "do not auto-forward" (remote windows)', () => 
     assert.ok(d);
     assert.deepStrictEqual(calls[0].selector, { portRange: [40123, 40124] });
     const p = calls[0].provider;
-    assert.deepStrictEqual(p.providePortAttributes({ port: 40123, pid: 1, commandLine: 'node' }, {}), { autoForwardAction: PORT_AUTO_FORWARD_IGNORE });
+    assert.deepStrictEqual(p.providePortAttributes({ port: 40123, pid: 1, commandLine: 'node' }, {}), {
+      autoForwardAction: PORT_AUTO_FORWARD_IGNORE,
+    });
     assert.deepStrictEqual(p.providePortAttributes(40123, 1, 'node', {}), { autoForwardAction: PORT_AUTO_FORWARD_IGNORE });
     assert.strictEqual(p.providePortAttributes({ port: 3000 }, {}), undefined, 'other ports are none of our business');
     assert.strictEqual(PORT_AUTO_FORWARD_IGNORE, 5);
     const other = fake();
     ignorePortForwarding(other.api, 1, 6);
-    assert.deepStrictEqual(other.calls[0].provider.providePortAttributes({ port: 1 }), { autoForwardAction: 6 }, 'the enum VS Code exposes wins');
+    assert.deepStrictEqual(
+      other.calls[0].provider.providePortAttributes({ port: 1 }),
+      { autoForwardAction: 6 },
+      'the enum VS Code exposes wins',
+    );
     d!.dispose();
     assert.strictEqual(calls.length, 0);
   });
 
   it('never throws where the API is proposed-only (stable VS Code refuses it) or absent, and says what to set instead', () => {
     const logs: string[] = [];
-    assert.strictEqual(ignorePortForwarding(fake("Extension 'agent-lens.agent-lens' CANNOT use API proposal: portsAttributes").api, 40123, undefined, (m) => logs.push(m)), undefined);
-    assert.strictEqual(ignorePortForwarding({}, 40123, undefined, (m) => logs.push(m)), undefined);
+    assert.strictEqual(
+      ignorePortForwarding(fake("Extension 'agent-lens.agent-lens' CANNOT use API proposal: portsAttributes").api, 40123, undefined, (m) =>
+        logs.push(m),
+      ),
+      undefined,
+    );
+    assert.strictEqual(
+      ignorePortForwarding({}, 40123, undefined, (m) => logs.push(m)),
+      undefined,
+    );
     assert.strictEqual(logs.length, 2);
     for (const l of logs) assert.match(l, /remote\.autoForwardPorts/);
   });
@@ -135,7 +157,10 @@ describe('vscode:uninstall removes every hook Agent Lens installed, and nothing 
   let home: string;
   let env: NodeJS.ProcessEnv;
   const hermesDir = path.join(ROOT, 'resources/hermes/agent-lens');
-  const hermesSources = fs.readdirSync(hermesDir).filter((f) => /\.(py|yaml)$/.test(f)).map((f) => path.join(hermesDir, f));
+  const hermesSources = fs
+    .readdirSync(hermesDir)
+    .filter((f) => /\.(py|yaml)$/.test(f))
+    .map((f) => path.join(hermesDir, f));
   const USER = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
 
   /** Installs every user-level target into `home` (and Claude Code once more into a custom config folder). */
@@ -143,7 +168,13 @@ describe('vscode:uninstall removes every hook Agent Lens installed, and nothing 
     const claude = path.join(home, '.claude', 'settings.json');
     fs.mkdirSync(path.dirname(claude), { recursive: true });
     fs.writeFileSync(claude, `${JSON.stringify(USER, null, 2)}\n`);
-    const ctx = { env, home, reporter: path.join(home, '.agent-lens/bin/agent-lens-report'), opencodePluginSource: path.join(ROOT, 'dist/opencode-plugin.js'), hermesSources };
+    const ctx = {
+      env,
+      home,
+      reporter: path.join(home, '.agent-lens/bin/agent-lens-report'),
+      opencodePluginSource: path.join(ROOT, 'dist/opencode-plugin.js'),
+      hermesSources,
+    };
     for (const t of hookTargets(ctx).filter((t) => t.scope === 'user')) assert.strictEqual(t.install(), true, t.path);
     const customDir = path.join(home, 'claude-alt');
     const [alt] = hookTargets(ctx, { 'claude-code': customDir }).filter((t) => t.agent === 'claude-code');
@@ -189,7 +220,10 @@ describe('vscode:uninstall removes every hook Agent Lens installed, and nothing 
     const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     assert.strictEqual(scripts['vscode:uninstall'], 'node ./dist/uninstall.js');
     const files = installAll();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/uninstall.js')], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/uninstall.js')], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
     assert.strictEqual(r.status, 0, r.stderr);
     assert.strictEqual(r.stderr, '');
     assertClean(files);
@@ -203,7 +237,10 @@ describe('vscode:uninstall removes every hook Agent Lens installed, and nothing 
     const claude = path.join(home, '.claude', 'settings.json');
     fs.mkdirSync(path.dirname(claude), { recursive: true });
     fs.writeFileSync(claude, Buffer.from([0x7b, 0xff, 0xfe, 0x7d])); // not UTF-8: the installers refuse to touch it
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/uninstall.js')], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/uninstall.js')], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
     assert.strictEqual(r.status, 0);
     assert.match(r.stderr, /could not remove Agent Lens hooks from .*settings\.json: .*not UTF-8/);
     assert.deepStrictEqual([...fs.readFileSync(claude)], [0x7b, 0xff, 0xfe, 0x7d]);

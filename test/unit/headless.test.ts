@@ -49,10 +49,13 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
 
   it('a headless run is Working from its start and its exit code is the outcome (source process)', () => {
     const ok = run('codex exec "summarise"', CODEX_EXEC, 0);
-    assert.deepStrictEqual(ok.map((d) => [d.agent, d.state, d.source]), [
-      ['codex', 'working', 'process'],
-      ['codex', 'completed', 'process'],
-    ]);
+    assert.deepStrictEqual(
+      ok.map((d) => [d.agent, d.state, d.source]),
+      [
+        ['codex', 'working', 'process'],
+        ['codex', 'completed', 'process'],
+      ],
+    );
     assert.match(ok.at(-1)!.evidence, /exit code 0/);
     const bad = run('claude -p "fix it"', ['Error: API Error: 500 {"type":"error"}\r\n'], 1);
     assert.deepStrictEqual([bad.at(-1)!.agent, bad.at(-1)!.state, bad.at(-1)!.reason], ['claude-code', 'failed', 'exit code 1']);
@@ -74,11 +77,18 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
     assert.strictEqual(out.at(-1)!.state, 'completed');
     // The header line alone (a cat of notes) is no run.
     const cat = run(undefined, ['notes:\r\nOpenAI Codex v0.169.0\r\n--------\r\nnothing else\r\n'], 0);
-    assert.ok(cat.every((d) => d.agent === 'shell'), JSON.stringify(cat));
+    assert.ok(
+      cat.every((d) => d.agent === 'shell'),
+      JSON.stringify(cat),
+    );
   });
 
   it('the exit code outranks every other source’s outcome of the same run', () => {
-    const shown = arbitrate([obs('process', 1000, 'working'), obs('jsonl-watcher', 4000, 'completed'), obs('process', 4100, 'failed', { reason: 'exit code 2' })]);
+    const shown = arbitrate([
+      obs('process', 1000, 'working'),
+      obs('jsonl-watcher', 4000, 'completed'),
+      obs('process', 4100, 'failed', { reason: 'exit code 2' }),
+    ]);
     assert.deepStrictEqual([shown?.state, shown?.source, shown?.reason], ['failed', 'process', 'exit code 2']);
     const presence = arbitrate([obs('pty-scrape', 1000, 'idle'), obs('process', 2000, 'working')]);
     assert.strictEqual(presence?.source, 'pty-scrape', 'the scan’s "working" still decides nothing when another source spoke');

@@ -41,7 +41,14 @@ export function recordings(origin: 'shared' | 'live' = 'shared'): RecordingFixtu
       const dir = path.join(adir, scenario);
       const castFile = path.join(dir, 'session.cast');
       if (!fs.existsSync(castFile) || !fs.existsSync(path.join(dir, 'expected.json'))) continue;
-      out.push({ origin, agent, scenario, dir, cast: parseCast(fs.readFileSync(castFile, 'utf8'), castFile), expectedText: fs.readFileSync(path.join(dir, 'expected.json'), 'utf8') });
+      out.push({
+        origin,
+        agent,
+        scenario,
+        dir,
+        cast: parseCast(fs.readFileSync(castFile, 'utf8'), castFile),
+        expectedText: fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'),
+      });
     }
   }
   return out;

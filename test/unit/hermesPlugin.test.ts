@@ -76,11 +76,25 @@ describe('Hermes plugin (stand-in host; Hermes itself cannot be installed here)'
     writeDiscovery(hub, { v: 1, port, token, pid: 1 });
     const r = await run({ AGENT_LENS_HUB: hub });
     assert.deepStrictEqual([r.status, r.stdout, r.stderr], [0, '', '']);
-    assert.deepStrictEqual(got.map((g) => g.payload.hook), SCRIPT.map(([h]) => h));
+    assert.deepStrictEqual(
+      got.map((g) => g.payload.hook),
+      SCRIPT.map(([h]) => h),
+    );
     assert.ok(got.every((g) => g.agent === 'hermes' && g.pid && Array.isArray(g.ancestry)));
     const m = new HookMapper();
-    const words = got.map((g) => m.map(g).word).map((w) => (w ? `${w.state}${w.wait ? `/${w.wait.kind}` : ''}${w.reason ? `/${w.reason}` : ''}` : '-'));
-    assert.deepStrictEqual(words, ['working', 'waiting/question', 'working', 'waiting/permission', 'working', 'waiting/reply-question', '-', 'failed/interrupted']);
+    const words = got
+      .map((g) => m.map(g).word)
+      .map((w) => (w ? `${w.state}${w.wait ? `/${w.wait.kind}` : ''}${w.reason ? `/${w.reason}` : ''}` : '-'));
+    assert.deepStrictEqual(words, [
+      'working',
+      'waiting/question',
+      'working',
+      'waiting/permission',
+      'working',
+      'waiting/reply-question',
+      '-',
+      'failed/interrupted',
+    ]);
     assert.deepStrictEqual(m.map(got[1]).word?.wait, { kind: 'question', question: 'Which runner?', options: ['pytest', 'unittest'] });
   });
 
@@ -101,8 +115,20 @@ describe('Hermes plugin (stand-in host; Hermes itself cannot be installed here)'
 
   it('installs into HERMES_HOME/plugins/agent-lens and uninstalls to nothing', () => {
     const hermesHome = path.join(dir, 'hermes-home');
-    const sources = fs.readdirSync(PLUGIN).filter((f) => /\.(py|yaml)$/.test(f)).map((f) => path.join(PLUGIN, f));
-    const [t] = hookTargets({ env: { AGENT_LENS_HOME: path.join(dir, 'al') }, home: dir, reporter: '/x/agent-lens-report', opencodePluginSource: path.join(ROOT, 'dist/opencode-plugin.js'), hermesSources: sources }, { hermes: hermesHome }).filter((x) => x.agent === 'hermes');
+    const sources = fs
+      .readdirSync(PLUGIN)
+      .filter((f) => /\.(py|yaml)$/.test(f))
+      .map((f) => path.join(PLUGIN, f));
+    const [t] = hookTargets(
+      {
+        env: { AGENT_LENS_HOME: path.join(dir, 'al') },
+        home: dir,
+        reporter: '/x/agent-lens-report',
+        opencodePluginSource: path.join(ROOT, 'dist/opencode-plugin.js'),
+        hermesSources: sources,
+      },
+      { hermes: hermesHome },
+    ).filter((x) => x.agent === 'hermes');
     assert.strictEqual(t.status().state, 'absent');
     t.install();
     assert.strictEqual(t.status().state, 'installed');

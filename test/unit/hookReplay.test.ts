@@ -57,14 +57,32 @@ describe('replay --hooks: the hooks file', () => {
     assert.match(parseErr(`${ok}\n{"t": 1, "agent": "codex", "payload": {}`), /^h\.jsonl:2: not JSON: /);
     assert.match(parseErr(`${ok}\n\n{"t": 1, "agent": "codex"}`), /^h\.jsonl:3: "payload" is missing \(the hook's stdin JSON/);
     assert.match(parseErr('{"t": 1, "agent": "codex", "payload": [1]}'), /^h\.jsonl:1: "payload" must be an object/);
-    assert.strictEqual(parseErr('{"t": 1, "agent": "cursor", "payload": {}}'), 'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, hermes, gemini)');
+    assert.strictEqual(
+      parseErr('{"t": 1, "agent": "cursor", "payload": {}}'),
+      'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, hermes, gemini)',
+    );
     assert.match(parseErr('{"t": 1, "payload": {}}'), /^h\.jsonl:1: "agent" is missing \(one of claude-code, /);
-    assert.strictEqual(parseErr('{"t": 1, "at_ms": 1796229284638, "agent": "codex", "payload": {}}'), 'h.jsonl:1: both "t" and "at_ms": give one');
-    assert.strictEqual(parseErr('{"at": 1796229284638, "agent": "codex", "payload": {}}'), 'h.jsonl:1: no time: give "t" (seconds on the cast clock) or "at_ms" (epoch milliseconds)');
-    assert.strictEqual(parseErr('{"t": "1.5", "agent": "codex", "payload": {}}'), 'h.jsonl:1: "t" must be a number (seconds on the cast clock)');
-    assert.strictEqual(parseErr('{"at_ms": -5, "agent": "codex", "payload": {}}'), 'h.jsonl:1: "at_ms" must be epoch milliseconds, above 0');
+    assert.strictEqual(
+      parseErr('{"t": 1, "at_ms": 1796229284638, "agent": "codex", "payload": {}}'),
+      'h.jsonl:1: both "t" and "at_ms": give one',
+    );
+    assert.strictEqual(
+      parseErr('{"at": 1796229284638, "agent": "codex", "payload": {}}'),
+      'h.jsonl:1: no time: give "t" (seconds on the cast clock) or "at_ms" (epoch milliseconds)',
+    );
+    assert.strictEqual(
+      parseErr('{"t": "1.5", "agent": "codex", "payload": {}}'),
+      'h.jsonl:1: "t" must be a number (seconds on the cast clock)',
+    );
+    assert.strictEqual(
+      parseErr('{"at_ms": -5, "agent": "codex", "payload": {}}'),
+      'h.jsonl:1: "at_ms" must be epoch milliseconds, above 0',
+    );
     assert.match(parseErr('[1, 2]'), /^h\.jsonl:1: not a JSON object/);
-    assert.strictEqual(parseErr(`${ok}\n{"t": 1, "agent": "codex", "payload": {"x": "${'a'.repeat(HOOK_LINE_LIMIT)}"}}`), `h.jsonl:2: line longer than ${HOOK_LINE_LIMIT} characters`);
+    assert.strictEqual(
+      parseErr(`${ok}\n{"t": 1, "agent": "codex", "payload": {"x": "${'a'.repeat(HOOK_LINE_LIMIT)}"}}`),
+      `h.jsonl:2: line longer than ${HOOK_LINE_LIMIT} characters`,
+    );
   });
 
   it('the CLI: exit 2 with that one line; --t0 needs a log or hooks file', () => {
@@ -74,13 +92,41 @@ describe('replay --hooks: the hooks file', () => {
       const bad = path.join(dir, 'bad.jsonl');
       fs.writeFileSync(bad, '{"t": 1, "agent": "claude-code", "payload": {}}\n{"t": 2, "agent": "amp", "payload": {}}\n');
       const errs: string[] = [];
-      assert.strictEqual(main(['replay', cast, '--hooks', bad], () => undefined, (s) => errs.push(s)), 2);
+      assert.strictEqual(
+        main(
+          ['replay', cast, '--hooks', bad],
+          () => undefined,
+          (s) => errs.push(s),
+        ),
+        2,
+      );
       assert.deepStrictEqual(errs, [`agent-lens: ${bad}:2: unknown agent "amp" (one of claude-code, codex, opencode, hermes, gemini)`]);
-      assert.strictEqual(main(['replay', cast, '--hooks', path.join(dir, 'missing.jsonl')], () => undefined, (s) => errs.push(s)), 2);
+      assert.strictEqual(
+        main(
+          ['replay', cast, '--hooks', path.join(dir, 'missing.jsonl')],
+          () => undefined,
+          (s) => errs.push(s),
+        ),
+        2,
+      );
       assert.match(errs[1], /missing\.jsonl: cannot read: ENOENT/);
-      assert.strictEqual(main(['replay', cast, '--t0', '1796229490.451'], () => undefined, (s) => errs.push(s)), 2);
+      assert.strictEqual(
+        main(
+          ['replay', cast, '--t0', '1796229490.451'],
+          () => undefined,
+          (s) => errs.push(s),
+        ),
+        2,
+      );
       assert.match(errs[2], /--t0 places session logs and hooks on the cast clock: give --log FILE or --hooks FILE too/);
-      assert.strictEqual(main(['replay', cast, '--hooks'], () => undefined, (s) => errs.push(s)), 2);
+      assert.strictEqual(
+        main(
+          ['replay', cast, '--hooks'],
+          () => undefined,
+          (s) => errs.push(s),
+        ),
+        2,
+      );
       assert.match(errs[3], /--hooks needs a value/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -110,7 +156,12 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
   this.timeout(60_000);
   let tmp: string;
   const fx: Record<string, Fixture> = {};
-  const keys = ['claude-code/04-bash-permission-approve', 'codex/04-approval-approve', 'opencode/04-permission-approve', 'claude-code/08-esc-interrupt'];
+  const keys = [
+    'claude-code/04-bash-permission-approve',
+    'codex/04-approval-approve',
+    'opencode/04-permission-approve',
+    'claude-code/08-esc-interrupt',
+  ];
 
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-hookreplay-'));
@@ -142,7 +193,8 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
   }
 
   const lastBeforeExit = (changes: ShownChange[]) => changes.filter((c) => c.state !== 'exited').at(-1)!;
-  const show = (changes: ShownChange[]) => changes.map((c) => `${c.t} ${c.state}${c.waitKind ? `/${c.waitKind}` : ''} ${c.source} ${c.evidence}`).join('\n');
+  const show = (changes: ShownChange[]) =>
+    changes.map((c) => `${c.t} ${c.state}${c.waitKind ? `/${c.waitKind}` : ''} ${c.source} ${c.evidence}`).join('\n');
   const permissionWait = (waits: Wait[]) => {
     const ws = waits.filter((w) => w.kind === 'permission');
     assert.strictEqual(ws.length, 1, `one permission wait: ${JSON.stringify(waits)}`);
@@ -176,10 +228,16 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
       const hookWait = changes.find((c) => c.state === 'waiting' && c.waitKind === 'permission' && c.source === 'hook');
       const screenWait = screenOnly.find((d) => d.state === 'waiting');
       assert.ok(hookWait && screenWait && hookWait.t < screenWait.t, show(changes));
-      assert.ok(changes.some((c) => c.state === 'waiting' && c.waitKind === 'permission' && c.source === 'pty-scrape'), show(changes));
+      assert.ok(
+        changes.some((c) => c.state === 'waiting' && c.waitKind === 'permission' && c.source === 'pty-scrape'),
+        show(changes),
+      );
       // After approval it works again; the turn's end is the hook's word (Stop / session idle), not the screen's "stopped".
       const closed = w.closedAt! - fx[key].t0Ms;
-      assert.ok(changes.some((c) => c.state === 'working' && c.t * 1000 >= closed - 1), show(changes));
+      assert.ok(
+        changes.some((c) => c.state === 'working' && c.t * 1000 >= closed - 1),
+        show(changes),
+      );
       assert.deepStrictEqual([lastBeforeExit(changes).state, lastBeforeExit(changes).source], ['completed', 'hook'], show(changes));
     });
   }
@@ -187,13 +245,19 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
   it('claude-code/08-esc-interrupt: hooks are silent on an interrupt, so the shown state after it comes from the screen; no wait left open', () => {
     const f = fx['claude-code/08-esc-interrupt'];
     const { changes, store, session } = fused(f);
-    assert.ok(changes.some((c) => c.state === 'working' && c.source === 'hook'), `the prompt's UserPromptSubmit was heard\n${show(changes)}`);
+    assert.ok(
+      changes.some((c) => c.state === 'working' && c.source === 'hook'),
+      `the prompt's UserPromptSubmit was heard\n${show(changes)}`,
+    );
     const last = lastBeforeExit(changes);
     assert.deepStrictEqual([last.state, last.source], ['stopped', 'pty-scrape'], show(changes));
     assert.match(last.evidence, /Interrupted/);
     assert.ok(!changes.some((c) => c.source === 'hook' && c.t > last.t), 'no hook word after the interrupt');
     assert.deepStrictEqual(store.waits(), []);
-    assert.ok(session.waits.every((w) => w.closedAt !== undefined), JSON.stringify(session.waits));
+    assert.ok(
+      session.waits.every((w) => w.closedAt !== undefined),
+      JSON.stringify(session.waits),
+    );
   });
 
   it('the built CLI (node dist/cli.js replay … --hooks …): at_ms form with --t0 and t form without it print the same lines, and the in-process main() agrees', () => {
@@ -212,11 +276,25 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
       const tForm = run([...common, '--hooks', f.tFile]);
       assert.deepStrictEqual(tForm, atForm, key);
       const inProcess: string[] = [];
-      assert.strictEqual(main([...common, '--hooks', f.atFile, '--t0', String(f.t0Ms / 1000)], (s) => inProcess.push(s), () => undefined), 0);
+      assert.strictEqual(
+        main(
+          [...common, '--hooks', f.atFile, '--t0', String(f.t0Ms / 1000)],
+          (s) => inProcess.push(s),
+          () => undefined,
+        ),
+        0,
+      );
       assert.deepStrictEqual(inProcess, atForm, key);
       const lines = atForm.map((l) => JSON.parse(l) as { source: string; state: string; waitKind?: string });
-      assert.ok(lines.some((l) => l.source === 'hook'), `${key}: hook words in the output\n${atForm.join('\n')}`);
-      if (key !== 'claude-code/08-esc-interrupt') assert.ok(lines.some((l) => l.source === 'hook' && l.state === 'waiting' && l.waitKind === 'permission'), atForm.join('\n'));
+      assert.ok(
+        lines.some((l) => l.source === 'hook'),
+        `${key}: hook words in the output\n${atForm.join('\n')}`,
+      );
+      if (key !== 'claude-code/08-esc-interrupt')
+        assert.ok(
+          lines.some((l) => l.source === 'hook' && l.state === 'waiting' && l.waitKind === 'permission'),
+          atForm.join('\n'),
+        );
     }
   });
 });

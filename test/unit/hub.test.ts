@@ -12,16 +12,22 @@ interface Answer {
 }
 
 /** A raw request, so tests can send what a browser or an attacker would. */
-function send(port: number, opts: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer | string; chunked?: boolean }): Promise<Answer> {
+function send(
+  port: number,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer | string; chunked?: boolean },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
     const headers: Record<string, string | number> = { ...opts.headers };
     if (body && !opts.chunked) headers['content-length'] = body.length;
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/v1/test', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/v1/test', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+      },
+    );
     req.on('error', reject);
     if (body && opts.chunked) {
       // No content-length: the limit must hold while streaming.
@@ -62,21 +68,37 @@ describe('hub: loopback HTTP with a token, Host/Origin checks and a body limit',
   it('accepts a good request (204, or the handler’s JSON) and records it', async () => {
     assert.strictEqual((await send(port, { headers: ok(), body: '{"a":1}' })).status, 204);
     assert.deepStrictEqual(got, [{ a: 1 }]);
-    const echo = await send(port, { path: '/v1/echo', headers: { ...ok(), host: `localhost:${port}`, 'content-type': 'application/json; charset=utf-8' }, body: '{"é":"ü"}' });
+    const echo = await send(port, {
+      path: '/v1/echo',
+      headers: { ...ok(), host: `localhost:${port}`, 'content-type': 'application/json; charset=utf-8' },
+      body: '{"é":"ü"}',
+    });
     assert.deepStrictEqual([echo.status, JSON.parse(echo.body)], [200, { echo: { é: 'ü' } }]);
   });
 
   it('refuses a missing or wrong token with 403 and changes nothing', async () => {
     const { authorization: _, ...noToken } = ok();
     const wrongSameLength = `Bearer ${hub.token.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`;
-    for (const headers of [noToken, { ...ok(), authorization: wrongSameLength }, { ...ok(), authorization: 'Bearer short' }, { ...ok(), authorization: hub.token }]) {
+    for (const headers of [
+      noToken,
+      { ...ok(), authorization: wrongSameLength },
+      { ...ok(), authorization: 'Bearer short' },
+      { ...ok(), authorization: hub.token },
+    ]) {
       assert.strictEqual((await send(port, { headers, body: '{"a":1}' })).status, 403);
     }
     assert.deepStrictEqual(got, []);
   });
 
   it('refuses a foreign Host (DNS rebinding) or any browser Origin with 403', async () => {
-    for (const headers of [{ ...ok(), host: `evil.example:${port}` }, { ...ok(), host: '127.0.0.1' }, { ...ok(), host: `127.0.0.1:${port + 1}` }, { ...ok(), origin: 'http://evil.example' }, { ...ok(), origin: 'null' }, { ...ok(), 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [
+      { ...ok(), host: `evil.example:${port}` },
+      { ...ok(), host: '127.0.0.1' },
+      { ...ok(), host: `127.0.0.1:${port + 1}` },
+      { ...ok(), origin: 'http://evil.example' },
+      { ...ok(), origin: 'null' },
+      { ...ok(), 'sec-fetch-site': 'cross-site' },
+    ]) {
       assert.strictEqual((await send(port, { headers, body: '{"a":1}' })).status, 403, JSON.stringify(headers));
     }
     assert.deepStrictEqual(got, []);
@@ -86,7 +108,10 @@ describe('hub: loopback HTTP with a token, Host/Origin checks and a body limit',
     const big = JSON.stringify({ x: 'y'.repeat(5000) });
     assert.strictEqual((await send(port, { headers: ok(), body: big })).status, 413);
     assert.strictEqual((await send(port, { headers: ok(), body: big, chunked: true })).status, 413);
-    assert.strictEqual((await send(port, { headers: ok(), body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) })).status, 400);
+    assert.strictEqual(
+      (await send(port, { headers: ok(), body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) })).status,
+      400,
+    );
     assert.strictEqual((await send(port, { headers: ok(), body: '{not json' })).status, 400);
     assert.strictEqual((await send(port, { headers: { ...ok(), 'content-type': 'text/plain' }, body: '{}' })).status, 415);
     assert.strictEqual((await send(port, { method: 'GET', headers: ok() })).status, 405);

@@ -45,7 +45,10 @@ describe('hub lock-out: idle sockets, and another user’s, cannot keep reports 
 
   /** Runs the built reporter as a hook would; returns when it started. */
   const report = (): number => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'dist/agent-lens-report.js'), 'claude-code'], { env: { PATH: process.env.PATH, HOME: dir, AGENT_LENS_HUB: discovery }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const p = spawn(process.execPath, [path.join(ROOT, 'dist/agent-lens-report.js'), 'claude-code'], {
+      env: { PATH: process.env.PATH, HOME: dir, AGENT_LENS_HUB: discovery },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     p.stdin.end(PAYLOAD);
     return performance.now();
   };
@@ -97,7 +100,9 @@ describe('hub lock-out: idle sockets, and another user’s, cannot keep reports 
       assert.strictEqual(status, 204);
       report();
       assert.ok(await until(() => arrivals.length === 2, 10_000), 'the reporter’s report arrived too');
-      console.log(`      ${lifetimes.length} idle sockets accepted, each closed at most ${longest.toFixed(0)} ms later (cut: ${cut()}); then a report took ${ms.toFixed(0)} ms`);
+      console.log(
+        `      ${lifetimes.length} idle sockets accepted, each closed at most ${longest.toFixed(0)} ms later (cut: ${cut()}); then a report took ${ms.toFixed(0)} ms`,
+      );
     } finally {
       sockets.forEach((s) => s.destroy());
     }
@@ -108,7 +113,12 @@ describe('hub lock-out: idle sockets, and another user’s, cannot keep reports 
       console.log(`      skipped: starting a process as another user (uid 65534) needs root; this runs as uid ${process.getuid?.()}`);
       this.skip();
     }
-    const holder = spawn(process.execPath, ['-e', HOLDER, String(hub.port), '300'], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['-e', HOLDER, String(hub.port), '300'], {
+      uid: 65534,
+      gid: 65534,
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let last = { made: 0, open: 0 };
     holder.stdout.on('data', (d: Buffer) => (last = JSON.parse(String(d).trim().split('\n').at(-1)!) as typeof last));
     try {
@@ -118,7 +128,9 @@ describe('hub lock-out: idle sockets, and another user’s, cannot keep reports 
       assert.ok(ms < 2000, `the report took ${ms.toFixed(0)} ms`);
       const sent = report();
       assert.ok(await until(() => arrivals.length === 2, 10_000), 'the reporter’s report arrived too');
-      console.log(`      another user made ${last.made} connections (cut: ${cut()}); a report took ${ms.toFixed(0)} ms, the built reporter’s arrived ${(arrivals[1] - sent).toFixed(0)} ms after it started`);
+      console.log(
+        `      another user made ${last.made} connections (cut: ${cut()}); a report took ${ms.toFixed(0)} ms, the built reporter’s arrived ${(arrivals[1] - sent).toFixed(0)} ms after it started`,
+      );
     } finally {
       holder.kill('SIGKILL');
     }

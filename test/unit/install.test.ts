@@ -29,12 +29,21 @@ const value = fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), fc.dictionary(key
 const userGroup = fc.record(
   {
     matcher: fc.constantFrom('*', 'Bash', 'Edit|Write'),
-    hooks: fc.array(fc.record({ type: fc.constant('command'), command: fc.stringMatching(/^[a-z ./-]{1,20}$/), timeout: fc.nat(60) }, { requiredKeys: ['type', 'command'] }), { minLength: 1, maxLength: 2 }),
+    hooks: fc.array(
+      fc.record(
+        { type: fc.constant('command'), command: fc.stringMatching(/^[a-z ./-]{1,20}$/), timeout: fc.nat(60) },
+        { requiredKeys: ['type', 'command'] },
+      ),
+      { minLength: 1, maxLength: 2 },
+    ),
   },
   { requiredKeys: ['hooks'] },
 );
 // Non-empty when present: a `hooks` object or event array that only ever held ours is dropped on removal.
-const userHooks = fc.option(fc.dictionary(fc.constantFrom(...EVENTS), fc.array(userGroup, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 4 }), { nil: undefined });
+const userHooks = fc.option(
+  fc.dictionary(fc.constantFrom(...EVENTS), fc.array(userGroup, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 4 }),
+  { nil: undefined },
+);
 
 const settings: fc.Arbitrary<{ text: string; value: Record<string, unknown> }> = fc
   .record({
@@ -55,7 +64,8 @@ const settings: fc.Arbitrary<{ text: string; value: Record<string, unknown> }> =
 
 const agent = fc.constantFrom(...AGENTS);
 /** A property over a generated value and an agent whose table is installed. */
-const forAll = <T>(arb: fc.Arbitrary<T>, body: (v: T, a: JsonHookAgent) => void, numRuns?: number): void => fc.assert(fc.property(arb, agent, body), numRuns ? { numRuns } : {});
+const forAll = <T>(arb: fc.Arbitrary<T>, body: (v: T, a: JsonHookAgent) => void, numRuns?: number): void =>
+  fc.assert(fc.property(arb, agent, body), numRuns ? { numRuns } : {});
 const parse = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 type Groups = Record<string, unknown[]>;
 const hooksOf = (v: Record<string, unknown>): Groups => (v.hooks ?? {}) as Groups;
@@ -70,11 +80,20 @@ function write(file: string, text: string, mode = 0o644): void {
 describe('install: hook table', () => {
   it('gates only the per-tool events and uses each agent’s timeout unit', () => {
     const claude = hookEntries('claude-code', REPORTER);
-    assert.deepStrictEqual(claude.filter((e) => e.command.startsWith('if ')).map((e) => e.event), ['PostToolUse', 'PostToolUseFailure']);
+    assert.deepStrictEqual(
+      claude.filter((e) => e.command.startsWith('if ')).map((e) => e.event),
+      ['PostToolUse', 'PostToolUseFailure'],
+    );
     assert.strictEqual(claude.find((e) => e.event === 'PreToolUse')?.matcher, 'AskUserQuestion');
     const codex = hookEntries('codex', REPORTER);
-    assert.ok(codex.every((e) => e.matcher === undefined), 'Codex: no matcher matches every tool');
-    assert.deepStrictEqual(codex.filter((e) => e.timeout === 3).map((e) => e.event), ['Interrupt', 'SessionEnd']);
+    assert.ok(
+      codex.every((e) => e.matcher === undefined),
+      'Codex: no matcher matches every tool',
+    );
+    assert.deepStrictEqual(
+      codex.filter((e) => e.timeout === 3).map((e) => e.event),
+      ['Interrupt', 'SessionEnd'],
+    );
     const gemini = hookEntries('gemini', REPORTER);
     assert.ok(gemini.every((e) => e.timeout === 10_000 && e.name === 'agent-lens'));
     assert.ok([...claude, ...codex, ...gemini].every((e) => e.command.includes(OUR_COMMAND_MARK)));
@@ -109,7 +128,10 @@ describe('install: addHooks / removeHooks', () => {
   it('with comments anywhere: keeps every one, and removal gives back the bytes', () => {
     const commented = fc.tuple(settings, fc.infiniteStream(fc.boolean())).map(([s, marks]) => {
       const it = marks[Symbol.iterator]();
-      return s.text.split('\n').map((l, i) => (it.next().value ? `${l.replace(/\r$/, '')} // c${i}${l.endsWith('\r') ? '\r' : ''}` : l)).join('\n');
+      return s.text
+        .split('\n')
+        .map((l, i) => (it.next().value ? `${l.replace(/\r$/, '')} // c${i}${l.endsWith('\r') ? '\r' : ''}` : l))
+        .join('\n');
     });
     forAll(commented, (text, a) => {
       const out = addHooks(text, hookEntries(a, REPORTER));
@@ -147,7 +169,10 @@ describe('install: addHooks / removeHooks', () => {
   });
 
   it('replaces an outdated entry of ours in place and drops ours from events the table no longer has', () => {
-    const [old, stale] = [hookEntries('claude-code', '/home/old/.agent-lens/bin/agent-lens-report'), { event: 'Retired', command: 'exec /home/old/.agent-lens/bin/agent-lens-report claude-code', timeout: 5 } as HookEntry];
+    const [old, stale] = [
+      hookEntries('claude-code', '/home/old/.agent-lens/bin/agent-lens-report'),
+      { event: 'Retired', command: 'exec /home/old/.agent-lens/bin/agent-lens-report claude-code', timeout: 5 } as HookEntry,
+    ];
     const user = { hooks: [{ type: 'command', command: 'notify-send done' }] };
     const later = { matcher: 'x', hooks: [{ type: 'command', command: 'added after ours' }] };
     const v = parse(addHooks(JSON.stringify({ hooks: { Stop: [user] } }, null, 2), [...old, stale]));
@@ -177,7 +202,10 @@ describe('install: addHooks / removeHooks', () => {
     assert.strictEqual(installedState(text, entries), 'outdated');
     assert.deepStrictEqual(hooksOf(parse(removeHooks(text))), { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] });
     const again = parse(addHooks(text, entries));
-    assert.deepStrictEqual((hooksOf(again).Stop as { hooks: unknown[] }[]).map((g) => g.hooks.length), [1, 1]);
+    assert.deepStrictEqual(
+      (hooksOf(again).Stop as { hooks: unknown[] }[]).map((g) => g.hooks.length),
+      [1, 1],
+    );
   });
 
   it('refuses files whose shape it cannot keep, naming the problem', () => {
@@ -192,7 +220,10 @@ describe('install: addHooks / removeHooks', () => {
       ['{"hooks": {"Stop": [], "Stop": []}}', /has "Stop" twice/],
     ];
     for (const [text, msg] of bad) {
-      assert.throws(() => addHooks(text, entries, '/x/settings.json'), (e: unknown) => e instanceof InstallError && msg.test(e.message) && /fix or move it, then install again/.test(e.message));
+      assert.throws(
+        () => addHooks(text, entries, '/x/settings.json'),
+        (e: unknown) => e instanceof InstallError && msg.test(e.message) && /fix or move it, then install again/.test(e.message),
+      );
     }
     assert.throws(() => removeHooks('{"a": '), InstallError);
     // Not ours to judge: keys we do not write (Gemini's old `hooks.enabled`).
@@ -206,21 +237,25 @@ describe('install: addHooks / removeHooks', () => {
 
 describe('install: settings files', () => {
   it('uninstall after install restores the original bytes and mode, and leaves no bookkeeping', () => {
-    forAll(fc.tuple(settings, fc.constantFrom(0o600, 0o640, 0o644)), ([s, mode], a) => {
-      const file = path.join(tmp, `${a}-${Math.random()}`, 'settings.json');
-      write(file, s.text, mode);
-      const entries = hookEntries(a, REPORTER);
-      assert.strictEqual(installInto(file, entries, { env }), true);
-      assert.strictEqual(fs.statSync(file).mode & 0o777, mode);
-      assert.strictEqual(fileState(file, entries), 'installed');
-      const installed = fs.readFileSync(file);
-      assert.strictEqual(installInto(file, entries, { env }), false);
-      assert.ok(fs.readFileSync(file).equals(installed));
-      assert.strictEqual(uninstallFrom(file, { env }), true);
-      assert.strictEqual(fs.readFileSync(file, 'utf8'), s.text);
-      assert.strictEqual(fs.statSync(file).mode & 0o777, mode);
-      assert.ok(!fs.existsSync(backupPath(file)) && !fs.existsSync(recordPath(file, env)));
-    }, 60);
+    forAll(
+      fc.tuple(settings, fc.constantFrom(0o600, 0o640, 0o644)),
+      ([s, mode], a) => {
+        const file = path.join(tmp, `${a}-${Math.random()}`, 'settings.json');
+        write(file, s.text, mode);
+        const entries = hookEntries(a, REPORTER);
+        assert.strictEqual(installInto(file, entries, { env }), true);
+        assert.strictEqual(fs.statSync(file).mode & 0o777, mode);
+        assert.strictEqual(fileState(file, entries), 'installed');
+        const installed = fs.readFileSync(file);
+        assert.strictEqual(installInto(file, entries, { env }), false);
+        assert.ok(fs.readFileSync(file).equals(installed));
+        assert.strictEqual(uninstallFrom(file, { env }), true);
+        assert.strictEqual(fs.readFileSync(file, 'utf8'), s.text);
+        assert.strictEqual(fs.statSync(file).mode & 0o777, mode);
+        assert.ok(!fs.existsSync(backupPath(file)) && !fs.existsSync(recordPath(file, env)));
+      },
+      60,
+    );
   });
 
   it('creates a missing file with its folder, and deletes it again', () => {
@@ -235,24 +270,28 @@ describe('install: settings files', () => {
   });
 
   it('keeps a user’s edit made after install, and removes ours', () => {
-    forAll(settings, (s, a) => {
-      const file = path.join(tmp, `${a}-${Math.random()}.json`);
-      write(file, s.text);
-      const entries = hookEntries(a, REPORTER);
-      installInto(file, entries, { env });
-      const edited = parse(fs.readFileSync(file, 'utf8'));
-      edited.addedLater = [1, 2];
-      const user = { hooks: [{ type: 'command', command: 'added-later' }] };
-      const h = hooksOf(edited);
-      h.Stop = [...(h.Stop ?? []), user];
-      write(file, JSON.stringify(edited, null, 2));
-      uninstallFrom(file, { env });
-      const out = parse(fs.readFileSync(file, 'utf8'));
-      assert.deepStrictEqual(out.addedLater, [1, 2]);
-      assert.deepStrictEqual(hooksOf(out).Stop, [...(hooksOf(s.value).Stop ?? []), user]);
-      assert.ok(!Object.values(hooksOf(out)).flat().some(ours));
-      for (const [k, v] of Object.entries(s.value)) if (k !== 'hooks') assert.deepStrictEqual(out[k], v);
-    }, 40);
+    forAll(
+      settings,
+      (s, a) => {
+        const file = path.join(tmp, `${a}-${Math.random()}.json`);
+        write(file, s.text);
+        const entries = hookEntries(a, REPORTER);
+        installInto(file, entries, { env });
+        const edited = parse(fs.readFileSync(file, 'utf8'));
+        edited.addedLater = [1, 2];
+        const user = { hooks: [{ type: 'command', command: 'added-later' }] };
+        const h = hooksOf(edited);
+        h.Stop = [...(h.Stop ?? []), user];
+        write(file, JSON.stringify(edited, null, 2));
+        uninstallFrom(file, { env });
+        const out = parse(fs.readFileSync(file, 'utf8'));
+        assert.deepStrictEqual(out.addedLater, [1, 2]);
+        assert.deepStrictEqual(hooksOf(out).Stop, [...(hooksOf(s.value).Stop ?? []), user]);
+        assert.ok(!Object.values(hooksOf(out)).flat().some(ours));
+        for (const [k, v] of Object.entries(s.value)) if (k !== 'hooks') assert.deepStrictEqual(out[k], v);
+      },
+      40,
+    );
   });
 
   it('an update keeps the pre-install original for uninstall', () => {
@@ -275,7 +314,10 @@ describe('install: settings files', () => {
       const past = new Date(Date.now() - 3600_000);
       fs.utimesSync(file, past, past);
       const mtime = fs.statSync(file).mtimeMs;
-      assert.throws(() => installInto(file, hookEntries('codex', REPORTER), { env }), (e: unknown) => e instanceof InstallError && e.message.includes(file));
+      assert.throws(
+        () => installInto(file, hookEntries('codex', REPORTER), { env }),
+        (e: unknown) => e instanceof InstallError && e.message.includes(file),
+      );
       if (text !== '{"hooks": {"Stop": 3}}') assert.throws(() => uninstallFrom(file, { env }), InstallError);
       assert.strictEqual(fs.readFileSync(file, 'utf8'), text);
       assert.strictEqual(fs.statSync(file).mtimeMs, mtime);
@@ -334,9 +376,16 @@ describe('install: agent targets', () => {
   it('tells whether the system hooks folder (or its parent) is writable', () => {
     assert.strictEqual(agents.systemWritable(path.join(tmp, 'codex', 'hooks.json')), true);
     fs.mkdirSync(path.join(tmp, 'ro'), { mode: 0o500 });
-    assert.strictEqual(agents.systemWritable(path.join(tmp, 'ro', 'codex', 'hooks.json')), process.getuid?.() === 0, 'root may write anywhere');
+    assert.strictEqual(
+      agents.systemWritable(path.join(tmp, 'ro', 'codex', 'hooks.json')),
+      process.getuid?.() === 0,
+      'root may write anywhere',
+    );
     write(path.join(tmp, 'a-file'), '');
-    assert.throws(() => installInto(path.join(tmp, 'a-file', 'hooks.json'), hookEntries('codex', REPORTER), { env }), (e) => e instanceof InstallError && /^Cannot (read|change) .*\((ENOTDIR|EEXIST)\)/.test(e.message));
+    assert.throws(
+      () => installInto(path.join(tmp, 'a-file', 'hooks.json'), hookEntries('codex', REPORTER), { env }),
+      (e) => e instanceof InstallError && /^Cannot (read|change) .*\((ENOTDIR|EEXIST)\)/.test(e.message),
+    );
   });
 });
 
@@ -369,11 +418,21 @@ describe('install: plugin files', () => {
     const plugin = agents.opencodePlugin(src('opencode-plugin.js', 'export const A = 1;'), {}, tmp);
     write(plugin.files[0].target, 'export const Mine = 1;\n');
     assert.strictEqual(agents.pluginState(plugin), 'absent');
-    assert.throws(() => agents.installPlugin(plugin), (e: unknown) => e instanceof InstallError && /did not write it.*move or rename it/.test(e.message));
-    assert.throws(() => agents.uninstallPlugin(plugin), (e: unknown) => e instanceof InstallError && /remove it yourself/.test(e.message));
+    assert.throws(
+      () => agents.installPlugin(plugin),
+      (e: unknown) => e instanceof InstallError && /did not write it.*move or rename it/.test(e.message),
+    );
+    assert.throws(
+      () => agents.uninstallPlugin(plugin),
+      (e: unknown) => e instanceof InstallError && /remove it yourself/.test(e.message),
+    );
     assert.strictEqual(fs.readFileSync(plugin.files[0].target, 'utf8'), 'export const Mine = 1;\n');
     write(path.join(tmp, 'plain.js'), 'export {};\n');
-    assert.throws(() => agents.installPlugin(agents.opencodePlugin(path.join(tmp, 'plain.js'), {}, tmp)), /must start with one of the banners/, 'an unmarked source could never be uninstalled');
+    assert.throws(
+      () => agents.installPlugin(agents.opencodePlugin(path.join(tmp, 'plain.js'), {}, tmp)),
+      /must start with one of the banners/,
+      'an unmarked source could never be uninstalled',
+    );
   });
 
   it('Hermes: a folder of ours, with leftovers of older versions and compiled files cleaned up', () => {

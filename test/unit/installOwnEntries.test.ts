@@ -19,7 +19,8 @@ import { ROOT } from './helpers';
 
 const REPORTER = '/home/u/.agent-lens/bin/agent-lens-report';
 /** The first lines of the plugin files Agent Lens ships (esbuild.mjs's banner, resources/hermes). */
-const OPENCODE_BANNER = '// agent-lens-report plugin for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".';
+const OPENCODE_BANNER =
+  '// agent-lens-report plugin for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".';
 const HERMES_BANNER = '# agent-lens-report plugin for Hermes: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".';
 const GATE = 'if [ -e "${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec';
 
@@ -79,7 +80,8 @@ function write(file: string, text: string): void {
 /** Every user group of `before` is still in `after`, in its event, in the same order, with the same content. */
 function assertUserGroupsKept(after: string, label: string): void {
   const [want, got] = [parse(USER_TEXT).hooks, parse(after).hooks];
-  for (const [event, groups] of Object.entries(want)) assert.deepStrictEqual(got[event]?.slice(0, groups.length), groups, `${label}: ${event}`);
+  for (const [event, groups] of Object.entries(want))
+    assert.deepStrictEqual(got[event]?.slice(0, groups.length), groups, `${label}: ${event}`);
 }
 
 describe('install: a user hook that merely mentions agent-lens-report is the user’s', () => {
@@ -103,7 +105,10 @@ describe('install: a user hook that merely mentions agent-lens-report is the use
     const text = JSON.stringify(v, null, 2);
     assert.deepStrictEqual(parse(removeHooks(text)).hooks, { Stop: [{ hooks: [handler(LOOKALIKES[0]), handler(LOOKALIKES[5])] }] });
     const again = parse(addHooks(text, entries)).hooks.Stop as { hooks: { command: string }[] }[];
-    assert.deepStrictEqual(again[0].hooks.map((h) => h.command), [LOOKALIKES[0], LOOKALIKES[5]]);
+    assert.deepStrictEqual(
+      again[0].hooks.map((h) => h.command),
+      [LOOKALIKES[0], LOOKALIKES[5]],
+    );
   });
 
   it('settings file: the backup is the file as it was, and install, uninstall and reinstall keep the lookalikes to the byte', () => {
@@ -138,8 +143,16 @@ describe('install: a user hook that merely mentions agent-lens-report is the use
     write(claude, USER_TEXT);
     assert.deepStrictEqual(uninstallAll(envHome, home), { removed: [], failed: [] });
     assert.strictEqual(fs.readFileSync(claude, 'utf8'), USER_TEXT);
-    const ctx = { env: envHome, home, reporter: path.join(home, '.agent-lens/bin/agent-lens-report'), opencodePluginSource: '', hermesSources: [] };
-    hookTargets(ctx).find((t) => t.agent === 'claude-code')!.install();
+    const ctx = {
+      env: envHome,
+      home,
+      reporter: path.join(home, '.agent-lens/bin/agent-lens-report'),
+      opencodePluginSource: '',
+      hermesSources: [],
+    };
+    hookTargets(ctx)
+      .find((t) => t.agent === 'claude-code')!
+      .install();
     assert.deepStrictEqual(uninstallAll(envHome, home).removed, [claude]);
     assert.strictEqual(fs.readFileSync(claude, 'utf8'), USER_TEXT);
   });
@@ -168,23 +181,44 @@ describe('install: entries older versions wrote are still found and replaced', (
     assert.strictEqual(installedState(after, entries), 'installed');
     assertUserGroupsKept(after, 'after install');
     const stop = parse(after).hooks.Stop as { hooks: { command: string }[] }[];
-    assert.deepStrictEqual(stop.map((g) => g.hooks.map((h) => h.command)).flat().filter((c) => c.includes('Jane')), [], 'a mixed group loses only ours');
+    assert.deepStrictEqual(
+      stop
+        .map((g) => g.hooks.map((h) => h.command))
+        .flat()
+        .filter((c) => c.includes('Jane')),
+      [],
+      'a mixed group loses only ours',
+    );
     assert.ok(stop.some((g) => g.hooks.length === 1 && g.hooks[0].command === 'say done'));
     assert.strictEqual(fs.readFileSync(backupPath(file), 'utf8'), oldEntries(), 'the backup is the file as it was');
     uninstallFrom(file, { env });
     const left = fs.readFileSync(file, 'utf8');
     assertUserGroupsKept(left, 'after uninstall');
-    const commands = Object.values(parse(left).hooks).flat().flatMap((g) => (g as { hooks: { command: string }[] }).hooks.map((h) => h.command));
-    assert.deepStrictEqual(commands.filter((c) => !LOOKALIKES.includes(c) && c !== 'say done'), [], 'nothing of ours is left');
+    const commands = Object.values(parse(left).hooks)
+      .flat()
+      .flatMap((g) => (g as { hooks: { command: string }[] }).hooks.map((h) => h.command));
+    assert.deepStrictEqual(
+      commands.filter((c) => !LOOKALIKES.includes(c) && c !== 'say done'),
+      [],
+      'nothing of ours is left',
+    );
   });
 
   it('Gemini: an entry named agent-lens with the exact command is ours wherever its home was', () => {
     const moved = { name: 'agent-lens', type: 'command', command: 'exec /opt/al/bin/agent-lens-report gemini', timeout: 10_000 };
-    const text = JSON.stringify({ hooks: { AfterAgent: [{ hooks: [moved] }], BeforeAgent: [group('exec /opt/al/bin/agent-lens-report gemini')] } }, null, 2);
+    const text = JSON.stringify(
+      { hooks: { AfterAgent: [{ hooks: [moved] }], BeforeAgent: [group('exec /opt/al/bin/agent-lens-report gemini')] } },
+      null,
+      2,
+    );
     const entries = hookEntries('gemini', REPORTER);
     const out = parse(addHooks(text, entries));
     assert.ok(!JSON.stringify(out.hooks.AfterAgent).includes('/opt/al'), 'the named entry was replaced');
-    assert.deepStrictEqual(out.hooks.BeforeAgent[0], group('exec /opt/al/bin/agent-lens-report gemini'), 'without the name and in another home it is not ours');
+    assert.deepStrictEqual(
+      out.hooks.BeforeAgent[0],
+      group('exec /opt/al/bin/agent-lens-report gemini'),
+      'without the name and in another home it is not ours',
+    );
   });
 });
 
@@ -194,7 +228,8 @@ describe('install: plugin files are Agent Lens’s only by their exact first lin
   it('the shipped plugins start with a banner the installer knows', () => {
     assert.deepStrictEqual(agents.PLUGIN_BANNERS, [OPENCODE_BANNER, HERMES_BANNER]);
     const hermes = path.join(ROOT, 'resources', 'hermes', 'agent-lens');
-    for (const f of fs.readdirSync(hermes).filter((n) => /\.(py|yaml)$/.test(n))) assert.strictEqual(banner(path.join(hermes, f)), HERMES_BANNER, f);
+    for (const f of fs.readdirSync(hermes).filter((n) => /\.(py|yaml)$/.test(n)))
+      assert.strictEqual(banner(path.join(hermes, f)), HERMES_BANNER, f);
     assert.strictEqual(banner(path.join(ROOT, 'src', 'integrations', 'plugins', 'opencode.ts')), OPENCODE_BANNER);
     assert.ok(fs.readFileSync(path.join(ROOT, 'esbuild.mjs'), 'utf8').includes(`banner: { js: '${OPENCODE_BANNER}' }`));
   });

@@ -121,7 +121,10 @@ function logFixtures(): LogFixture[] {
 }
 
 function lines(file: string): string[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 function decodeFile(f: LogFixture): { events: LogEvent[]; problems: number } {
@@ -162,7 +165,11 @@ describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
   it('finds the live fixtures of all three agents', () => {
-    for (const a of ['claude-code', 'codex', 'opencode']) assert.ok(fixtures.some((f) => f.key.startsWith(`live/${a}/`)), `no live ${a} logs`);
+    for (const a of ['claude-code', 'codex', 'opencode'])
+      assert.ok(
+        fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
+        `no live ${a} logs`,
+      );
   });
 
   it('has an expectation for every recording with a log, and no stale ones', () => {
@@ -183,9 +190,14 @@ describe('session-log decoders on real logs', () => {
       const last = events[events.length - 1];
       assert.ok(last, 'no events');
       assert.strictEqual(describeEnd(events), `${want.final}${want.reason ? ` (${want.reason})` : ''}`);
-      if (want.final !== 'failed') assert.ok(events.every((e) => e.state !== 'failed'), `unexpected failure: ${JSON.stringify(events)}`);
+      if (want.final !== 'failed')
+        assert.ok(
+          events.every((e) => e.state !== 'failed'),
+          `unexpected failure: ${JSON.stringify(events)}`,
+        );
       const completed = events.filter((e) => e.state === 'completed').length;
-      if (f.agent !== 'opencode') assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
+      if (f.agent !== 'opencode')
+        assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
       assert.strictEqual(events[0].state, f.agent === 'opencode' ? last.state : 'working', 'a session log starts with a prompt');
       for (const e of events) {
         assert.strictEqual(e.agent, f.agent);
@@ -206,7 +218,9 @@ describe('session-log decoders on real logs', () => {
         const relevant =
           f.agent === 'claude-code'
             ? e.type === 'user' || e.type === 'assistant' || (e.type === 'system' && e.subtype === 'turn_duration')
-            : e.type === 'session_meta' || (e.type === 'event_msg' && ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
+            : e.type === 'session_meta' ||
+              (e.type === 'event_msg' &&
+                ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
         // item_completed matters only for a UserMessage, which carries the needle.
         assert.ok(!relevant || e.payload?.type === 'item_completed', `${f.key}: a relevant line was skipped: ${l.slice(0, 120)}`);
       }
@@ -241,14 +255,32 @@ describe('session-log decoders on real logs', () => {
 describe('session-log decoders on broken input', () => {
   const ts = '2026-12-02T10:00:00.000Z';
   const claudeBase = { sessionId: 's1', timestamp: ts, cwd: '/p', isSidechain: false };
-  const prompt = JSON.stringify({ ...claudeBase, type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' }, origin: { kind: 'human' }, promptSource: 'typed' });
-  const endTurn = JSON.stringify({ ...claudeBase, type: 'assistant', uuid: 'a1', message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'ok' }] } });
+  const prompt = JSON.stringify({
+    ...claudeBase,
+    type: 'user',
+    uuid: 'u1',
+    message: { role: 'user', content: 'hi' },
+    origin: { kind: 'human' },
+    promptSource: 'typed',
+  });
+  const endTurn = JSON.stringify({
+    ...claudeBase,
+    type: 'assistant',
+    uuid: 'a1',
+    message: { role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'ok' }] },
+  });
   const duration = JSON.stringify({ ...claudeBase, type: 'system', subtype: 'turn_duration', durationMs: 12, uuid: 'd1' });
 
   it('Claude: garbage, truncated, empty and unknown lines do not stop later lines', () => {
     const d = decoderFor('claude-code');
     const out: LogEvent[] = [];
-    for (const l of ['not json at all', prompt.slice(0, 40), '', JSON.stringify({ ...claudeBase, type: 'brand-new-entry', uuid: 'x' }), '[1,2]'])
+    for (const l of [
+      'not json at all',
+      prompt.slice(0, 40),
+      '',
+      JSON.stringify({ ...claudeBase, type: 'brand-new-entry', uuid: 'x' }),
+      '[1,2]',
+    ])
       out.push(...d.line(l));
     assert.deepStrictEqual(out, []);
     assert.deepStrictEqual(d.problems.byKind(), { json: 2, empty: 1, schema: 1 });
@@ -274,12 +306,20 @@ describe('session-log decoders on broken input', () => {
     assert.deepStrictEqual(d.problems.byKind(), { 'no-session-meta': 1 });
     const meta = JSON.stringify({ timestamp: ts, ordinal: 0, type: 'session_meta', payload: { id: 'c1', cwd: '/p' } });
     const unknown = JSON.stringify({ timestamp: ts, ordinal: 2, type: 'event_msg', payload: { type: 'brand_new_event' } });
-    const completed = JSON.stringify({ timestamp: ts, ordinal: 3, type: 'event_msg', payload: { type: 'task_complete', turn_id: 't1', duration_ms: 5 } });
+    const completed = JSON.stringify({
+      timestamp: ts,
+      ordinal: 3,
+      type: 'event_msg',
+      payload: { type: 'task_complete', turn_id: 't1', duration_ms: 5 },
+    });
     const out = [meta, '{"timestamp":', '', 'garbage', unknown, started, completed].flatMap((l) => d.line(l));
-    assert.deepStrictEqual(out.map((e) => [e.state, e.turn, e.sessionId, e.cwd]), [
-      ['working', 't1', 'c1', '/p'],
-      ['completed', 't1', 'c1', '/p'],
-    ]);
+    assert.deepStrictEqual(
+      out.map((e) => [e.state, e.turn, e.sessionId, e.cwd]),
+      [
+        ['working', 't1', 'c1', '/p'],
+        ['completed', 't1', 'c1', '/p'],
+      ],
+    );
     assert.deepStrictEqual(d.problems.byKind(), { 'no-session-meta': 1, json: 2, empty: 1 });
   });
 
@@ -292,7 +332,10 @@ describe('session-log decoders on broken input', () => {
       message: [{ ...user, id: 'msg_0', data: '{"role":' }, { ...user, id: 'msg_00', data: '{"role":"user"}' }, user],
       part: [{ id: 'prt_1', message_id: 'msg_1', session_id: 'ses_1', time_created: 2, time_updated: 2, data: { type: 'brand-new-part' } }],
     });
-    assert.deepStrictEqual(events.map((e) => [e.state, e.turn, e.cwd]), [['working', 'msg_1', '/p']]);
+    assert.deepStrictEqual(
+      events.map((e) => [e.state, e.turn, e.cwd]),
+      [['working', 'msg_1', '/p']],
+    );
     assert.deepStrictEqual(d.problems.byKind(), { schema: 2, json: 1 });
   });
 });

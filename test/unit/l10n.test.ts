@@ -39,7 +39,14 @@ describe('localisable strings', function () {
 
   it('the bundle holds the strings of the adapter and of the view model', () => {
     const stored = JSON.parse(fs.readFileSync(BUNDLE, 'utf8')) as Record<string, unknown>;
-    for (const key of ['Agent Lens: that terminal is gone.', 'Show Terminal', '{0} in “{1}” asks', 'Needs you', 'waiting for approval', 'Agent hooks']) {
+    for (const key of [
+      'Agent Lens: that terminal is gone.',
+      'Show Terminal',
+      '{0} in “{1}” asks',
+      'Needs you',
+      'waiting for approval',
+      'Agent hooks',
+    ]) {
       assert.ok(key in stored, `missing from the bundle: ${key}`);
     }
   });
@@ -48,9 +55,10 @@ describe('localisable strings', function () {
     const offenders: string[] = [];
     for (const f of walk('src', [])) {
       const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
-      for (const m of text.matchAll(/\bl10n\.t\(\s*(?!['"`])/g)) offenders.push(`${f}:${text.slice(0, m.index).split('\n').length}`);
+      for (const m of text.matchAll(/\bl10n\.t\((?!\s*['"`])/g)) offenders.push(`${f}:${text.slice(0, m.index).split('\n').length}`);
       // A template literal with ${…} inside t() would be extracted with the placeholder's source text.
-      for (const m of text.matchAll(/\bl10n\.t\(\s*`[^`]*\$\{/g)) offenders.push(`${f}:${text.slice(0, m.index).split('\n').length} (template literal)`);
+      for (const m of text.matchAll(/\bl10n\.t\(\s*`[^`]*\$\{/g))
+        offenders.push(`${f}:${text.slice(0, m.index).split('\n').length} (template literal)`);
     }
     assert.deepStrictEqual(offenders, []);
   });
@@ -63,7 +71,8 @@ describe('localisable strings', function () {
         const indices = [...m[1].matchAll(/\{(\d+)\}/g)].map((x) => Number(x[1]));
         const needed = indices.length ? Math.max(...indices) + 1 : 0;
         const args = m[2] === ')' ? 0 : countArgs(text, m.index + m[0].length);
-        if (args !== needed) offenders.push(`${f}:${text.slice(0, m.index).split('\n').length}: ${needed} placeholder(s), ${args} argument(s): ${m[1]}`);
+        if (args !== needed)
+          offenders.push(`${f}:${text.slice(0, m.index).split('\n').length}: ${needed} placeholder(s), ${args} argument(s): ${m[1]}`);
       }
     }
     assert.deepStrictEqual(offenders, []);
@@ -72,6 +81,9 @@ describe('localisable strings', function () {
 
 /** The number of top-level arguments from `start` (just after the message's comma) to the call's closing parenthesis. */
 function countArgs(text: string, start: number): number {
+  // A trailing comma (a call laid out one argument per line) starts no argument.
+  const trailing = (at: number) => /^\s*\)/.test(text.slice(at, at + 200));
+  if (trailing(start)) return 0;
   let depth = 0;
   let args = 1;
   let quote: string | undefined;
@@ -87,7 +99,7 @@ function countArgs(text: string, start: number): number {
     else if (c === ')' || c === ']' || c === '}') {
       if (depth === 0) return args;
       depth--;
-    } else if (c === ',' && depth === 0) args++;
+    } else if (c === ',' && depth === 0 && !trailing(i + 1)) args++;
   }
   return args;
 }

@@ -35,12 +35,23 @@ describe('linear-time fixes', () => {
     const edits = Array.from({ length: 40 }, (_, i) => ({ start: i * 12, end: i * 12 + 3, with: `<${i}>` }));
     let slow = text;
     for (const e of [...edits].reverse()) slow = slow.slice(0, e.start) + e.with + slow.slice(e.end);
-    assert.strictEqual(splice(text, [...edits].sort(() => Math.random() - 0.5)), slow);
+    assert.strictEqual(
+      splice(
+        text,
+        [...edits].sort(() => Math.random() - 0.5),
+      ),
+      slow,
+    );
   });
 
   it('write back among many stray blocks removes them all and keeps the others', () => {
     const strays = Array.from({ length: 300 }, (_, i) => `[o${i}]\nmode = "web"\n[[k.dispatch_steps]]\ntool = "t"\n`).join('');
-    const out = upsertAgentSection(`[k]\nmode = "embedded"\n${strays}`, { key: 'k', mode: 'embedded', note: 'n', dispatch_steps: [] } as never);
+    const out = upsertAgentSection(`[k]\nmode = "embedded"\n${strays}`, {
+      key: 'k',
+      mode: 'embedded',
+      note: 'n',
+      dispatch_steps: [],
+    } as never);
     const agents = parseTeam(out, 't').agents;
     assert.strictEqual(agents.length, 301);
     assert.deepStrictEqual(agents.find((a) => a.key === 'k')?.dispatch_steps, []);
@@ -52,19 +63,28 @@ describe('linear-time fixes', () => {
     assert.strictEqual(warnings.length, WARNINGS_MAX + 1);
     assert.match(warnings.at(-1)!, /480 more unknown or deprecated fields ignored/);
     const big = `[a]\nmode = "embedded"\nnote = "${'x'.repeat(TEAM_FILE_MAX)}"\n`;
-    assert.throws(() => parseTeam(big, 't'), (e: unknown) => e instanceof TeamError && /read up to 256 KB/.test(e.message));
+    assert.throws(
+      () => parseTeam(big, 't'),
+      (e: unknown) => e instanceof TeamError && /read up to 256 KB/.test(e.message),
+    );
   });
 
   it('team.toml: agents come back in file order, many sections included', () => {
     const keys = Array.from({ length: 400 }, (_, i) => `a${(i * 7919) % 400}`);
     const text = keys.map((k) => `[${k}]\nmode = "embedded"\n`).join('');
-    assert.deepStrictEqual(parseTeam(text, 't').agents.map((a) => a.key), keys);
+    assert.deepStrictEqual(
+      parseTeam(text, 't').agents.map((a) => a.key),
+      keys,
+    );
   });
 
   it('settings.json: a hostile depth is a clear InstallError, and a file of 200,000 lines still gets our hooks', () => {
     const entry = { event: 'Stop', command: '/h/.agent-lens/bin/agent-lens-report claude-code', timeout: 10 } as never;
     const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    assert.throws(() => addHooks(deep, [entry], 'settings.json'), (e: unknown) => e instanceof InstallError && /nested too deeply/.test(e.message));
+    assert.throws(
+      () => addHooks(deep, [entry], 'settings.json'),
+      (e: unknown) => e instanceof InstallError && /nested too deeply/.test(e.message),
+    );
     const many = `{\n${Array.from({ length: 200_000 }, (_, i) => `  "k${i}": 1,\n`).join('')}  "z": 1\n}\n`;
     const out = JSON.parse(addHooks(many, [entry], 'settings.json')) as { hooks: { Stop: unknown[] }; k199999: number };
     assert.strictEqual(out.hooks.Stop.length, 1);

@@ -72,7 +72,7 @@ describe('LineSplitter', () => {
     assert.deepStrictEqual(s.push(Buffer.from('new\n')), ['new']);
   });
 
-  it('does not keep a reference to the caller\'s buffer', () => {
+  it("does not keep a reference to the caller's buffer", () => {
     const s = new LineSplitter();
     const buf = Buffer.from('abc');
     s.push(buf);

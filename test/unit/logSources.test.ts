@@ -49,7 +49,10 @@ describe('session-log source (real files, real watcher)', function () {
 
   it('follows a Claude transcript as it grows, from a folder that appears later, to completed', async () => {
     await start();
-    const lines = fs.readFileSync(path.join(FIXTURES, 'live/claude-code/02-plain-answer/transcript.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = fs
+      .readFileSync(path.join(FIXTURES, 'live/claude-code/02-plain-answer/transcript.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const dir = path.join(root, 'claude', 'projects', '-tmp-demo-app');
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, '2a56cb61-8198-4c2e-bb7f-b19fddfe48b9.jsonl');
@@ -100,22 +103,44 @@ describe('session-log source (real files, real watcher)', function () {
 
   it('feeds the store: a log seen before its terminal is linked when the screen sees the same turn start', async () => {
     const store = new AgentStore();
-    source = new JsonlLogSource({ locations: { claudeConfigDirs: [path.join(root, 'claude')], codexHomes: [] }, sink: (o) => store.observe(o) });
+    source = new JsonlLogSource({
+      locations: { claudeConfigDirs: [path.join(root, 'claude')], codexHomes: [] },
+      sink: (o) => store.observe(o),
+    });
     await source.start();
     const text = fs.readFileSync(path.join(FIXTURES, 'live/claude-code/02-plain-answer/transcript.jsonl'), 'utf8');
     const first = JSON.parse(text.split('\n').find((l) => l.includes('"type":"user"'))!) as { timestamp: string; cwd: string };
     store.openTerminal('A', 'claude');
-    store.observe({ source: 'pty-scrape', at: Date.parse(first.timestamp) - 4000, agent: 'claude-code', state: 'idle', evidence: 'x', locator: { terminalId: 'A', cwd: first.cwd } });
-    store.observe({ source: 'pty-scrape', at: Date.parse(first.timestamp) + 200, agent: 'claude-code', state: 'working', evidence: 'x', locator: { terminalId: 'A', cwd: first.cwd } });
+    store.observe({
+      source: 'pty-scrape',
+      at: Date.parse(first.timestamp) - 4000,
+      agent: 'claude-code',
+      state: 'idle',
+      evidence: 'x',
+      locator: { terminalId: 'A', cwd: first.cwd },
+    });
+    store.observe({
+      source: 'pty-scrape',
+      at: Date.parse(first.timestamp) + 200,
+      agent: 'claude-code',
+      state: 'working',
+      evidence: 'x',
+      locator: { terminalId: 'A', cwd: first.cwd },
+    });
     const dir = path.join(root, 'claude', 'projects', 'p');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 's.jsonl'), text);
-    const t = await until('completed in the terminal', () => (store.terminal('A')?.state === 'completed' ? store.terminal('A') : undefined));
+    const t = await until('completed in the terminal', () =>
+      store.terminal('A')?.state === 'completed' ? store.terminal('A') : undefined,
+    );
     assert.strictEqual(t!.source, 'jsonl-watcher');
   });
 
   it('defaults follow the CLIs’ own variables', () => {
-    assert.deepStrictEqual(defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x' }, '/h'), { claudeConfigDirs: ['/c'], codexHomes: ['/x'] });
+    assert.deepStrictEqual(defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x' }, '/h'), {
+      claudeConfigDirs: ['/c'],
+      codexHomes: ['/x'],
+    });
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), { claudeConfigDirs: ['/h/.claude'], codexHomes: ['/h/.codex'] });
     const [claude, codex] = tailRoots({ claudeConfigDirs: ['/h/.claude'], codexHomes: ['/h/.codex'] });
     assert.ok(claude.match('/h/.claude/projects/-p/abc.jsonl'));

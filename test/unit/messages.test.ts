@@ -25,14 +25,26 @@ describe('messages: untrusted parts are text', () => {
     const msg = waitNotice(w, name);
     assert.deepStrictEqual(linksIn(msg), []);
     assert.deepStrictEqual(hiddenIn(msg), []);
-    assert.match(msg, /^Claude Code in “bash \[x\] \(command:y\)\\u202e” is waiting for approval: Bash: npm test \[Open Report\] \(command:/);
+    assert.match(
+      msg,
+      /^Claude Code in “bash \[x\] \(command:y\)\\u202e” is waiting for approval: Bash: npm test \[Open Report\] \(command:/,
+    );
     const box = answerBox(w, name);
     for (const t of [box.title, box.prompt, box.placeHolder]) assert.deepStrictEqual(linksIn(t), [], t);
-    assert.strictEqual(waitNotice({ ...w, question: 'Bash: npm test' }, 'bash'), 'Claude Code in “bash” is waiting for approval: Bash: npm test', 'ordinary text unchanged');
+    assert.strictEqual(
+      waitNotice({ ...w, question: 'Bash: npm test' }, 'bash'),
+      'Claude Code in “bash” is waiting for approval: Bash: npm test',
+      'ordinary text unchanged',
+    );
   });
 
   it('the log line names the wait, its kind, the agent and the escaped terminal; the command only at trace', () => {
-    const w = { id: 'w7', agent: 'claude-code' as const, kind: 'permission' as const, question: 'Bash: curl -H "Authorization: Bearer sk-SECRET"' };
+    const w = {
+      id: 'w7',
+      agent: 'claude-code' as const,
+      kind: 'permission' as const,
+      question: 'Bash: curl -H "Authorization: Bearer sk-SECRET"',
+    };
     const lines = waitLogLines(w, 'bash\n2026-12-04 21:00:00.000 [info] forged');
     assert.strictEqual(lines.info, 'notified: wait w7 (permission) of claude-code in “bash\\u000a2026-12-04 21:00:00.000 [info] forged”');
     assert.ok(!lines.info.includes('SECRET'));
@@ -41,7 +53,12 @@ describe('messages: untrusted parts are text', () => {
   });
 
   it('a done summary with a link, and a dispatch error quoting a workspace’s launch, show no link', async () => {
-    const b: Board = { ...idleBoard('claude', 0), state: 'done', task_id: '1204-01', last_event: { id: 'claude::1204-01', status: 'done', summary: `All tests pass. ${LINK}`, report_path: null, at: 1, via: 'terminal' } };
+    const b: Board = {
+      ...idleBoard('claude', 0),
+      state: 'done',
+      task_id: '1204-01',
+      last_event: { id: 'claude::1204-01', status: 'done', summary: `All tests pass. ${LINK}`, report_path: null, at: 1, via: 'terminal' },
+    };
     const n = boardNotice(b);
     assert.strictEqual(n.level, 'info');
     assert.deepStrictEqual(linksIn(n.text), []);
@@ -49,10 +66,24 @@ describe('messages: untrusted parts are text', () => {
 
     // A workspace's team.toml whose launch holds a link, through the real service in Restricted Mode.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-messages-'));
-    fs.writeFileSync(path.join(tmp, 'team.toml'), `[claude]\nmode = "embedded"\nlaunch = ${JSON.stringify(`claude [Trust this folder and run](command:workbench.action.terminal.sendSequence?${ARGS})`)}\n`);
+    fs.writeFileSync(
+      path.join(tmp, 'team.toml'),
+      `[claude]\nmode = "embedded"\nlaunch = ${JSON.stringify(`claude [Trust this folder and run](command:workbench.action.terminal.sendSequence?${ARGS})`)}\n`,
+    );
     const hub = new Hub({ bodyLimit: 64 * 1024 });
     const find = async (): Promise<DeliveryTarget> => assert.fail('an untrusted workspace never looks for a terminal');
-    const service = new HandoffService({ root: path.join(tmp, 'h'), teamFile: path.join(tmp, 'team.toml'), hub, hubFile: path.join(tmp, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: '/bin/false', finder: { find }, trusted: () => false, log: () => undefined, sleep: async () => undefined });
+    const service = new HandoffService({
+      root: path.join(tmp, 'h'),
+      teamFile: path.join(tmp, 'team.toml'),
+      hub,
+      hubFile: path.join(tmp, 'hub.json'),
+      hubEnv: 'AGENT_LENS_HUB',
+      cli: '/bin/false',
+      finder: { find },
+      trusted: () => false,
+      log: () => undefined,
+      sleep: async () => undefined,
+    });
     try {
       service.start();
       await hub.listen();
@@ -61,7 +92,10 @@ describe('messages: untrusted parts are text', () => {
       const shown = dispatchNotice(r, briefWhat('claude', '1204-01'));
       assert.strictEqual(shown.level, 'error');
       assert.deepStrictEqual(linksIn(shown.text), []);
-      assert.match(shown.text, /^Agent Lens: Brief claude::1204-01 is on the board but was not delivered: no terminal to deliver to: this workspace is not trusted/);
+      assert.match(
+        shown.text,
+        /^Agent Lens: Brief claude::1204-01 is on the board but was not delivered: no terminal to deliver to: this workspace is not trusted/,
+      );
     } finally {
       service.dispose();
       await hub.close();
@@ -71,8 +105,26 @@ describe('messages: untrusted parts are text', () => {
 
   it('handoff tooltips escape every part from team.toml, boards and routes', () => {
     const evil = `![x](https://e.example/i.png) <img src=x> &#x202E; ${LINK}`;
-    const board: Board = { ...idleBoard('k', 0), state: 'error', task_id: evil, error_reason: evil, brief_path: evil, delivery: 'delivered', delivered_to: evil, last_event: { id: evil, status: 'done', summary: evil, report_path: null, at: 0, via: 'doorbell' } };
-    const rows = handoffRows({ agents: [{ key: 'k', name: evil, mode: evil, drivable: true, note: evil, board }], teamFile: evil, registryError: evil, ungrouped: [], routes: [{ id: 'r', from: evil, to: evil, template: evil, created: 0, pending: false }] }, 0);
+    const board: Board = {
+      ...idleBoard('k', 0),
+      state: 'error',
+      task_id: evil,
+      error_reason: evil,
+      brief_path: evil,
+      delivery: 'delivered',
+      delivered_to: evil,
+      last_event: { id: evil, status: 'done', summary: evil, report_path: null, at: 0, via: 'doorbell' },
+    };
+    const rows = handoffRows(
+      {
+        agents: [{ key: 'k', name: evil, mode: evil, drivable: true, note: evil, board }],
+        teamFile: evil,
+        registryError: evil,
+        ungrouped: [],
+        routes: [{ id: 'r', from: evil, to: evil, template: evil, created: 0, pending: false }],
+      },
+      0,
+    );
     const tips: string[] = [];
     const walk = (rs: typeof rows) => rs.forEach((r) => (r.tooltip && tips.push(r.tooltip), r.children && walk(r.children)));
     walk(rows);

@@ -6,13 +6,33 @@ import { pickItems, treeRows, ticksEverySecond } from '../../src/views/model';
 import { AgentStore } from '../../src/store/store';
 import { obs } from './obs';
 
-const term = (id: string, name: string, agent: TerminalState['agent'] = 'shell', cwd?: string): TerminalState => ({ id, name, agent, state: 'idle', source: 'pty-scrape', evidence: '', since: 0, words: [], history: [], ...(cwd ? { cwd } : {}) });
+const term = (id: string, name: string, agent: TerminalState['agent'] = 'shell', cwd?: string): TerminalState => ({
+  id,
+  name,
+  agent,
+  state: 'idle',
+  source: 'pty-scrape',
+  evidence: '',
+  since: 0,
+  words: [],
+  history: [],
+  ...(cwd ? { cwd } : {}),
+});
 
 describe('one name per terminal', () => {
   it('is the tab’s title; names that read alike get the agent and its folder, then a number', () => {
-    const all = [term('a', 'bash', 'claude-code', '/w/demo-app'), term('b', 'bash'), term('c', 'bash', 'opencode', '/w/api'), term('d', 'claude', 'claude-code'), term('e', 'bash', 'claude-code', '/w/demo-app')];
+    const all = [
+      term('a', 'bash', 'claude-code', '/w/demo-app'),
+      term('b', 'bash'),
+      term('c', 'bash', 'opencode', '/w/api'),
+      term('d', 'claude', 'claude-code'),
+      term('e', 'bash', 'claude-code', '/w/demo-app'),
+    ];
     const n = displayNames(all);
-    assert.deepStrictEqual([...n.values()], ['bash — Claude Code · demo-app', 'bash', 'bash — OpenCode · api', 'claude', 'bash — Claude Code · demo-app (2)']);
+    assert.deepStrictEqual(
+      [...n.values()],
+      ['bash — Claude Code · demo-app', 'bash', 'bash — OpenCode · api', 'claude', 'bash — Claude Code · demo-app (2)'],
+    );
     assert.strictEqual(displayName(all[3], all), 'claude');
   });
 
@@ -26,8 +46,16 @@ describe('one name per terminal', () => {
     store.openTerminal('B', 'bash');
     store.observe(obs('pty-scrape', 1000, 'working', { agent: 'codex', locator: { terminalId: 'A', cwd: '/w/app' } }));
     const v = { terminals: store.terminals(), waits: store.waits(), now: 2000 };
-    assert.deepStrictEqual(treeRows(v).map((r) => r.label).slice(0, 2), ['bash — Codex · app', 'bash']);
-    assert.deepStrictEqual(pickItems(v).map((p) => p.label), ['bash — Codex · app', 'bash']);
+    assert.deepStrictEqual(
+      treeRows(v)
+        .map((r) => r.label)
+        .slice(0, 2),
+      ['bash — Codex · app', 'bash'],
+    );
+    assert.deepStrictEqual(
+      pickItems(v).map((p) => p.label),
+      ['bash — Codex · app', 'bash'],
+    );
   });
 });
 

@@ -10,11 +10,17 @@ describe('wait notifications', () => {
     const store = new AgentStore({ now: () => sched.now() });
     const pushed: string[] = [];
     let focus = focused;
-    const n = new WaitNotifier(store, sched, { enabled: () => true, delaySeconds: () => 15, isFocused: () => focus, notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`) });
+    const n = new WaitNotifier(store, sched, {
+      enabled: () => true,
+      delaySeconds: () => 15,
+      isFocused: () => focus,
+      notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`),
+    });
     store.openTerminal('t1', 'a');
     return { sched, store, pushed, n, setFocus: (f: boolean) => (focus = f) };
   }
-  const wait = (store: AgentStore, at: number, kind: 'permission' | 'reply-question', source: 'pty-scrape' | 'hook' = 'pty-scrape') => store.observe(obs(source, at, 'waiting', { wait: kind, locator: { terminalId: 't1' } }));
+  const wait = (store: AgentStore, at: number, kind: 'permission' | 'reply-question', source: 'pty-scrape' | 'hook' = 'pty-scrape') =>
+    store.observe(obs(source, at, 'waiting', { wait: kind, locator: { terminalId: 't1' } }));
 
   it('notifies once, after the delay, for a dialog still open', () => {
     const { sched, store, pushed } = setup();
@@ -68,10 +74,19 @@ describe('wait notifications', () => {
     const sched = new FakeScheduler();
     // Node's timers may fire a few milliseconds early (and a second source may move the opening time): this
     // scheduler fires every timer 5 ms before it is due, which left such a wait unnotified for good.
-    const early = { now: () => sched.now(), setTimeout: (fn: () => void, ms: number) => sched.setTimeout(fn, Math.max(0, ms - 5)), clearTimeout: (h: unknown) => sched.clearTimeout(h) };
+    const early = {
+      now: () => sched.now(),
+      setTimeout: (fn: () => void, ms: number) => sched.setTimeout(fn, Math.max(0, ms - 5)),
+      clearTimeout: (h: unknown) => sched.clearTimeout(h),
+    };
     const store = new AgentStore({ now: () => sched.now() });
     const pushed: string[] = [];
-    new WaitNotifier(store, early, { enabled: () => true, delaySeconds: () => 15, isFocused: () => false, notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`) });
+    new WaitNotifier(store, early, {
+      enabled: () => true,
+      delaySeconds: () => 15,
+      isFocused: () => false,
+      notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`),
+    });
     store.openTerminal('t1', 'a');
     wait(store, sched.now(), 'permission');
     sched.advance(15_100);

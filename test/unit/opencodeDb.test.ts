@@ -100,8 +100,14 @@ class Writer {
   }
 }
 
-const session = (id: string, t: number): Stmt => ['INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)', [id, 'proj', null, 'slug', '/tmp/demo', 'title', '1.18.33', t, t]];
-const message = (id: string, sid: string, t: number): Stmt => ['INSERT INTO message VALUES (?,?,?,?,?)', [id, sid, t, t, JSON.stringify({ role: 'assistant', time: { created: t } })]];
+const session = (id: string, t: number): Stmt => [
+  'INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)',
+  [id, 'proj', null, 'slug', '/tmp/demo', 'title', '1.18.33', t, t],
+];
+const message = (id: string, sid: string, t: number): Stmt => [
+  'INSERT INTO message VALUES (?,?,?,?,?)',
+  [id, sid, t, t, JSON.stringify({ role: 'assistant', time: { created: t } })],
+];
 const part = (id: string, mid: string, sid: string, t: number, text = 'hello'): Stmt => [
   'INSERT INTO part VALUES (?,?,?,?,?,?)',
   [id, mid, sid, t, t, JSON.stringify({ type: 'text', text })],
@@ -139,18 +145,29 @@ describe('OpenCodeDb (live SQLite writer, WAL mode)', function () {
     const r = new OpenCodeDb(db).poll();
     assert.strictEqual(r.changed, true);
     assert.deepStrictEqual(ids(r.rows.session), ['ses_1']);
-    assert.deepStrictEqual(r.rows.message.map((m) => [m.id, m.session_id, m.time_updated]), [['msg_1', 'ses_1', now]]);
+    assert.deepStrictEqual(
+      r.rows.message.map((m) => [m.id, m.session_id, m.time_updated]),
+      [['msg_1', 'ses_1', now]],
+    );
     const [p] = r.rows.part;
     assert.deepStrictEqual(JSON.parse(p.data as string), { type: 'text', text: big });
     assert.deepStrictEqual(Object.values(p), (await writer.query('SELECT * FROM part'))[0]);
   });
 
   it('returns only new and updated rows on later polls, and nothing when idle', async () => {
-    await writer.tx(session('ses_1', now), message('msg_1', 'ses_1', now), part('prt_1', 'msg_1', 'ses_1', now), part('prt_2', 'msg_1', 'ses_1', now));
+    await writer.tx(
+      session('ses_1', now),
+      message('msg_1', 'ses_1', now),
+      part('prt_1', 'msg_1', 'ses_1', now),
+      part('prt_2', 'msg_1', 'ses_1', now),
+    );
     const reader = new OpenCodeDb(db);
     assert.strictEqual(reader.poll().rows.part.length, 2);
     assert.deepStrictEqual(reader.poll(), { rows: { session: [], message: [], part: [] }, changed: false });
-    await writer.tx(part('prt_3', 'msg_1', 'ses_1', now + 5), ['UPDATE part SET time_updated=?, data=? WHERE id=?', [now + 6, '{"type":"text","text":"edited"}', 'prt_1']]);
+    await writer.tx(part('prt_3', 'msg_1', 'ses_1', now + 5), [
+      'UPDATE part SET time_updated=?, data=? WHERE id=?',
+      [now + 6, '{"type":"text","text":"edited"}', 'prt_1'],
+    ]);
     const r = reader.poll();
     assert.deepStrictEqual(ids(r.rows.part), ['prt_1', 'prt_3']);
     assert.strictEqual(r.rows.part.find((x) => x.id === 'prt_1')!.data, '{"type":"text","text":"edited"}');
@@ -174,7 +191,10 @@ describe('OpenCodeDb (live SQLite writer, WAL mode)', function () {
     const reader = new OpenCodeDb(db, { now: () => now });
     const first = reader.poll().rows;
     assert.deepStrictEqual([ids(first.session), ids(first.message), ids(first.part)], [['ses_new'], ['msg_new'], ['prt_new']]);
-    await writer.tx(['UPDATE session SET time_updated=? WHERE id=?', [now + 1, 'ses_old']], part('prt_old2', 'msg_old', 'ses_old', now + 1));
+    await writer.tx(
+      ['UPDATE session SET time_updated=? WHERE id=?', [now + 1, 'ses_old']],
+      part('prt_old2', 'msg_old', 'ses_old', now + 1),
+    );
     const next = reader.poll().rows;
     assert.deepStrictEqual([ids(next.session), ids(next.part)], [['ses_old'], ['prt_old2']]);
   });
@@ -204,10 +224,16 @@ describe('OpenCodeDb (live SQLite writer, WAL mode)', function () {
     assert.ok(done.tx > 30 && done.ckpt >= 2, `churn too slow to mean anything: ${done.tx} tx, ${done.ckpt} checkpoints`);
     assert.ok(salts.size >= 2, 'the WAL should have been restarted at least once');
     const truth = (await writer.query('SELECT id FROM part')).map((r) => r[0] as string);
-    assert.deepStrictEqual(truth.filter((id) => !seen.has(id)), []);
+    assert.deepStrictEqual(
+      truth.filter((id) => !seen.has(id)),
+      [],
+    );
     assert.strictEqual(seen.size, truth.length);
     // Only the first poll must scan everything; a restart costs a rescan only if the reader fell a whole WAL generation behind.
-    assert.ok(reader.stats.fullScans <= 1 + done.ckpt / 2, `restarts should be followed incrementally: ${JSON.stringify(reader.stats)}, ${done.ckpt} checkpoints`);
+    assert.ok(
+      reader.stats.fullScans <= 1 + done.ckpt / 2,
+      `restarts should be followed incrementally: ${JSON.stringify(reader.stats)}, ${done.ckpt} checkpoints`,
+    );
   });
 
   it('follows a WAL restart: from the old tail when it survives, by a full rescan when it was overwritten', async () => {
@@ -237,7 +263,10 @@ describe('OpenCodeDb (live SQLite writer, WAL mode)', function () {
         .sort()
         .map((f) => [f, sha(path.join(dir, f)), fs.statSync(path.join(dir, f)).mtimeMs]);
     const before = snap();
-    assert.deepStrictEqual(before.map((e) => e[0]), ['opencode.db', 'opencode.db-shm', 'opencode.db-wal']);
+    assert.deepStrictEqual(
+      before.map((e) => e[0]),
+      ['opencode.db', 'opencode.db-shm', 'opencode.db-wal'],
+    );
     const reader = new OpenCodeDb(db);
     assert.strictEqual(reader.poll().rows.part.length, 1);
     reader.close();
@@ -272,7 +301,10 @@ describe('OpenCodeDb (no writer)', () => {
     const db = path.join(dir, 'opencode.db');
     fs.writeFileSync(db, crypto.randomBytes(8192));
     const reader = new OpenCodeDb(db);
-    assert.throws(() => reader.poll(), (e: unknown) => e instanceof OpenCodeDbError && e.kind === 'corrupt' && /not a SQLite database/.test(e.message));
+    assert.throws(
+      () => reader.poll(),
+      (e: unknown) => e instanceof OpenCodeDbError && e.kind === 'corrupt' && /not a SQLite database/.test(e.message),
+    );
     assert.throws(() => reader.poll(), OpenCodeDbError, 'the same broken file is reported again, not silently skipped');
     fs.rmSync(db);
     assert.strictEqual(reader.poll().changed, false);

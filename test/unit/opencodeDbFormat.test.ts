@@ -43,12 +43,19 @@ function scan(db: string, table: string): unknown[][] {
   try {
     const info = readSchema(src, [table]).get(table)!;
     const rows: unknown[][] = [];
-    walkLeaves(src, info.root, () => true, (pgno) => {
-      for (const cell of leafCells(src, pgno)) {
-        const vals = decodeRecord(fullPayload(src, cell)).map((v: Value | undefined) => (v instanceof Uint8Array ? { blob: Buffer.from(v).toString('base64') } : v));
-        rows.push([cell.rowid, ...vals]);
-      }
-    });
+    walkLeaves(
+      src,
+      info.root,
+      () => true,
+      (pgno) => {
+        for (const cell of leafCells(src, pgno)) {
+          const vals = decodeRecord(fullPayload(src, cell)).map((v: Value | undefined) =>
+            v instanceof Uint8Array ? { blob: Buffer.from(v).toString('base64') } : v,
+          );
+          rows.push([cell.rowid, ...vals]);
+        }
+      },
+    );
     return rows;
   } finally {
     src.close();
@@ -128,7 +135,10 @@ assert os.path.getsize(sys.argv[1] + "-wal") > size, "no spill"`,
     fs.closeSync(fd);
     assert.strictEqual(header.bigEndian, true);
     assert.ok(wal.frames > 0 && wal.frames === (le.length - 32) / (24 + header.pageSize));
-    assert.deepStrictEqual(new OpenCodeDb(db, { sinceMs: 1e15 }).poll().rows.part.map((r: Row) => r.id), ['prt_1']);
+    assert.deepStrictEqual(
+      new OpenCodeDb(db, { sinceMs: 1e15 }).poll().rows.part.map((r: Row) => r.id),
+      ['prt_1'],
+    );
   });
 
   it('ignores a torn or corrupted last transaction and keeps the ones before it', () => {
@@ -174,7 +184,7 @@ con.execute("PRAGMA wal_checkpoint(TRUNCATE)")`,
     );
     const good = fs.readFileSync(db);
     let seed = 12345;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const kinds = new Set<string>();
     for (let i = 0; i < 300; i++) {
       const bad = Buffer.from(good);
@@ -193,11 +203,17 @@ con.execute("PRAGMA wal_checkpoint(TRUNCATE)")`,
   });
 
   it('a truncated main file is a typed error, not a crash or an empty answer', () => {
-    py(db, `con.executescript("""${PART}"""); con.execute("INSERT INTO part VALUES ('prt_1','m','s',1,1,'${'x'.repeat(9000)}')"); con.execute("PRAGMA wal_checkpoint(TRUNCATE)")`);
+    py(
+      db,
+      `con.executescript("""${PART}"""); con.execute("INSERT INTO part VALUES ('prt_1','m','s',1,1,'${'x'.repeat(9000)}')"); con.execute("PRAGMA wal_checkpoint(TRUNCATE)")`,
+    );
     const full = fs.readFileSync(db);
     fs.rmSync(db + '-wal', { force: true });
     fs.writeFileSync(db, full.subarray(0, 4096 * 2));
-    assert.throws(() => new OpenCodeDb(db, { sinceMs: 1e15 }).poll(), (e: unknown) => e instanceof OpenCodeDbError && e.kind === 'corrupt');
+    assert.throws(
+      () => new OpenCodeDb(db, { sinceMs: 1e15 }).poll(),
+      (e: unknown) => e instanceof OpenCodeDbError && e.kind === 'corrupt',
+    );
   });
 });
 
@@ -209,7 +225,10 @@ describe('parseColumns', () => {
     assert.deepStrictEqual(parseColumns(sql), { names: ['id', 'message_id', 'session id', 'weird,name'], rowidAlias: -1 });
   });
   it('knows an INTEGER PRIMARY KEY column is the rowid', () => {
-    assert.deepStrictEqual(parseColumns('CREATE TABLE t (a text, n INTEGER PRIMARY KEY, PRIMARY KEY (a))'), { names: ['a', 'n'], rowidAlias: 1 });
+    assert.deepStrictEqual(parseColumns('CREATE TABLE t (a text, n INTEGER PRIMARY KEY, PRIMARY KEY (a))'), {
+      names: ['a', 'n'],
+      rowidAlias: 1,
+    });
   });
 });
 

@@ -58,15 +58,27 @@ describe('own entries: which hook handlers are Agent Lens’s', () => {
       `echo ${hookCommand(r, 'codex', true)}`,
     ];
     for (const m of misses) assert.strictEqual(parseOurCommand(m), undefined, m);
-    assert.strictEqual(isOurHandler({ type: 'prompt', command: hookCommand(r, 'codex', false) }, ownEntries()), false, 'not a command handler');
+    assert.strictEqual(
+      isOurHandler({ type: 'prompt', command: hookCommand(r, 'codex', false) }, ownEntries()),
+      false,
+      'not a command handler',
+    );
     assert.strictEqual(isOurHandler({ command: hookCommand(r, 'codex', false) }, ownEntries()), false, 'no type');
-    for (const v of [null, 'x', [ours(hookCommand(r, 'codex', false))], { type: 'command', command: 1 }]) assert.strictEqual(isOurHandler(v, ownEntries()), false);
+    for (const v of [null, 'x', [ours(hookCommand(r, 'codex', false))], { type: 'command', command: 1 }])
+      assert.strictEqual(isOurHandler(v, ownEntries()), false);
   });
 
   it('anything added before or after one of our commands makes it someone else’s', () => {
-    const cmd = fc.tuple(fc.constantFrom(...REPORTERS), fc.constantFrom(...REPORTING_AGENTS), fc.boolean()).map(([r, a, g]) => hookCommand(r, a, g));
+    const cmd = fc
+      .tuple(fc.constantFrom(...REPORTERS), fc.constantFrom(...REPORTING_AGENTS), fc.boolean())
+      .map(([r, a, g]) => hookCommand(r, a, g));
     fc.assert(
-      fc.property(cmd, fc.string({ minLength: 1, maxLength: 8 }), fc.boolean(), (c, extra, before) => parseOurCommand(before ? extra + c : c + extra) === undefined),
+      fc.property(
+        cmd,
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (c, extra, before) => parseOurCommand(before ? extra + c : c + extra) === undefined,
+      ),
     );
   });
 });

@@ -46,7 +46,9 @@ describe('peer: who sent a request, from the kernel, looking only where the clai
   /** Runs a sender (a child of this process) with these claims; `parent` in a claim stands for this process. */
   const send = (claims: (Claim | { pid: 'self'; inProcess?: boolean })[]): Promise<{ pid: number; out: unknown[]; port: number }> =>
     new Promise((resolve, reject) => {
-      const p = spawn(process.execPath, ['-e', SENDER, String(hub.port), hub.token, JSON.stringify(claims)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const p = spawn(process.execPath, ['-e', SENDER, String(hub.port), hub.token, JSON.stringify(claims)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       p.stdout!.on('data', (d) => (out += d));
       p.on('error', reject);
@@ -97,14 +99,20 @@ describe('peer: who sent a request, from the kernel, looking only where the clai
   it('a claim pointing at another session’s process and shell is disproven', async () => {
     const victim = elsewhere();
     await send([{ pid: victim, ancestry: [victim] }]);
-    assert.deepStrictEqual(verdicts.map((v) => v.provenance), ['disproven']);
+    assert.deepStrictEqual(
+      verdicts.map((v) => v.provenance),
+      ['disproven'],
+    );
   });
 
   it('a keep-alive connection keeps its sender: a later request claiming another tree is disproven', async () => {
     const victim = elsewhere();
     const s = await send([{ pid: process.pid }, { pid: victim, ancestry: [victim] }, { pid: sessionOf(process.pid) }]);
     assert.deepStrictEqual(s.out, [204, 204, 204]);
-    assert.deepStrictEqual(verdicts.map((v) => v.provenance), ['verified', 'disproven', 'verified']);
+    assert.deepStrictEqual(
+      verdicts.map((v) => v.provenance),
+      ['verified', 'disproven', 'verified'],
+    );
   });
 
   it('unverified: no running process named, no claim, a socket not in the table, or no /proc to ask', async () => {
@@ -117,9 +125,20 @@ describe('peer: who sent a request, from the kernel, looking only where the clai
       ],
     );
     const conn = { remoteAddress: '127.0.0.1', remotePort: 1, localAddress: '127.0.0.1', localPort: hub.port, kernel: true };
-    assert.deepStrictEqual(finder.identify(conn, { pid: process.pid }), { provenance: 'unverified', why: 'its connection is not in the kernel’s socket table (closed early?)', askable: true });
-    assert.deepStrictEqual(new PeerFinder('/proc', 'darwin').identify({ ...conn, owner: { inode: 1, uid: 0 } }, { pid: process.pid }).provenance, 'unverified');
-    assert.strictEqual(new PeerFinder('/nonexistent').identify({ ...conn, owner: { inode: 1, uid: 0 } }, { pid: process.pid }).provenance, 'unverified', 'no /proc: nothing could be read');
+    assert.deepStrictEqual(finder.identify(conn, { pid: process.pid }), {
+      provenance: 'unverified',
+      why: 'its connection is not in the kernel’s socket table (closed early?)',
+      askable: true,
+    });
+    assert.deepStrictEqual(
+      new PeerFinder('/proc', 'darwin').identify({ ...conn, owner: { inode: 1, uid: 0 } }, { pid: process.pid }).provenance,
+      'unverified',
+    );
+    assert.strictEqual(
+      new PeerFinder('/nonexistent').identify({ ...conn, owner: { inode: 1, uid: 0 } }, { pid: process.pid }).provenance,
+      'unverified',
+      'no /proc: nothing could be read',
+    );
   });
 });
 

@@ -18,7 +18,13 @@ interface End {
   port: number;
   inode: number;
 }
-const E = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as { server: { address: string; port: number }; uid: number; v4: End; mapped: End; otherUser: End & { uid: number } };
+const E = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as {
+  server: { address: string; port: number };
+  uid: number;
+  v4: End;
+  mapped: End;
+  otherUser: End & { uid: number };
+};
 
 describe('/proc/net/tcp: the client ends of connections to the hub, from real captured text', () => {
   it('finds each IPv4 client by its port: its socket inode and owner, this user’s and another user’s', () => {
@@ -29,7 +35,11 @@ describe('/proc/net/tcp: the client ends of connections to the hub, from real ca
 
   it('lists only client ends: not the listening socket, not the server’s own accepted sockets, not other servers’ clients', () => {
     const got = clientSockets(TCP, E.server, true);
-    assert.deepStrictEqual([...got.keys()].sort(), [`127.0.0.1:${E.v4.port}`, `127.0.0.1:${E.otherUser.port}`].sort(), 'the mapped client is in tcp6');
+    assert.deepStrictEqual(
+      [...got.keys()].sort(),
+      [`127.0.0.1:${E.v4.port}`, `127.0.0.1:${E.otherUser.port}`].sort(),
+      'the mapped client is in tcp6',
+    );
     const rows = TCP.split('\n').filter((l) => l.includes(`:${E.server.port.toString(16).toUpperCase()} `));
     assert.ok(rows.length >= 5, 'the capture has the listener and both ends of the connections');
     assert.strictEqual(clientSockets(TCP, { address: '127.0.0.1', port: E.server.port + 1 }, true).size, 0);
@@ -50,7 +60,12 @@ describe('/proc/net/tcp: the client ends of connections to the hub, from real ca
       assert.strictEqual(clientSockets(l, { address: ipv4FromHex(hex, true)!, port: Number.parseInt(port, 16) }, true).size, 0, l);
     }
     const row = TCP.split('\n').find((l) => l.includes(` ${E.v4.inode} `))!;
-    const torn = [row.slice(0, 60), row.replace(/^\s*\d+:/, 'xx:'), row.replace(' 0100007F:', ' 0100007G:'), row.replace(/ \d+ 2 /, ' -1 2 ')].join('\n');
+    const torn = [
+      row.slice(0, 60),
+      row.replace(/^\s*\d+:/, 'xx:'),
+      row.replace(' 0100007F:', ' 0100007G:'),
+      row.replace(/ \d+ 2 /, ' -1 2 '),
+    ].join('\n');
     assert.strictEqual(clientSockets(torn, E.server, true).size, 0);
     assert.strictEqual(clientSockets('', E.server, true).size, 0);
   });

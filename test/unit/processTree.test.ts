@@ -3,14 +3,29 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { descendants, findAgent, parseProcStat, parsePs, parseWindowsJson, processesUnder, ttySize } from '../../src/sources/process/processTree';
+import {
+  descendants,
+  findAgent,
+  parseProcStat,
+  parsePs,
+  parseWindowsJson,
+  processesUnder,
+  ttySize,
+} from '../../src/sources/process/processTree';
 import { AgentCensus } from '../../src/sources/process/agentCensus';
 
 describe('process tree', () => {
   it('parses ps output (macOS) and Windows CIM JSON', () => {
-    const ps = parsePs('  1     0 /sbin/launchd /sbin/launchd\n 500   1 -zsh -zsh\n 600 500 node node /usr/local/lib/node_modules/@openai/codex/bin/codex.js\n');
+    const ps = parsePs(
+      '  1     0 /sbin/launchd /sbin/launchd\n 500   1 -zsh -zsh\n 600 500 node node /usr/local/lib/node_modules/@openai/codex/bin/codex.js\n',
+    );
     assert.strictEqual(findAgent(descendants(ps, 500))?.agent, 'codex');
-    const win = parseWindowsJson(JSON.stringify([{ ProcessId: 10, ParentProcessId: 1, Name: 'pwsh.exe', CommandLine: 'pwsh' }, { ProcessId: 11, ParentProcessId: 10, Name: 'opencode.exe', CommandLine: '"C:\\tools\\opencode.exe"' }]));
+    const win = parseWindowsJson(
+      JSON.stringify([
+        { ProcessId: 10, ParentProcessId: 1, Name: 'pwsh.exe', CommandLine: 'pwsh' },
+        { ProcessId: 11, ParentProcessId: 10, Name: 'opencode.exe', CommandLine: '"C:\\tools\\opencode.exe"' },
+      ]),
+    );
     assert.strictEqual(findAgent(descendants(win, 10))?.agent, 'opencode');
   });
 

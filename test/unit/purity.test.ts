@@ -30,7 +30,9 @@ for (const f of JSON.parse(process.argv[1])) {
   out[f] = { imports: rules['@typescript-eslint/no-restricted-imports'] ?? null, syntax: rules['no-restricted-syntax'] ?? null };
 }
 console.log(JSON.stringify(out));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(files)], { cwd: ROOT, encoding: 'utf8' })) as Record<string, { imports: RuleEntry; syntax: RuleEntry }>;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(files)], { cwd: ROOT, encoding: 'utf8' }),
+  ) as Record<string, { imports: RuleEntry; syntax: RuleEntry }>;
 }
 
 const severity = (r: RuleEntry) => (Array.isArray(r) ? r[0] : r);
@@ -40,12 +42,43 @@ describe('layer boundary', function () {
   const files = walk('src', []);
 
   it('finds the sources of every layer', () => {
-    for (const dir of ['src/common', 'src/agents', 'src/detect', 'src/jsonl', 'src/hooks', 'src/formats', 'src/store', 'src/views', 'src/sources/terminal', 'src/sources/logs', 'src/sources/hooks', 'src/sources/process', 'src/hub', 'src/handoff', 'src/integrations', 'src/replay', 'src/cli', 'src/vscode']) {
-      assert.ok(files.some((f) => f.startsWith(`${dir}/`)), `no sources under ${dir}`);
+    for (const dir of [
+      'src/common',
+      'src/agents',
+      'src/detect',
+      'src/jsonl',
+      'src/hooks',
+      'src/formats',
+      'src/store',
+      'src/views',
+      'src/sources/terminal',
+      'src/sources/logs',
+      'src/sources/hooks',
+      'src/sources/process',
+      'src/hub',
+      'src/handoff',
+      'src/integrations',
+      'src/replay',
+      'src/cli',
+      'src/vscode',
+    ]) {
+      assert.ok(
+        files.some((f) => f.startsWith(`${dir}/`)),
+        `no sources under ${dir}`,
+      );
     }
   });
 
-  const outside = ['src/store/store.ts', 'src/views/model.ts', 'src/cli/cli.ts', 'test/unit/views.test.ts', 'test/live/live.test.ts', 'bench/bench.ts', 'soak/soak.ts', 'harness/driver.ts'];
+  const outside = [
+    'src/store/store.ts',
+    'src/views/model.ts',
+    'src/cli/cli.ts',
+    'test/unit/views.test.ts',
+    'test/live/live.test.ts',
+    'bench/bench.ts',
+    'soak/soak.ts',
+    'harness/driver.ts',
+  ];
   const inside = ['src/vscode/tree.ts', 'src/extension.ts', 'test/e2e/suite/util.ts'];
   let rules: Record<string, { imports: RuleEntry; syntax: RuleEntry }> = {};
   before(() => {
@@ -71,13 +104,25 @@ describe('layer boundary', function () {
       assert.ok(off || !/"name":"vscode"/.test(JSON.stringify(rules[f].imports)), `${f}: ${JSON.stringify(rules[f].imports)}`);
       // no-restricted-syntax stays on in the adapter for the UI sinks (below), but without the vscode selectors
       const syntax = rules[f].syntax;
-      assert.ok(severity(syntax) === 0 || severity(syntax) === 'off' || !/'vscode'/.test(JSON.stringify(syntax)), `${f}: ${JSON.stringify(syntax)}`);
+      assert.ok(
+        severity(syntax) === 0 || severity(syntax) === 'off' || !/'vscode'/.test(JSON.stringify(syntax)),
+        `${f}: ${JSON.stringify(syntax)}`,
+      );
     }
   });
 });
 
 /** The calls that render `[label](command:…)` links or `$(icon)`s: only src/vscode/ui.ts may make them. */
-const UI_SINKS = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'withProgress'];
+const UI_SINKS = [
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'showInputBox',
+  'showQuickPick',
+  'createQuickPick',
+  'createInputBox',
+  'withProgress',
+];
 
 /** no-restricted-syntax as ESLint resolves it for each file, and what the first file's setting reports on each sample. */
 function sinkRule(files: string[], samples: string[]): { rules: Record<string, RuleEntry>; fired: string[][] } {
@@ -90,16 +135,31 @@ const linter = new Linter();
 const config = [{ languageOptions: { ecmaVersion: 2022, sourceType: 'module' }, rules: { 'no-restricted-syntax': rules[files[0]] } }];
 const fired = samples.map((s) => linter.verify(s, config).map((m) => m.ruleId + ': ' + m.message));
 console.log(JSON.stringify({ rules, fired }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([files, samples])], { cwd: ROOT, encoding: 'utf8' })) as { rules: Record<string, RuleEntry>; fired: string[][] };
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([files, samples])], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }),
+  ) as { rules: Record<string, RuleEntry>; fired: string[][] };
 }
 
 describe('untrusted text reaches VS Code only through src/vscode/ui.ts', function () {
   this.timeout(60_000);
-  const guarded = ['src/vscode/commands.ts', 'src/vscode/handoffCommands.ts', 'src/vscode/waitCommands.ts', 'src/vscode/hookCommands.ts', 'src/vscode/handoff.ts', 'src/vscode/tree.ts', 'src/extension.ts', 'src/views/model.ts', 'src/store/store.ts'];
+  const guarded = [
+    'src/vscode/commands.ts',
+    'src/vscode/handoffCommands.ts',
+    'src/vscode/waitCommands.ts',
+    'src/vscode/hookCommands.ts',
+    'src/vscode/handoff.ts',
+    'src/vscode/tree.ts',
+    'src/extension.ts',
+    'src/views/model.ts',
+    'src/store/store.ts',
+  ];
   const bad = [
     "vscode.window.showInformationMessage('x');",
     "void vscode.window.showWarningMessage(msg, 'Open');",
-    "const show = b ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;",
+    'const show = b ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;',
     "window['showErrorMessage']('x');",
     'const { showInputBox } = vscode.window;',
     'await vscode.window.showQuickPick(items, {});',
@@ -107,7 +167,12 @@ describe('untrusted text reaches VS Code only through src/vscode/ui.ts', functio
     'const box = window.createInputBox();',
     'vscode.window.withProgress({ title: t }, async () => 1);',
   ];
-  const good = ["void ui.info('x');", 'await vscode.window.showTextDocument(doc);', 'vscode.window.createStatusBarItem();', "const t = vscode.l10n.t('x');"];
+  const good = [
+    "void ui.info('x');",
+    'await vscode.window.showTextDocument(doc);',
+    'vscode.window.createStatusBarItem();',
+    "const t = vscode.l10n.t('x');",
+  ];
   let result: ReturnType<typeof sinkRule> = { rules: {}, fired: [] };
   before(() => {
     result = sinkRule([...guarded, 'src/vscode/ui.ts', 'test/e2e/suite/util.ts'], [...bad, ...good]);
@@ -119,13 +184,17 @@ describe('untrusted text reaches VS Code only through src/vscode/ui.ts', functio
       assert.ok(severity(r) === 2 || severity(r) === 'error', `${f}: ${JSON.stringify(r)}`);
       for (const name of UI_SINKS) assert.ok(JSON.stringify(r).includes(name), `${f}: ${name} is not restricted`);
     }
-    for (const f of ['src/vscode/ui.ts', 'test/e2e/suite/util.ts']) assert.ok(severity(result.rules[f]) === 0 || severity(result.rules[f]) === 'off', `${f}: ${JSON.stringify(result.rules[f])}`);
+    for (const f of ['src/vscode/ui.ts', 'test/e2e/suite/util.ts'])
+      assert.ok(severity(result.rules[f]) === 0 || severity(result.rules[f]) === 'off', `${f}: ${JSON.stringify(result.rules[f])}`);
   });
 
   it('fires on each way to reach a sink, and not on other calls', () => {
     bad.forEach((code, i) => {
       assert.ok(result.fired[i].length > 0, `not reported: ${code}`);
-      assert.ok(result.fired[i].every((m) => m.startsWith('no-restricted-syntax: ') && m.includes('src/vscode/ui.ts')), result.fired[i].join('\n'));
+      assert.ok(
+        result.fired[i].every((m) => m.startsWith('no-restricted-syntax: ') && m.includes('src/vscode/ui.ts')),
+        result.fired[i].join('\n'),
+      );
     });
     good.forEach((code, i) => assert.deepStrictEqual(result.fired[bad.length + i], [], code));
   });
@@ -139,15 +208,25 @@ describe('untrusted text reaches VS Code only through src/vscode/ui.ts', functio
 
 describe('whether an agent runs is asked in src/common/agents.ts only', function () {
   this.timeout(60_000);
-  const bad = ["if (t.agent === 'shell') f();", "const x = 'shell' !== s.agent;", "switch (a) { case 'shell': break; }", "if (a == 'shell') f();"];
-  const good = ["const t = { agent: 'shell' };", "if (!isAgent(t)) f();", "if (t.agent === 'codex') f();"];
+  const bad = [
+    "if (t.agent === 'shell') f();",
+    "const x = 'shell' !== s.agent;",
+    "switch (a) { case 'shell': break; }",
+    "if (a == 'shell') f();",
+  ];
+  const good = ["const t = { agent: 'shell' };", 'if (!isAgent(t)) f();', "if (t.agent === 'codex') f();"];
   let result: ReturnType<typeof sinkRule> = { rules: {}, fired: [] };
   before(() => {
     result = sinkRule(['src/views/labels.ts', 'src/vscode/config.ts', 'src/common/agents.ts'], [...bad, ...good]);
   });
 
   it('fires on every comparison with the shell, in the pure layers and the adapter, and not elsewhere', () => {
-    bad.forEach((code, i) => assert.ok(result.fired[i].some((m) => m.includes('isAgent()')), `not reported: ${code}: ${result.fired[i].join('\n')}`));
+    bad.forEach((code, i) =>
+      assert.ok(
+        result.fired[i].some((m) => m.includes('isAgent()')),
+        `not reported: ${code}: ${result.fired[i].join('\n')}`,
+      ),
+    );
     good.forEach((code, i) => assert.deepStrictEqual(result.fired[bad.length + i], [], code));
     assert.ok(JSON.stringify(result.rules['src/vscode/config.ts']).includes('isAgent()'), 'the adapter too');
     assert.ok(!JSON.stringify(result.rules['src/common/agents.ts']).includes('isAgent()'), 'the one module that defines it');
@@ -155,7 +234,9 @@ describe('whether an agent runs is asked in src/common/agents.ts only', function
 
   it('no source compares with the shell, not even under an eslint-disable comment', () => {
     const compared = /[!=]==?\s*'shell'|'shell'\s*[!=]==?|case 'shell'/;
-    const offenders = walk('src', []).filter((f) => f !== 'src/common/agents.ts' && compared.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    const offenders = walk('src', []).filter(
+      (f) => f !== 'src/common/agents.ts' && compared.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+    );
     assert.deepStrictEqual(offenders, []);
   });
 });
@@ -175,7 +256,9 @@ for (const s of JSON.parse(process.argv[1])) {
   out.push(linter.verify(s.code, config).map((m) => (m.ruleId ?? '') + ': ' + m.message));
 }
 console.log(JSON.stringify(out));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(samples)], { cwd: ROOT, encoding: 'utf8' })) as string[][];
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(samples)], { cwd: ROOT, encoding: 'utf8' }),
+  ) as string[][];
 }
 
 describe('the folder map is the data flow: ESLint says which folder may import which', function () {
@@ -203,8 +286,13 @@ describe('the folder map is the data flow: ESLint says which folder may import w
     const graph = new Map<string, string[]>();
     for (const f of files) {
       const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
-      const deps = [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.[^']+)'/gms)].map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(f), m[1])));
-      graph.set(f, deps.map((d) => (files.includes(`${d}.ts`) ? `${d}.ts` : `${d}/index.ts`)).filter((d) => files.includes(d)));
+      const deps = [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.[^']+)'/gms)].map((m) =>
+        path.posix.normalize(path.posix.join(path.posix.dirname(f), m[1])),
+      );
+      graph.set(
+        f,
+        deps.map((d) => (files.includes(`${d}.ts`) ? `${d}.ts` : `${d}/index.ts`)).filter((d) => files.includes(d)),
+      );
     }
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];

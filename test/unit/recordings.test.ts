@@ -16,7 +16,11 @@ describe('agreement with real recordings', () => {
   const rows: string[] = [];
 
   it('has recordings of each of the three CLIs', () => {
-    for (const a of ['claude-code', 'codex', 'opencode']) assert.ok(all.some((r) => r.agent === a), `no ${a} recordings`);
+    for (const a of ['claude-code', 'codex', 'opencode'])
+      assert.ok(
+        all.some((r) => r.agent === a),
+        `no ${a} recordings`,
+      );
   });
 
   for (const r of all) {
@@ -25,7 +29,9 @@ describe('agreement with real recordings', () => {
       const withCmd = replayCast(r.cast, { commandLine: COMMAND_OF[r.agent] });
       const a = agreement(withCmd.detections, expected);
       const screenOnly = agreement(replayCast(r.cast).detections, expected);
-      rows.push(`${`${r.agent}/${r.scenario}`.padEnd(42)} at-rest ${a.atRest.toFixed(3)}  strict ${a.strict.toFixed(3)}  screen-only at-rest ${screenOnly.atRest.toFixed(3)}`);
+      rows.push(
+        `${`${r.agent}/${r.scenario}`.padEnd(42)} at-rest ${a.atRest.toFixed(3)}  strict ${a.strict.toFixed(3)}  screen-only at-rest ${screenOnly.atRest.toFixed(3)}`,
+      );
       assert.ok(a.atRest >= 0.95, `at-rest agreement ${a.atRest.toFixed(3)}; largest misses: ${JSON.stringify(a.misses)}`);
       // Without a command line the agent must still be recognised from the screen alone.
       assert.ok(screenOnly.atRest >= 0.85, `screen-only agreement ${screenOnly.atRest.toFixed(3)}: ${JSON.stringify(screenOnly.misses)}`);
@@ -43,20 +49,30 @@ describe('agreement with real recordings', () => {
  */
 describe('agreement with recordings of the real CLIs made by the harness', () => {
   const all = recordings('live');
-  const shortfalls = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'live', 'SHORTFALLS.json'), 'utf8')) as Record<string, { floor: number; why: string }>;
+  const shortfalls = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'live', 'SHORTFALLS.json'), 'utf8')) as Record<
+    string,
+    { floor: number; why: string }
+  >;
   const rows: string[] = [];
 
   it('has harness recordings of each CLI, at least 10 scenarios each', () => {
-    for (const a of ['claude-code', 'codex', 'opencode']) assert.ok(all.filter((r) => r.agent === a).length >= 10, `too few ${a} recordings`);
+    for (const a of ['claude-code', 'codex', 'opencode'])
+      assert.ok(all.filter((r) => r.agent === a).length >= 10, `too few ${a} recordings`);
   });
 
   for (const r of all) {
     const key = `${r.agent}/${r.scenario}`;
     const known = shortfalls[key];
     it(`${key} agrees ≥ ${known ? `${known.floor} (known shortfall)` : '0.95'}`, () => {
-      const a = agreement(replayCast(r.cast, { commandLine: recordedCommandLine(r.dir, r.agent) }).detections, parseExpected(r.expectedText));
+      const a = agreement(
+        replayCast(r.cast, { commandLine: recordedCommandLine(r.dir, r.agent) }).detections,
+        parseExpected(r.expectedText),
+      );
       rows.push(`${key.padEnd(42)} at-rest ${a.atRest.toFixed(3)}  strict ${a.strict.toFixed(3)}${known ? '  (known shortfall)' : ''}`);
-      assert.ok(a.atRest >= (known?.floor ?? 0.95), `at-rest agreement ${a.atRest.toFixed(3)}; largest misses: ${JSON.stringify(a.misses)}`);
+      assert.ok(
+        a.atRest >= (known?.floor ?? 0.95),
+        `at-rest agreement ${a.atRest.toFixed(3)}; largest misses: ${JSON.stringify(a.misses)}`,
+      );
     });
   }
 
@@ -64,7 +80,10 @@ describe('agreement with recordings of the real CLIs made by the harness', () =>
     for (const key of Object.keys(shortfalls).filter((k) => !k.startsWith('_'))) {
       const r = all.find((x) => `${x.agent}/${x.scenario}` === key);
       assert.ok(r, `SHORTFALLS.json names ${key}, which has no recording`);
-      const a = agreement(replayCast(r!.cast, { commandLine: recordedCommandLine(r!.dir, r!.agent) }).detections, parseExpected(r!.expectedText));
+      const a = agreement(
+        replayCast(r!.cast, { commandLine: recordedCommandLine(r!.dir, r!.agent) }).detections,
+        parseExpected(r!.expectedText),
+      );
       assert.ok(a.atRest < 0.95, `${key} now agrees ${a.atRest.toFixed(3)}: remove it from SHORTFALLS.json`);
     }
   });

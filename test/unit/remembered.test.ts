@@ -15,7 +15,14 @@ describe('remembered terminals across a reload', () => {
     agentPid: 200,
     cwd: '/work/demo-app',
     sessionIds: ['sess-1'],
-    wait: { kind: 'permission', question: 'Bash: rm -rf build', options: ['Yes', 'No'], openedAt: now - 20_000, openedBy: 'hook', byHook: true },
+    wait: {
+      kind: 'permission',
+      question: 'Bash: rm -rf build',
+      options: ['Yes', 'No'],
+      openedAt: now - 20_000,
+      openedBy: 'hook',
+      byHook: true,
+    },
     savedAt: now - 5000,
   };
   const found = { agent: 'claude-code' as const, pid: 200 };
@@ -53,7 +60,14 @@ describe('remembered terminals across a reload', () => {
     const store = new AgentStore({ now: () => now });
     store.openTerminal('t1', 'claude');
     for (const o of rememberedWords(r, 't1', found, true, now)) store.observe(o);
-    store.observe({ source: 'jsonl-watcher', at: now + 1000, agent: 'claude-code', state: 'working', evidence: 'claude.tool_result', locator: { sessionId: 'sess-1' } });
+    store.observe({
+      source: 'jsonl-watcher',
+      at: now + 1000,
+      agent: 'claude-code',
+      state: 'working',
+      evidence: 'claude.tool_result',
+      locator: { sessionId: 'sess-1' },
+    });
     assert.deepStrictEqual([store.terminal('t1')!.state, store.waits().length], ['working', 0]);
   });
 
@@ -61,10 +75,25 @@ describe('remembered terminals across a reload', () => {
     const store = new AgentStore({ now: () => now });
     store.openTerminal('t1', 'claude');
     // The log's backlog is read at activation, before the revived terminal's agent is found: a session apart.
-    store.observe({ source: 'jsonl-watcher', at: now - 30_000, agent: 'claude-code', state: 'working', evidence: 'claude.prompt: "human"', prompt: true, locator: { sessionId: 'sess-1', cwd: '/work/demo-app' } });
+    store.observe({
+      source: 'jsonl-watcher',
+      at: now - 30_000,
+      agent: 'claude-code',
+      state: 'working',
+      evidence: 'claude.prompt: "human"',
+      prompt: true,
+      locator: { sessionId: 'sess-1', cwd: '/work/demo-app' },
+    });
     assert.strictEqual(store.terminal('t1')!.agent, 'shell');
     for (const o of rememberedWords({ ...r, wait: undefined }, 't1', found, true, now)) store.observe(o);
-    store.observe({ source: 'process', at: now, agent: 'claude-code', state: 'idle', evidence: 'process claude (pid 200), running since before this window (re)loaded', locator: { terminalId: 't1' } });
+    store.observe({
+      source: 'process',
+      at: now,
+      agent: 'claude-code',
+      state: 'idle',
+      evidence: 'process claude (pid 200), running since before this window (re)loaded',
+      locator: { terminalId: 't1' },
+    });
     const t = store.terminal('t1')!;
     assert.deepStrictEqual([t.agent, t.state, t.source], ['claude-code', 'working', 'jsonl-watcher']);
   });
@@ -83,15 +112,35 @@ describe('remembered terminals across a reload', () => {
     const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
     const before = new AgentStore({ now: () => now });
     before.openTerminal('t1', 'claude');
-    const m1 = new TerminalMemory(file, before, facts, () => markers, () => undefined);
-    before.observe({ source: 'hook', at: now - 1000, agent: 'claude-code', state: 'waiting', evidence: 'PermissionRequest', wait: { kind: 'permission', question: 'Bash: rm -rf build' }, locator: { terminalId: 't1', sessionId: 'sess-9' } });
+    const m1 = new TerminalMemory(
+      file,
+      before,
+      facts,
+      () => markers,
+      () => undefined,
+    );
+    before.observe({
+      source: 'hook',
+      at: now - 1000,
+      agent: 'claude-code',
+      state: 'waiting',
+      evidence: 'PermissionRequest',
+      wait: { kind: 'permission', question: 'Bash: rm -rf build' },
+      locator: { terminalId: 't1', sessionId: 'sess-9' },
+    });
     m1.dispose();
     assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
     fs.mkdirSync(markers);
     fs.writeFileSync(path.join(markers, '200'), '');
     const after = new AgentStore({ now: () => now });
     after.openTerminal('t9', 'claude');
-    const m2 = new TerminalMemory(file, after, facts, () => markers, () => undefined);
+    const m2 = new TerminalMemory(
+      file,
+      after,
+      facts,
+      () => markers,
+      () => undefined,
+    );
     m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
     assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
     m2.dispose();

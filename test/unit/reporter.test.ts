@@ -37,7 +37,10 @@ interface Run {
 /** Runs a hook command the way the agents do: `sh -c <command>` with the payload on stdin. */
 function runHook(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<Run> {
   const t0 = performance.now();
-  return collect(spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] }), stdin).then((r) => ({ ...r, ms: performance.now() - t0 }));
+  return collect(spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] }), stdin).then((r) => ({
+    ...r,
+    ms: performance.now() - t0,
+  }));
 }
 
 describe('reporter: silent, always exit 0, bounded, in order; gated closes cost one test -e', function () {
@@ -84,7 +87,11 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     assert.strictEqual(received[0].pid, process.pid, 'the hook’s parent is the agent');
     const [w] = store.waits();
     assert.deepStrictEqual([w.kind, w.openedBy, w.terminalId], ['permission', 'hook', 'T1']);
-    assert.strictEqual(store.terminal('T1')!.words.find((o) => o.source === 'hook')?.provenance, 'verified', 'the hub found the reporter below this process');
+    assert.strictEqual(
+      store.terminal('T1')!.words.find((o) => o.source === 'hook')?.provenance,
+      'verified',
+      'the hub found the reporter below this process',
+    );
     assert.match(w.question ?? '', /^Bash: /);
     assert.ok(fs.existsSync(marker()), 'marker written for the gated closes');
     console.log(`      reporting event: ${r.ms.toFixed(0)} ms wall (process start included)`);
@@ -132,7 +139,9 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
       const r = await runHook(cmd('claude-code'), JSON.stringify(payloads(CLAUDE_04, 'Stop')[0]), { ...env, AGENT_LENS_HUB: file });
       assert.deepStrictEqual([r.code, r.stdout], [0, '']);
       assert.ok(r.ms < 10_000, `ends before the agent's 10 s hook timeout (${r.ms} ms)`);
-      console.log(`      hub ${file === dead ? 'down' : file === wrong ? 'with another token' : 'never answering'}: exit 0 after ${r.ms.toFixed(0)} ms`);
+      console.log(
+        `      hub ${file === dead ? 'down' : file === wrong ? 'with another token' : 'never answering'}: exit 0 after ${r.ms.toFixed(0)} ms`,
+      );
     }
     hole.close();
     assert.strictEqual(store.terminal('T1')!.history.length, before, 'a refused report changes nothing');
@@ -146,7 +155,10 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
       Array.from({ length: 8 }, (_, i) => `p${i}`),
     );
     const ats = received.map((r) => r.at as number);
-    assert.deepStrictEqual([...ats].sort((a, b) => a - b), ats);
+    assert.deepStrictEqual(
+      [...ats].sort((a, b) => a - b),
+      ats,
+    );
   });
 
   it('Codex: the reporter sends its own request before the hook returns, verified by the kernel', async () => {
@@ -157,7 +169,10 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     // Received before the hook returned: no copy is left behind to send it (one could not be traced to its agent).
     assert.strictEqual(received.length, 1);
     assert.strictEqual((received[0].payload as { hook_event_name: string }).hook_event_name, 'PermissionRequest');
-    assert.ok(store.sessions().some((s) => s.agent === 'codex' && s.shown?.provenance === 'verified'), 'the sender was found below the agent');
+    assert.ok(
+      store.sessions().some((s) => s.agent === 'codex' && s.shown?.provenance === 'verified'),
+      'the sender was found below the agent',
+    );
     console.log(`      codex hook returned after ${r.ms.toFixed(0)} ms, its report delivered and verified`);
   });
 });

@@ -32,7 +32,10 @@ describe('agent-lens serve (headless hub, real tmux)', function () {
 
   async function startServe(): Promise<void> {
     fs.rmSync(infoFile(), { force: true });
-    child = spawn(process.execPath, [CLI, 'serve', '--root', path.join(tmp, 'handoff'), '--info-file', infoFile()], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [CLI, 'serve', '--root', path.join(tmp, 'handoff'), '--info-file', infoFile()], {
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     child.stdout!.on('data', (c: Buffer) => (stderr += `[stdout] ${c.toString()}`));
     info = await until(() => {
@@ -54,7 +57,11 @@ describe('agent-lens serve (headless hub, real tmux)', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-serve-'));
     fs.mkdirSync(path.join(tmp, 'handoff'));
     fs.writeFileSync(path.join(tmp, 'handoff', 'team.toml'), '[worker]\nmode = "background"\nprocess = "cat"\ntmux = "agents:0.0"\n');
-    execFileSync('tmux', ['new-session', '-d', '-s', 'agents', '-x', '200', '-y', '50', `sh -c 'stty -echo; exec cat > ${path.join(tmp, 'typed.txt')}'`], { env: env() });
+    execFileSync(
+      'tmux',
+      ['new-session', '-d', '-s', 'agents', '-x', '200', '-y', '50', `sh -c 'stty -echo; exec cat > ${path.join(tmp, 'typed.txt')}'`],
+      { env: env() },
+    );
     await startServe();
   });
   after(async () => {
@@ -88,7 +95,13 @@ describe('agent-lens serve (headless hub, real tmux)', function () {
     },
     typed: async () => {
       // The pane's cat writes each line once Enter reaches it.
-      await until(() => (fs.existsSync(path.join(tmp, 'typed.txt')) && fs.readFileSync(path.join(tmp, 'typed.txt'), 'utf8').includes('execute it.') ? true : undefined), 'the typed line in the tmux pane');
+      await until(
+        () =>
+          fs.existsSync(path.join(tmp, 'typed.txt')) && fs.readFileSync(path.join(tmp, 'typed.txt'), 'utf8').includes('execute it.')
+            ? true
+            : undefined,
+        'the typed line in the tmux pane',
+      );
       return fs.readFileSync(path.join(tmp, 'typed.txt'), 'utf8');
     },
   };
@@ -96,13 +109,20 @@ describe('agent-lens serve (headless hub, real tmux)', function () {
 
   it('serves the hook endpoint too (Bearer token, like the reporter)', async () => {
     const { send } = await import('./handoffContract');
-    const report = JSON.stringify({ v: 1, agent: 'claude-code', at: Date.now(), pid: 1, payload: { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'Done.' } });
+    const report = JSON.stringify({
+      v: 1,
+      agent: 'claude-code',
+      at: Date.now(),
+      pid: 1,
+      payload: { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'Done.' },
+    });
     assert.strictEqual((await send(info.port, 'POST', '/v1/hooks', { bearer: info.token, body: report })).status, 204);
     assert.strictEqual((await send(info.port, 'POST', '/v1/hooks', { bearer: 'nope', body: report })).status, 403);
   });
 
   it('the CLI reports, cancels, dispatches and shows status through AGENT_LENS_HUB, never a token in argv', () => {
-    const cli = (args: string[], extra: Record<string, string> = { AGENT_LENS_HUB: infoFile() }) => spawnSync(process.execPath, [CLI, ...args], { env: { ...env(), ...extra }, encoding: 'utf8' });
+    const cli = (args: string[], extra: Record<string, string> = { AGENT_LENS_HUB: infoFile() }) =>
+      spawnSync(process.execPath, [CLI, ...args], { env: { ...env(), ...extra }, encoding: 'utf8' });
     const brief = path.join(tmp, 'brief.md');
     fs.writeFileSync(brief, 'Say hello.\n');
     const d = cli(['dispatch', '--agent', 'worker', '--task-id', '0201-01', '--brief', brief]);

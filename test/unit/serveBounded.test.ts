@@ -26,11 +26,16 @@ describe('serve: bounded reads and bounded boards', function () {
   });
 
   const info = () => path.join(tmp, 'run', 'hub.json');
-  const serveRoot = (root: string, lifeMs = 30_000) => (run = startServe(['--root', root, '--team', path.join(root, 'team.toml')], info(), { limitMb: RSS_LIMIT_MB, lifeMs }));
+  const serveRoot = (root: string, lifeMs = 30_000) =>
+    (run = startServe(['--root', root, '--team', path.join(root, 'team.toml')], info(), { limitMb: RSS_LIMIT_MB, lifeMs }));
 
   for (const [name, plant, want] of [
     ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), /team\.toml: .*(a device|not a regular file)/],
-    ['a link to a FIFO', (f: string) => (execFileSync('mkfifo', [`${f}.fifo`]), fs.symlinkSync(`${f}.fifo`, f)), /team\.toml: .*(FIFO|not a regular file)/],
+    [
+      'a link to a FIFO',
+      (f: string) => (execFileSync('mkfifo', [`${f}.fifo`]), fs.symlinkSync(`${f}.fifo`, f)),
+      /team\.toml: .*(FIFO|not a regular file)/,
+    ],
     ['a 10 MB file', (f: string) => fs.writeFileSync(f, `# ${'x'.repeat(10 * MB)}\n`), /team\.toml: .*\b(KB|MB)\b/],
   ] as const) {
     it(`a team.toml that is ${name}: a registry error at once, memory flat, the hub listens`, async () => {
@@ -42,7 +47,9 @@ describe('serve: bounded reads and bounded boards', function () {
       const m = await run!.waitFor(want, 10_000);
       const ms = Date.now() - t0;
       await run!.info(5000);
-      console.log(`      ${name}: registry error after ${ms} ms (process start included), peak RSS ${run!.peakMb().toFixed(0)} MB: ${m[0].slice(0, 160)}`);
+      console.log(
+        `      ${name}: registry error after ${ms} ms (process start included), peak RSS ${run!.peakMb().toFixed(0)} MB: ${m[0].slice(0, 160)}`,
+      );
       assert.ok(run!.peakMb() < RSS_LIMIT_MB, `peak RSS ${run!.peakMb()} MB`);
     });
   }
@@ -59,10 +66,17 @@ describe('serve: bounded reads and bounded boards', function () {
     const { port, token } = await run!.info();
     for (const agent of ['zero', 'fifo', 'big']) {
       const t0 = Date.now();
-      const a = await sendWithin(8000, port, 'POST', '/handoff/dispatch', { token, body: JSON.stringify({ agent, task_id: 't1', brief: 'b' }) }).catch((e: Error) => {
-        throw new Error(`read.md of ${agent}: ${e.message} after ${Date.now() - t0} ms (serve: ${run!.killed() ?? 'still running'}, peak RSS ${run!.peakMb().toFixed(0)} MB)`);
+      const a = await sendWithin(8000, port, 'POST', '/handoff/dispatch', {
+        token,
+        body: JSON.stringify({ agent, task_id: 't1', brief: 'b' }),
+      }).catch((e: Error) => {
+        throw new Error(
+          `read.md of ${agent}: ${e.message} after ${Date.now() - t0} ms (serve: ${run!.killed() ?? 'still running'}, peak RSS ${run!.peakMb().toFixed(0)} MB)`,
+        );
       });
-      console.log(`      read.md of ${agent}: answered ${a.status} after ${Date.now() - t0} ms, peak RSS ${run!.peakMb().toFixed(0)} MB: ${String(a.json?.error).slice(0, 160)}`);
+      console.log(
+        `      read.md of ${agent}: answered ${a.status} after ${Date.now() - t0} ms, peak RSS ${run!.peakMb().toFixed(0)} MB: ${String(a.json?.error).slice(0, 160)}`,
+      );
       assert.strictEqual(a.status, 400, a.text);
       assert.match(a.json.error, /^artifact folder failed: .*read\.md/);
     }
@@ -75,9 +89,15 @@ describe('serve: bounded reads and bounded boards', function () {
     execFileSync('mkfifo', [fifo]);
     for (const brief of ['/dev/zero', fifo]) {
       const t0 = Date.now();
-      const c = runWatched(['dispatch', '--agent', 'w', '--task-id', 't1', '--brief', brief], { limitMb: RSS_LIMIT_MB, lifeMs: 10_000, env: { ...process.env, AGENT_LENS_HUB: path.join(tmp, 'none.json') } });
+      const c = runWatched(['dispatch', '--agent', 'w', '--task-id', 't1', '--brief', brief], {
+        limitMb: RSS_LIMIT_MB,
+        lifeMs: 10_000,
+        env: { ...process.env, AGENT_LENS_HUB: path.join(tmp, 'none.json') },
+      });
       const code = await c.exited;
-      console.log(`      --brief ${brief}: exit ${code} after ${Date.now() - t0} ms (${c.killed() ?? 'not killed'}), peak RSS ${c.peakMb().toFixed(0)} MB: ${c.stderr().trim().slice(0, 160)}`);
+      console.log(
+        `      --brief ${brief}: exit ${code} after ${Date.now() - t0} ms (${c.killed() ?? 'not killed'}), peak RSS ${c.peakMb().toFixed(0)} MB: ${c.stderr().trim().slice(0, 160)}`,
+      );
       assert.strictEqual(code, 2, c.killed() ?? c.stderr());
       assert.match(c.stderr(), /cannot read the brief: .*not a regular file/);
     }
@@ -101,7 +121,10 @@ describe('serve: bounded reads and bounded boards', function () {
     serveRoot(root, 60_000);
     await run!.info(55_000);
     const ms = Date.now() - t0;
-    const empty = startServe(['--root', path.join(tmp, 'empty'), '--team', path.join(tmp, 'empty', 'team.toml')], path.join(tmp, 'run2', 'hub.json'));
+    const empty = startServe(
+      ['--root', path.join(tmp, 'empty'), '--team', path.join(tmp, 'empty', 'team.toml')],
+      path.join(tmp, 'run2', 'hub.json'),
+    );
     const b0 = Date.now();
     await empty.info();
     const emptyMs = Date.now() - b0;
@@ -123,23 +146,46 @@ describe('serve: bounded reads and bounded boards', function () {
     const t0 = Date.now();
     const statuses = new Map<number, number>();
     for (let i = 0; i < 1000; i += 10) {
-      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => send(port, 'POST', '/handoff', { token, body: JSON.stringify({ id: `key${i + j}::t1`, status: 'progress', summary: 'hello', report_path: null }) })));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          send(port, 'POST', '/handoff', {
+            token,
+            body: JSON.stringify({ id: `key${i + j}::t1`, status: 'progress', summary: 'hello', report_path: null }),
+          }),
+        ),
+      );
       for (const a of batch) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
     }
     const ms = Date.now() - t0;
-    const registered = await send(port, 'POST', '/handoff', { token, body: JSON.stringify({ id: 'w::t1', status: 'progress', summary: 'mine', report_path: null }) });
+    const registered = await send(port, 'POST', '/handoff', {
+      token,
+      body: JSON.stringify({ id: 'w::t1', status: 'progress', summary: 'mine', report_path: null }),
+    });
     const boards = (await send(port, 'GET', '/handoff/boards', { token })).json;
     const after = fs.readdirSync(root).sort();
-    const warnings = run!.stderr().split('\n').filter((l) => /unregistered agents are kept in memory only/.test(l));
-    console.log(`      1,000 new keys: ${ms} ms, answers ${JSON.stringify(Object.fromEntries(statuses))}, ${after.length - before.length} new entries in the root, ${boards.boards.length} boards, ${boards.ungrouped.length} ungrouped kept, ${String(boards.dropped)} counted as dropped, ${warnings.length} cap warning(s), peak RSS ${run!.peakMb().toFixed(0)} MB`);
+    const warnings = run!
+      .stderr()
+      .split('\n')
+      .filter((l) => /unregistered agents are kept in memory only/.test(l));
+    console.log(
+      `      1,000 new keys: ${ms} ms, answers ${JSON.stringify(Object.fromEntries(statuses))}, ${after.length - before.length} new entries in the root, ${boards.boards.length} boards, ${boards.ungrouped.length} ungrouped kept, ${String(boards.dropped)} counted as dropped, ${warnings.length} cap warning(s), peak RSS ${run!.peakMb().toFixed(0)} MB`,
+    );
     assert.deepStrictEqual(Object.fromEntries(statuses), { 200: 1000 });
-    assert.deepStrictEqual(after.filter((n) => n !== 'w'), before, 'no folder for any unregistered key');
+    assert.deepStrictEqual(
+      after.filter((n) => n !== 'w'),
+      before,
+      'no folder for any unregistered key',
+    );
     assert.ok(boards.boards.length <= 33, `${boards.boards.length} boards`);
     assert.ok(boards.ungrouped.length <= 20);
     assert.strictEqual(boards.dropped, 1000 - 32, 'the boards read-out counts what it dropped');
     assert.strictEqual(warnings.length, 1, warnings.join('\n'));
     assert.strictEqual(registered.status, 200);
-    assert.match(fs.readFileSync(path.join(root, 'w', 'events.jsonl'), 'utf8'), /mine/, 'a registered agent keeps its folder and events log');
+    assert.match(
+      fs.readFileSync(path.join(root, 'w', 'events.jsonl'), 'utf8'),
+      /mine/,
+      'a registered agent keeps its folder and events log',
+    );
     assert.ok(run!.peakMb() < RSS_LIMIT_MB, `peak RSS ${run!.peakMb()} MB`);
   });
 });

@@ -45,7 +45,11 @@ export function startServe(args: string[], infoFile: string, o: { limitMb?: numb
 }
 
 /** Samples a child's RSS every 25 ms and kills it past `limitMb` or after `lifeMs`, remembering why. */
-function watchdog(child: ChildProcess, limitMb: number, lifeMs: number): { peak(): number; why(): string | undefined; kill(reason: string): void } {
+function watchdog(
+  child: ChildProcess,
+  limitMb: number,
+  lifeMs: number,
+): { peak(): number; why(): string | undefined; kill(reason: string): void } {
   let peak = 0;
   let why: string | undefined;
   const kill = (reason: string) => {
@@ -68,7 +72,10 @@ function watchdog(child: ChildProcess, limitMb: number, lifeMs: number): { peak(
 }
 
 /** Runs the CLI with `argv` under the watchdog: killed past `limitMb` of RSS (default 300) or after `lifeMs` (30 s). */
-export function runWatched(argv: string[], o: { limitMb?: number; lifeMs?: number; env?: NodeJS.ProcessEnv } = {}): Omit<ServeChild, 'info'> & { exited: Promise<number | null> } {
+export function runWatched(
+  argv: string[],
+  o: { limitMb?: number; lifeMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Omit<ServeChild, 'info'> & { exited: Promise<number | null> } {
   const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: o.env ?? process.env });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const dog = watchdog(child, o.limitMb ?? 300, o.lifeMs ?? 30_000);
@@ -87,9 +94,17 @@ export function runWatched(argv: string[], o: { limitMb?: number; lifeMs?: numbe
       const check = () => {
         const m = re.exec(err);
         if (m) return done(() => resolve(m));
-        if (dead()) return done(() => reject(new Error(`the CLI ended (${dog.why() ?? `exit ${child.exitCode ?? child.signalCode}`}) before ${re}: ${err.slice(-2000)}`)));
+        if (dead())
+          return done(() =>
+            reject(
+              new Error(`the CLI ended (${dog.why() ?? `exit ${child.exitCode ?? child.signalCode}`}) before ${re}: ${err.slice(-2000)}`),
+            ),
+          );
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`no ${re} within ${ms} ms (${dog.why() ?? 'still running'}): ${err.slice(-2000)}`))), ms);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${re} within ${ms} ms (${dog.why() ?? 'still running'}): ${err.slice(-2000)}`))),
+        ms,
+      );
       const done = (f: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);
@@ -126,7 +141,13 @@ export function snapshot(dir: string): string[] {
     for (const name of fs.readdirSync(d).sort()) {
       const p = path.join(d, name);
       const st = fs.lstatSync(p);
-      const kind = st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : st.isDirectory() ? 'dir' : st.isFile() ? `file:${fs.readFileSync(p, 'utf8')}` : 'other';
+      const kind = st.isSymbolicLink()
+        ? `link:${fs.readlinkSync(p)}`
+        : st.isDirectory()
+          ? 'dir'
+          : st.isFile()
+            ? `file:${fs.readFileSync(p, 'utf8')}`
+            : 'other';
       out.push(`${path.relative(dir, p)} ${st.mode.toString(8)} ${st.mtimeMs} ${kind}`);
       if (st.isDirectory() && !st.isSymbolicLink()) walk(p);
     }

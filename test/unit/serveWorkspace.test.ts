@@ -33,11 +33,19 @@ describe('serve --workspace: nothing is written through a link the repository pl
   });
 
   /** Start, a dispatch to `projects` and a doorbell event for `Documents`: what the review ran. */
-  async function exercise(args: string[]): Promise<{ dispatch: { status: number; json: any }; ring: { status: number; json: any }; port: number; token: string }> {
+  async function exercise(
+    args: string[],
+  ): Promise<{ dispatch: { status: number; json: any }; ring: { status: number; json: any }; port: number; token: string }> {
     run = startServe(args, path.join(tmp, 'run', 'hub.json'), { lifeMs: 30_000 });
     const { port, token } = await run.info();
-    const dispatch = await send(port, 'POST', '/handoff/dispatch', { token, body: JSON.stringify({ agent: 'projects', task_id: '1204-01', brief: 'the user task text' }) });
-    const ring = await send(port, 'POST', '/handoff', { token, body: JSON.stringify({ id: 'Documents::t1', status: 'progress', summary: 'planted', report_path: null }) });
+    const dispatch = await send(port, 'POST', '/handoff/dispatch', {
+      token,
+      body: JSON.stringify({ agent: 'projects', task_id: '1204-01', brief: 'the user task text' }),
+    });
+    const ring = await send(port, 'POST', '/handoff', {
+      token,
+      body: JSON.stringify({ id: 'Documents::t1', status: 'progress', summary: 'planted', report_path: null }),
+    });
     return { dispatch, ring, port, token };
   }
 

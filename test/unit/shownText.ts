@@ -26,7 +26,10 @@ const JOINERS = new Set(['\u200c', '\u200d']);
 
 /** Raw hidden characters in `text` (line feeds allowed where `lines` says so), as code points. */
 export function hiddenIn(text: string, lines = false): string[] {
-  return [...text.matchAll(HIDDEN)].map((m) => m[0]).filter((c) => !JOINERS.has(c) && !(lines && c === '\n')).map((c) => `U+${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  return [...text.matchAll(HIDDEN)]
+    .map((m) => m[0])
+    .filter((c) => !JOINERS.has(c) && !(lines && c === '\n'))
+    .map((c) => `U+${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
 
 /** Markdown as a tooltip shows it: HTML, with GFM (autolinks, tables, strikethrough), with and without hard breaks. */
@@ -44,7 +47,8 @@ export function markdownProblems(md: string): string[] {
   const problems: string[] = [];
   for (const breaks of [false, true]) {
     const html = renderMarkdown(md, breaks);
-    for (const m of html.matchAll(/<\/?([A-Za-z][A-Za-z0-9-]*)/g)) if (!OUR_TAGS.has(m[1].toLowerCase())) problems.push(`element <${m[1]}>`);
+    for (const m of html.matchAll(/<\/?([A-Za-z][A-Za-z0-9-]*)/g))
+      if (!OUR_TAGS.has(m[1].toLowerCase())) problems.push(`element <${m[1]}>`);
     for (const m of html.matchAll(/&[#A-Za-z0-9]+;/g)) if (!OUR_ENTITIES.has(m[0])) problems.push(`entity ${m[0]}`);
     for (const c of hiddenIn(html, true)) problems.push(`raw ${c}`);
   }

@@ -32,7 +32,10 @@ describe('process start order, from /proc', () => {
     stat(10, 'a) S 1 2 (b', 500);
     stat(11, 'bash', 900);
     assert.strictEqual(startTicks(10, proc), 500);
-    assert.deepStrictEqual([startedBefore(10, 11, proc), startedBefore(11, 10, proc), startedBefore(10, 12, proc)], [true, false, undefined]);
+    assert.deepStrictEqual(
+      [startedBefore(10, 11, proc), startedBefore(11, 10, proc), startedBefore(10, 12, proc)],
+      [true, false, undefined],
+    );
     fs.rmSync(proc, { recursive: true });
   });
 });

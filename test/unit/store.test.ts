@@ -5,8 +5,10 @@ import { HISTORY_LIMIT } from '../../src/store/types';
 import { obs } from './obs';
 
 const DIR = '/work/demo';
-const screen = (tid: string, at: number, state: Observation['state'], more: Parameters<typeof obs>[3] = {}) => obs('pty-scrape', at, state, { ...more, locator: { terminalId: tid, cwd: DIR, ...more.locator } });
-const logged = (sid: string, at: number, state: Observation['state'], more: Parameters<typeof obs>[3] = {}) => obs('jsonl-watcher', at, state, { ...more, locator: { sessionId: sid, cwd: DIR, logPath: `/logs/${sid}.jsonl`, ...more.locator } });
+const screen = (tid: string, at: number, state: Observation['state'], more: Parameters<typeof obs>[3] = {}) =>
+  obs('pty-scrape', at, state, { ...more, locator: { terminalId: tid, cwd: DIR, ...more.locator } });
+const logged = (sid: string, at: number, state: Observation['state'], more: Parameters<typeof obs>[3] = {}) =>
+  obs('jsonl-watcher', at, state, { ...more, locator: { sessionId: sid, cwd: DIR, logPath: `/logs/${sid}.jsonl`, ...more.locator } });
 
 function twoTerminals(opts: ConstructorParameters<typeof AgentStore>[0] = {}) {
   const store = new AgentStore(opts);
@@ -37,7 +39,10 @@ describe('agent store', () => {
     store.observe(logged('L1', 9200, 'completed'));
     const t = store.terminal('A')!;
     assert.deepStrictEqual([t.state, t.source, t.agentSessionId], ['completed', 'jsonl-watcher', 'L1']);
-    assert.deepStrictEqual(t.words.map((w) => `${w.source}:${w.state}`), ['pty-scrape:stopped', 'jsonl-watcher:completed']);
+    assert.deepStrictEqual(
+      t.words.map((w) => `${w.source}:${w.state}`),
+      ['pty-scrape:stopped', 'jsonl-watcher:completed'],
+    );
   });
 
   it('holds a log session seen before its terminal, and links it when the screen sees the same turn start', () => {
@@ -65,7 +70,10 @@ describe('agent store', () => {
     store.observe(screen('A', 9100, 'stopped'));
     store.observe(screen('B', 25_100, 'stopped'));
     assert.deepStrictEqual([store.terminal('A')!.state, store.terminal('A')!.agentSessionId], ['completed', 'L1']);
-    assert.deepStrictEqual([store.terminal('B')!.state, store.terminal('B')!.agentSessionId, store.terminal('B')!.reason], ['failed', 'L2', 'API error 529']);
+    assert.deepStrictEqual(
+      [store.terminal('B')!.state, store.terminal('B')!.agentSessionId, store.terminal('B')!.reason],
+      ['failed', 'L2', 'API error 529'],
+    );
   });
 
   it('shows no log state for either when two terminals in one folder started a turn at the same moment', () => {
@@ -129,7 +137,9 @@ describe('agent store', () => {
     const dir = '/w\u001b[31m';
     store.openTerminal('A', 'bash\u001b]0;evil\u0007\u202e');
     store.observe(screen('A', 1000, 'working', { locator: { cwd: dir } }));
-    store.observe(logged('abc\n2026-12-04 21:00:00.000 [info] hub listening on 127.0.0.1:1; forged line', 2000, 'working', { locator: { cwd: dir } }));
+    store.observe(
+      logged('abc\n2026-12-04 21:00:00.000 [info] hub listening on 127.0.0.1:1; forged line', 2000, 'working', { locator: { cwd: dir } }),
+    );
     assert.strictEqual(lines.length, 1, 'linked once');
     assert.doesNotMatch(lines[0], /[\u0000-\u001f\u007f-\u009f]/);
     assert.match(lines[0], /session abc\\u000a2026-12-04 21:00:00\.000 \[info\] hub listening .* to terminal "bash\\u001b\]0;evil\\u0007/);
@@ -154,7 +164,10 @@ describe('agent store', () => {
       assert.deepStrictEqual(store.waits(), []);
       assert.strictEqual(store.wait(w.id)!.closedBy, 'pty-scrape');
       assert.strictEqual(store.terminal('A')!.waitId, undefined);
-      assert.deepStrictEqual(events.filter((e, i) => events.indexOf(e) === i), [`${w.id}:open`, `${w.id}:closed by pty-scrape`]);
+      assert.deepStrictEqual(
+        events.filter((e, i) => events.indexOf(e) === i),
+        [`${w.id}:open`, `${w.id}:closed by pty-scrape`],
+      );
     });
 
     it('a stale word about an earlier wait does not confirm the next one', () => {

@@ -18,7 +18,12 @@ function setup() {
   const pushed: string[] = [];
   const told: Wait[] = [];
   store.onDidChangeWait((w) => told.push(w));
-  const notifier = new WaitNotifier(store, sched, { enabled: () => true, delaySeconds: () => 15, isFocused: () => false, notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`) });
+  const notifier = new WaitNotifier(store, sched, {
+    enabled: () => true,
+    delaySeconds: () => 15,
+    isFocused: () => false,
+    notify: (w) => pushed.push(`${w.terminalId}:${w.kind}`),
+  });
   store.openTerminal('A', 'claude here');
   store.openTerminal('B', 'codex there');
   return { sched, store, pushed, told, notifier };
@@ -29,8 +34,15 @@ const shown = (store: AgentStore) => store.terminals().map((t) => `${t.id}:${t.a
 describe('switched-off agents: applied in the store, for every source, at once', () => {
   const sources: [string, (tid: string, t: number) => Observation][] = [
     ['the screen', (tid, t) => obs('pty-scrape', t, 'waiting', { wait: 'permission', question: 'Bash: ls', locator: at(tid) })],
-    ['a hook', (tid, t) => obs('hook', t, 'waiting', { wait: 'permission', question: 'Bash: ls', locator: { ...at(tid), sessionId: 'S1' } })],
-    ['the session log, once linked', (tid, t) => obs('jsonl-watcher', t, 'waiting', { wait: 'permission', question: 'Bash: ls', locator: { ...at(tid), sessionId: 'S1' } })],
+    [
+      'a hook',
+      (tid, t) => obs('hook', t, 'waiting', { wait: 'permission', question: 'Bash: ls', locator: { ...at(tid), sessionId: 'S1' } }),
+    ],
+    [
+      'the session log, once linked',
+      (tid, t) =>
+        obs('jsonl-watcher', t, 'waiting', { wait: 'permission', question: 'Bash: ls', locator: { ...at(tid), sessionId: 'S1' } }),
+    ],
   ];
   for (const [name, word] of sources) {
     it(`${name}: a switched-off agent's wait is in no list, on no row, notifies nobody`, () => {
@@ -56,8 +68,15 @@ describe('switched-off agents: applied in the store, for every source, at once',
     told.length = 0;
     store.setSwitchedOff([]);
     assert.deepStrictEqual(shown(store), ['A:claude-code/waiting', 'B:shell/idle']);
-    assert.deepStrictEqual(store.waits().map((w) => [w.question, w.openedAt]), [['Bash: ls', appeared]]);
-    assert.deepStrictEqual(told.map((w) => w.question), ['Bash: ls'], 'the views and the notifier are told');
+    assert.deepStrictEqual(
+      store.waits().map((w) => [w.question, w.openedAt]),
+      [['Bash: ls', appeared]],
+    );
+    assert.deepStrictEqual(
+      told.map((w) => w.question),
+      ['Bash: ls'],
+      'the views and the notifier are told',
+    );
     sched.advance(9_000);
     assert.deepStrictEqual(pushed, [], '15 s from when the dialog appeared, not from the switch');
     sched.advance(1_500);
@@ -73,7 +92,11 @@ describe('switched-off agents: applied in the store, for every source, at once',
     store.setSwitchedOff(['claude-code']);
     assert.deepStrictEqual(shown(store), ['A:shell/idle', 'B:shell/idle']);
     assert.deepStrictEqual([store.waits(), store.wait(id)], [[], undefined]);
-    assert.deepStrictEqual(told.map((w) => w.id), [id], 'the views are told to redraw');
+    assert.deepStrictEqual(
+      told.map((w) => w.id),
+      [id],
+      'the views are told to redraw',
+    );
     sched.advance(60_000);
     assert.deepStrictEqual(pushed, []);
   });

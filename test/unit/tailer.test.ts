@@ -74,9 +74,16 @@ describe('LogTailer', function () {
     // as chokidar does for 50 ms, would drop these).
     for (let i = 0; i < 5; i++) {
       fs.appendFileSync(f, `{"n":${i}}\n`);
-      await until(() => sink.of(f).length === i + 1, 2000, () => new Promise((r) => setTimeout(r, 1)));
+      await until(
+        () => sink.of(f).length === i + 1,
+        2000,
+        () => new Promise((r) => setTimeout(r, 1)),
+      );
     }
-    assert.deepStrictEqual(sink.of(f), [0, 1, 2, 3, 4].map((i) => `{"n":${i}}`));
+    assert.deepStrictEqual(
+      sink.of(f),
+      [0, 1, 2, 3, 4].map((i) => `{"n":${i}}`),
+    );
   });
 
   it('with 300 idle sessions beside it, follows appends and finds a session and a project created later (watcher alone)', async () => {
@@ -96,7 +103,11 @@ describe('LogTailer', function () {
     assert.strictEqual(t.stats().bytesRead, 0, 'idle sessions are not read');
     for (let i = 0; i < 20; i++) {
       fs.appendFileSync(live, `{"n":${i}}\n`);
-      await until(() => sink.of(live).length === i + 1, 2000, () => new Promise((r) => setTimeout(r, 1)));
+      await until(
+        () => sink.of(live).length === i + 1,
+        2000,
+        () => new Promise((r) => setTimeout(r, 1)),
+      );
     }
     const later = path.join(proj, 'later.jsonl');
     fs.writeFileSync(later, '{"first":true}\n');
@@ -109,7 +120,10 @@ describe('LogTailer', function () {
     const s2 = path.join(proj2, 's.jsonl');
     fs.writeFileSync(s2, '{"p2":1}\n');
     await until(() => sink.of(s2).length === 1);
-    assert.deepStrictEqual(sink.of(live), Array.from({ length: 20 }, (_, i) => `{"n":${i}}`));
+    assert.deepStrictEqual(
+      sink.of(live),
+      Array.from({ length: 20 }, (_, i) => `{"n":${i}}`),
+    );
     assert.deepStrictEqual(sink.of(later), ['{"first":true}', '{"second":true}']);
     assert.deepStrictEqual(sink.of(s2), ['{"p2":1}']);
     assert.strictEqual(t.stats().bytesRead, fs.statSync(live).size + fs.statSync(later).size + fs.statSync(s2).size);
@@ -215,7 +229,11 @@ describe('LogTailer', function () {
     await t.flush();
     assert.deepStrictEqual(sink.of(f), ['{"a":1}']);
     fs.appendFileSync(f, '}\n');
-    await until(() => sink.of(f).length === 2, 5000, () => t.flush());
+    await until(
+      () => sink.of(f).length === 2,
+      5000,
+      () => t.flush(),
+    );
     assert.deepStrictEqual(sink.of(f), ['{"a":1}', '{"b":2}']);
   });
 
@@ -225,7 +243,11 @@ describe('LogTailer', function () {
     const t = await startTailer();
     fs.truncateSync(f, 0);
     fs.appendFileSync(f, 'x\n');
-    await until(() => sink.of(f).length === 1, 5000, () => t.flush());
+    await until(
+      () => sink.of(f).length === 1,
+      5000,
+      () => t.flush(),
+    );
     assert.deepStrictEqual(sink.resets, [f]);
     assert.deepStrictEqual(sink.of(f), ['x']);
   });
@@ -277,12 +299,20 @@ describe('LogTailer', function () {
     const t = await startTailer({}, root, 1);
     fs.rmSync(root, { recursive: true });
     await t.flush();
-    await until(() => sink.removed.length === 1, 5000, () => t.flush());
+    await until(
+      () => sink.removed.length === 1,
+      5000,
+      () => t.flush(),
+    );
     assert.deepStrictEqual(sink.removed, [before]);
     fs.mkdirSync(path.join(root, 'p'), { recursive: true });
     const f = path.join(root, 'p', 's.jsonl');
     fs.writeFileSync(f, 'back\n');
-    await until(() => sink.of(f).length === 1, 5000, () => t.flush());
+    await until(
+      () => sink.of(f).length === 1,
+      5000,
+      () => t.flush(),
+    );
     assert.deepStrictEqual(sink.of(f), ['back']);
   });
 
@@ -303,7 +333,11 @@ describe('LogTailer', function () {
         } else fs.appendFileSync(f, line);
       });
     }
-    await until(() => sink.total >= N * ROUNDS, 15000, () => t.flush());
+    await until(
+      () => sink.total >= N * ROUNDS,
+      15000,
+      () => t.flush(),
+    );
     files.forEach((f, i) => {
       const want = Array.from({ length: ROUNDS }, (_, r) => `{"file":${i},"round":${r}}`);
       assert.deepStrictEqual(sink.of(f), want, f);
@@ -359,9 +393,16 @@ describe('LogTailer', function () {
       appended += Buffer.byteLength(chunk);
       await new Promise((r) => setTimeout(r, 5));
     }
-    await until(() => sink.of(f).length === before + 1000, 10000, () => t.flush());
+    await until(
+      () => sink.of(f).length === before + 1000,
+      10000,
+      () => t.flush(),
+    );
     const got = sink.of(f).slice(before);
-    assert.deepStrictEqual(got, Array.from({ length: 1000 }, (_, i) => `{"appended":${i}}`));
+    assert.deepStrictEqual(
+      got,
+      Array.from({ length: 1000 }, (_, i) => `{"appended":${i}}`),
+    );
     const read = t.stats().bytesRead;
     assert.ok(read >= atStart + appended && read <= atStart + appended + 1, `read ${read} = start ${atStart} + appended ${appended}`);
     console.log(`      100 MB log: ${atStart} B backlog + ${appended} B appended, ${read} B read in total`);
@@ -379,7 +420,11 @@ describe('LogTailer', function () {
     for (let i = 0; i < 3; i++) {
       fs.appendFileSync(bad, 'secret\n');
       fs.appendFileSync(good, `ok${i}\n`);
-      await until(() => sink.of(good).length === i + 1, 5000, () => t.flush());
+      await until(
+        () => sink.of(good).length === i + 1,
+        5000,
+        () => t.flush(),
+      );
     }
     assert.strictEqual(sink.logs.filter((l) => l.includes('EACCES')).length, 1, JSON.stringify(sink.logs));
     assert.deepStrictEqual(sink.of(bad), []);
@@ -402,9 +447,17 @@ describe('LogTailer', function () {
       fs.unlinkSync(g);
     }
     fs.appendFileSync(f, '1\n');
-    await until(() => sink.of(f).length === 1, 5000, () => t.flush());
+    await until(
+      () => sink.of(f).length === 1,
+      5000,
+      () => t.flush(),
+    );
     fs.appendFileSync(f, '2\n');
-    await until(() => sink.of(f).length === 2, 5000, () => t.flush());
+    await until(
+      () => sink.of(f).length === 2,
+      5000,
+      () => t.flush(),
+    );
     assert.ok(calls >= 2);
     assert.strictEqual(sink.logs.filter((l) => l.includes('consumer bug')).length, 1);
   });

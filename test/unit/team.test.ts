@@ -44,7 +44,15 @@ mode = "web"
 `;
 
 const CLAUDE: TeamAgent = {
-  ...{ key: 'claude', mode: 'embedded', display_name: 'Claude', icon: 'terminal', launch: 'claude', args: ['--model', 'x'], window_hint: 'claude' },
+  ...{
+    key: 'claude',
+    mode: 'embedded',
+    display_name: 'Claude',
+    icon: 'terminal',
+    launch: 'claude',
+    args: ['--model', 'x'],
+    window_hint: 'claude',
+  },
   ...{ process: 'claude', note: "leader's memo", description: 'what it is for', tmux: 'agents:0.1' },
   dispatch_steps: [
     { tool: 'terminal_activate', with: {} },
@@ -77,7 +85,10 @@ describe('team: parseTeam', () => {
   });
 
   it('keeps the file order for keys that look like numbers', () => {
-    assert.deepStrictEqual(agentsOf('[b]\nmode = "web"\n[2]\nmode = "web"\n[1]\nmode = "web"\n').map((a) => a.key), ['b', '2', '1']);
+    assert.deepStrictEqual(
+      agentsOf('[b]\nmode = "web"\n[2]\nmode = "web"\n[1]\nmode = "web"\n').map((a) => a.key),
+      ['b', '2', '1'],
+    );
   });
 
   it('names the line and field of every type error', () => {
@@ -91,10 +102,25 @@ describe('team: parseTeam', () => {
         (f): [string, number, string, RegExp] => [`[a]\nmode = "web"\n# c\n${f} = true\n`, 4, `[a].${f}`, /expected a string, got true/],
       ),
       ['[a]\nmode = "web"\ndispatch_steps = "x"\n', 3, '[a].dispatch_steps', /expected an array of steps/],
-      ['[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = "t"\n[[a.dispatch_steps]]\nwith = {}\n', 5, '[a].dispatch_steps[2].tool', /missing: add tool/],
-      ['[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = "t"\n[[a.dispatch_steps]]\ntool = "u"\nwith = 5\n', 7, '[a].dispatch_steps[2].with', /expected a table like with = \{ ms = 500 \}, got 5/],
+      [
+        '[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = "t"\n[[a.dispatch_steps]]\nwith = {}\n',
+        5,
+        '[a].dispatch_steps[2].tool',
+        /missing: add tool/,
+      ],
+      [
+        '[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = "t"\n[[a.dispatch_steps]]\ntool = "u"\nwith = 5\n',
+        7,
+        '[a].dispatch_steps[2].with',
+        /expected a table like with = \{ ms = 500 \}, got 5/,
+      ],
       ['[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = ""\n', 4, '[a].dispatch_steps[1].tool', /must not be empty/],
-      ['[x]\nmode = "web"\n[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = 1\n', 6, '[a].dispatch_steps[1].tool', /expected a string, got 1/],
+      [
+        '[x]\nmode = "web"\n[a]\nmode = "web"\n[[a.dispatch_steps]]\ntool = 1\n',
+        6,
+        '[a].dispatch_steps[1].tool',
+        /expected a string, got 1/,
+      ],
     ];
     for (const [text, line, field, problem] of cases) {
       const e = teamError(() => parseTeam(text, 'team.toml'));
@@ -141,7 +167,14 @@ describe('team: parseTeam', () => {
   });
 
   it('refuses keys that could escape a folder', () => {
-    for (const [header, key] of [['[".."]', '..'], ['["a/b"]', 'a/b'], ['["/abs"]', '/abs'], ['[""]', ''], ["['a\\b']", 'a\\b'], ['["."]', '.']]) {
+    for (const [header, key] of [
+      ['[".."]', '..'],
+      ['["a/b"]', 'a/b'],
+      ['["/abs"]', '/abs'],
+      ['[""]', ''],
+      ["['a\\b']", 'a\\b'],
+      ['["."]', '.'],
+    ]) {
       const e = teamError(() => parseTeam(`# x\n${header}\nmode = "web"\n`, 'team.toml'));
       assert.strictEqual(e.line, 2, e.message);
       assert.match(e.message, /invalid agent key/);
@@ -157,13 +190,18 @@ describe('team: parseTeam', () => {
   });
 
   it('reads headers written with quotes and spaces', () => {
-    assert.deepStrictEqual(agentsOf('[ "a" ]\nmode = "web"\n[[ a . "dispatch_steps" ]]\ntool = "t"\n'), [{ key: 'a', mode: 'web', dispatch_steps: [{ tool: 't', with: {} }] }]);
+    assert.deepStrictEqual(agentsOf('[ "a" ]\nmode = "web"\n[[ a . "dispatch_steps" ]]\ntool = "t"\n'), [
+      { key: 'a', mode: 'web', dispatch_steps: [{ tool: 't', with: {} }] },
+    ]);
   });
 
   it('gives agents without steps the default steps', () => {
     const [a] = parseTeam('[a]\nmode = "embedded"\n', 'team.toml').agents;
     assert.deepStrictEqual(stepsOf(a), DEFAULT_STEPS);
-    assert.deepStrictEqual(DEFAULT_STEPS.map((s) => s.tool), ['terminal_activate', '__sleep', 'terminal_input', 'terminal_input']);
+    assert.deepStrictEqual(
+      DEFAULT_STEPS.map((s) => s.tool),
+      ['terminal_activate', '__sleep', 'terminal_input', 'terminal_input'],
+    );
     assert.deepStrictEqual(DEFAULT_STEPS[1].with, { ms: 400 });
     stepsOf(a)[1].with.ms = 1;
     assert.deepStrictEqual(DEFAULT_STEPS[1].with, { ms: 400 }, 'a copy');
@@ -174,7 +212,10 @@ describe('team: scanner', () => {
   it('does not take lines inside multi-line strings or arrays for headers', () => {
     const text = '[a]\nnote = """\n[b]\n"""\nargs = [\n  "x",\n]\nm = [\n  [1]\n]\n[c]\n';
     const kinds = ['header', 'keyval', 'inside', 'inside', 'keyval', 'inside', 'inside', 'keyval', 'inside', 'inside', 'header'];
-    assert.deepStrictEqual(scanToml(text).map((l) => l.kind), kinds);
+    assert.deepStrictEqual(
+      scanToml(text).map((l) => l.kind),
+      kinds,
+    );
   });
 });
 
@@ -202,7 +243,10 @@ describe('team: readTeamFile and TeamRegistry', () => {
     assert.strictEqual(r.get('a')?.mode, 'web');
     fs.writeFileSync(file, '[b]\nmode = "embedded"\n');
     assert.ok(r.load() === undefined && r.error() === undefined);
-    assert.deepStrictEqual(r.agents().map((a) => a.key), ['b']);
+    assert.deepStrictEqual(
+      r.agents().map((a) => a.key),
+      ['b'],
+    );
   });
 
   it('watches the file: a bad edit keeps the last good registry, a good hand edit takes effect live', async () => {
@@ -223,7 +267,10 @@ describe('team: readTeamFile and TeamRegistry', () => {
       fs.writeFileSync(file, '[a]\nmode = \n');
       await seen;
       assert.strictEqual(r.error()?.line, 2);
-      assert.deepStrictEqual(r.agents().map((a) => a.key), ['a']);
+      assert.deepStrictEqual(
+        r.agents().map((a) => a.key),
+        ['a'],
+      );
 
       seen = until(() => r.get('b') !== undefined);
       // Replaced by rename, the way editors and writeFileAtomic save.
@@ -231,7 +278,10 @@ describe('team: readTeamFile and TeamRegistry', () => {
       fs.renameSync(path.join(tmp, 'new.tmp'), file);
       await seen;
       assert.strictEqual(r.error(), undefined);
-      assert.deepStrictEqual(r.agents().map((a) => a.key), ['a', 'b']);
+      assert.deepStrictEqual(
+        r.agents().map((a) => a.key),
+        ['a', 'b'],
+      );
     } finally {
       w.dispose();
     }
@@ -252,7 +302,9 @@ const launchText = text.filter((t) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]
 const fields = { display_name: text, icon: text, launch: launchText, args: fc.array(launchText, { maxLength: 3 }), note: text, tmux: text };
 const steps = fc.array(fc.record({ tool: text.filter((t) => t !== ''), with: withValue }), { maxLength: 3 });
 const agentArb = (key: fc.Arbitrary<string>): fc.Arbitrary<TeamAgent> =>
-  fc.record({ key, mode: fc.constantFrom(...MODES), ...fields, dispatch_steps: steps }, { requiredKeys: ['key', 'mode', 'dispatch_steps'] }).map((a) => a as TeamAgent);
+  fc
+    .record({ key, mode: fc.constantFrom(...MODES), ...fields, dispatch_steps: steps }, { requiredKeys: ['key', 'mode', 'dispatch_steps'] })
+    .map((a) => a as TeamAgent);
 
 /** Lines a person leaves around sections: comments (some looking like headers) and blank lines. */
 const filler = fc.array(fc.constantFrom('', '# a comment', '  # [not.a.header]', '#[[x.dispatch_steps]]', '   '), { maxLength: 3 });
@@ -260,7 +312,9 @@ const style = fc.constantFrom('plain', 'quoted', 'spaced');
 
 /** Escapes for a multi-line basic string: raw newlines stay (that is the point), other controls may not. */
 const multiline = (t: string): string =>
-  t.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  t
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * A hand-written section: header in one of several styles, comments inside, multi-line values (one holding a
@@ -276,7 +330,12 @@ function handWritten(a: TeamAgent, s: string, inner: string[]): { body: string; 
   for (const f of ['display_name', 'icon', 'launch', 'tmux'] as const) if (a[f] !== undefined) out.push(`${f} = ${v(a[f])}`);
   for (const st of a.dispatch_steps) {
     out.push(`[[${hdr(a.key)}.dispatch_steps]]`, '', `tool = ${v(st.tool)}`);
-    if (Object.keys(st.with).length) out.push(`with = ${serializeAgent({ key: 'x', mode: 'web', dispatch_steps: [st] }).split('\n')[4].slice('with = '.length)}`);
+    if (Object.keys(st.with).length)
+      out.push(
+        `with = ${serializeAgent({ key: 'x', mode: 'web', dispatch_steps: [st] })
+          .split('\n')[4]
+          .slice('with = '.length)}`,
+      );
   }
   return { body: out.map((l) => `${l}\n`).join(''), a: agent };
 }
@@ -294,7 +353,14 @@ const byKey = (agents: TeamAgent[], key: string): TeamAgent | undefined => agent
 
 describe('team: write-back', () => {
   it('generated files parse to the agents they were made from', () => {
-    fc.assert(fc.property(fileArb, (f) => assert.deepStrictEqual(agentsOf(f.text), f.parts.map((p) => plain(p.a)))));
+    fc.assert(
+      fc.property(fileArb, (f) =>
+        assert.deepStrictEqual(
+          agentsOf(f.text),
+          f.parts.map((p) => plain(p.a)),
+        ),
+      ),
+    );
   });
 
   it('upserting one section keeps every byte before and after it, and the other sections', () => {
@@ -302,12 +368,24 @@ describe('team: write-back', () => {
       fc.property(fileArb, agentArb(fc.constant('x')), (f, next) => {
         const target = f.parts[f.pick];
         const agent = { ...next, key: target.a.key };
-        const before = f.parts.slice(0, f.pick).map((p) => p.lead + p.body).join('') + target.lead;
-        const after = f.parts.slice(f.pick + 1).map((p) => p.lead + p.body).join('') + f.tail;
+        const before =
+          f.parts
+            .slice(0, f.pick)
+            .map((p) => p.lead + p.body)
+            .join('') + target.lead;
+        const after =
+          f.parts
+            .slice(f.pick + 1)
+            .map((p) => p.lead + p.body)
+            .join('') + f.tail;
         const out = upsertAgentSection(f.text, agent);
         assert.strictEqual(out, before + serializeAgent(agent) + after, 'only the section changed');
         const got = agentsOf(out);
-        assert.deepStrictEqual(got.map((a) => a.key), f.parts.map((p) => p.a.key), 'order');
+        assert.deepStrictEqual(
+          got.map((a) => a.key),
+          f.parts.map((p) => p.a.key),
+          'order',
+        );
         for (const p of f.parts) assert.deepStrictEqual(byKey(got, p.a.key), p === target ? plain(agent) : plain(p.a));
         assert.strictEqual(upsertAgentSection(out, agent), out, 'idempotent');
       }),
@@ -334,7 +412,10 @@ describe('team: write-back', () => {
       fc.property(fileArb, (f) => {
         const key = f.parts[f.pick].a.key;
         const out = removeAgentSection(f.text, key);
-        assert.deepStrictEqual(agentsOf(out), agentsOf(f.text).filter((a) => a.key !== key));
+        assert.deepStrictEqual(
+          agentsOf(out),
+          agentsOf(f.text).filter((a) => a.key !== key),
+        );
         assert.strictEqual(removeAgentSection(out, key), out);
       }),
     );
@@ -347,7 +428,12 @@ describe('team: write-back', () => {
     // The example is written in that form, but for its comment.
     const section = FULL.slice(FULL.indexOf('[claude]'), FULL.indexOf('\n[codex]')).replace(/ +# background.*/, '');
     assert.strictEqual(serializeAgent(CLAUDE), section);
-    const tricky: TeamAgent = { key: 'a', mode: 'web', note: 'a "q"\n\\ \t', dispatch_steps: [{ tool: 't', with: { 'odd key': { x: [1, { y: 'z' }] } } }] };
+    const tricky: TeamAgent = {
+      key: 'a',
+      mode: 'web',
+      note: 'a "q"\n\\ \t',
+      dispatch_steps: [{ tool: 't', with: { 'odd key': { x: [1, { y: 'z' }] } } }],
+    };
     assert.deepStrictEqual(agentsOf(serializeAgent(tricky)), [plain(tricky)]);
   });
 
@@ -391,7 +477,10 @@ describe('team: write-back', () => {
     writeAgentSection(file, bareAgent('a', 'background'));
     const out = fs.readFileSync(file, 'utf8');
     assert.ok(out.startsWith('# mine\n[a]\nmode = "background"\n\n# b\n[b]\nmode = "web"\n\n[claude]\n'), out);
-    assert.deepStrictEqual(agentsOf(out).map((a) => a.key), ['a', 'b', 'claude']);
+    assert.deepStrictEqual(
+      agentsOf(out).map((a) => a.key),
+      ['a', 'b', 'claude'],
+    );
     assert.deepStrictEqual(byKey(agentsOf(out), 'claude'), CLAUDE);
     assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
   });

@@ -31,7 +31,11 @@ describe('team: files a repository can plant', () => {
     fs.rmSync(file);
     fs.writeFileSync(path.join(tmp, 'dotfiles.toml'), '[a]\nmode = "web"\n');
     fs.symlinkSync(path.join(tmp, 'dotfiles.toml'), file);
-    assert.deepStrictEqual(readTeamFile(file).agents.map((a) => a.key), ['a'], 'dotfile managers keep team.toml as a link');
+    assert.deepStrictEqual(
+      readTeamFile(file).agents.map((a) => a.key),
+      ['a'],
+      'dotfile managers keep team.toml as a link',
+    );
     fs.writeFileSync(path.join(tmp, 'big.toml'), `# ${'x'.repeat(300 * 1024)}\n`);
     assert.match(teamError(() => readTeamFile(path.join(tmp, 'big.toml'))).message, /is over 256 KB/);
   });

@@ -11,8 +11,16 @@ import { recordings } from './helpers';
 
 describe('read policy', () => {
   const resolver = {
-    alias: (n: string) => parseAliases(`alias cc='claude --model opus'\nalias ll='ls -la'\nfunction cx() {\n  npx @openai/codex "$@"\n}\noc() { opencode; }\n`).get(n),
-    script: (w: string, _dir?: string) => (w === './agent.sh' ? '#!/bin/sh\n# runs claude\necho "claude starting"\nexec claude --continue\n' : w === './build.sh' ? '#!/bin/sh\nmake all\n' : undefined),
+    alias: (n: string) =>
+      parseAliases(
+        `alias cc='claude --model opus'\nalias ll='ls -la'\nfunction cx() {\n  npx @openai/codex "$@"\n}\noc() { opencode; }\n`,
+      ).get(n),
+    script: (w: string, _dir?: string) =>
+      w === './agent.sh'
+        ? '#!/bin/sh\n# runs claude\necho "claude starting"\nexec claude --continue\n'
+        : w === './build.sh'
+          ? '#!/bin/sh\nmake all\n'
+          : undefined,
   };
   const table: [string, 'low' | 'medium' | 'high', boolean, string | undefined][] = [
     ['claude', 'high', true, 'claude-code'],
@@ -84,14 +92,20 @@ describe('terminal session (live timing with a manual clock)', () => {
     const s = new TerminalSession('t1', (o) => store.observe(o), new FakeScheduler());
     s.startExecution('./run-something', false);
     s.setProcessAgent({ agent: 'opencode', evidence: 'process opencode (pid 42)' });
-    assert.deepStrictEqual([store.terminal('t1')!.agent, store.terminal('t1')!.state, store.terminal('t1')!.source], ['opencode', 'working', 'process']);
+    assert.deepStrictEqual(
+      [store.terminal('t1')!.agent, store.terminal('t1')!.state, store.terminal('t1')!.source],
+      ['opencode', 'working', 'process'],
+    );
     s.setProcessAgent(undefined);
     assert.strictEqual(store.terminal('t1')!.state, 'exited');
     // The unread command ends while the agent still runs in it: exited, with the exit code as evidence.
     s.startExecution('sh -c claude', false);
     s.setProcessAgent({ agent: 'claude-code', evidence: 'process claude (pid 7)' });
     s.endExecution(0);
-    assert.deepStrictEqual([store.terminal('t1')!.agent, store.terminal('t1')!.state, store.terminal('t1')!.evidence], ['claude-code', 'exited', 'command ended with exit code 0']);
+    assert.deepStrictEqual(
+      [store.terminal('t1')!.agent, store.terminal('t1')!.state, store.terminal('t1')!.evidence],
+      ['claude-code', 'exited', 'command ended with exit code 0'],
+    );
   });
 
   it('an agent command the shell could not find is no agent: the terminal is a shell that says why', () => {
@@ -122,7 +136,10 @@ describe('terminal session (live timing with a manual clock)', () => {
   });
 
   it('a reply’s question loses the quotes and the reply’s own bullet', () => {
-    assert.strictEqual(replyQuestion('codex.reply+reply-question: "• I can use pytest or unittest. Which one should I use?"'), 'I can use pytest or unittest. Which one should I use?');
+    assert.strictEqual(
+      replyQuestion('codex.reply+reply-question: "• I can use pytest or unittest. Which one should I use?"'),
+      'I can use pytest or unittest. Which one should I use?',
+    );
     assert.strictEqual(replyQuestion('cc.reply+reply-question: "Which format do you want?"'), 'Which format do you want?');
   });
 
@@ -138,7 +155,9 @@ describe('terminal session (live timing with a manual clock)', () => {
     const cast = parseCast(buf.toCast('test'));
     assert.strictEqual(cast.command, 'claude');
     const a = replayCast(cast).detections.map((d) => `${d.agent}/${d.state}`);
-    const b = replayCast(rec.cast, { commandLine: 'claude' }).detections.map((d) => `${d.agent}/${d.state}`).filter((x) => !x.endsWith('exited'));
+    const b = replayCast(rec.cast, { commandLine: 'claude' })
+      .detections.map((d) => `${d.agent}/${d.state}`)
+      .filter((x) => !x.endsWith('exited'));
     assert.deepStrictEqual(a, b);
   });
 

@@ -10,7 +10,8 @@ import { obs } from './obs';
 
 const RM = 'Bash: rm -rf ~/work';
 type More = Parameters<typeof obs>[3];
-const screen = (at: number, state: Observation['state'], more: More = {}) => obs('pty-scrape', at, state, { ...more, locator: { terminalId: 'A', ...more.locator } });
+const screen = (at: number, state: Observation['state'], more: More = {}) =>
+  obs('pty-scrape', at, state, { ...more, locator: { terminalId: 'A', ...more.locator } });
 /** A hook word of this provenance, about agent session `sid`, naming terminal A unless told otherwise. */
 function hook(provenance: Provenance, at: number, state: Observation['state'], sid: string | undefined, more: More = {}): Observation {
   const o = obs('hook', at, state, { ...more, locator: { terminalId: 'A', ...(sid ? { sessionId: sid } : {}), ...more.locator } });
@@ -29,7 +30,12 @@ const open = (s: AgentStore) => s.waits().map((w) => `${w.kind}:${w.question ?? 
 describe('trust rules: unverified hook words may open waits, not end or re-word others’', () => {
   it('the table: own and verified words end any wait; unverified ones only their own session’s; disproven ones are not kept', () => {
     assert.deepStrictEqual(
-      Object.fromEntries(Object.entries(TRUST_RULES).map(([k, r]) => [k, `${r.recorded ? 'kept' : 'dropped'} ends:${r.ends} reword-permission:${r.rewordsPermission} holds:${r.holds}`])),
+      Object.fromEntries(
+        Object.entries(TRUST_RULES).map(([k, r]) => [
+          k,
+          `${r.recorded ? 'kept' : 'dropped'} ends:${r.ends} reword-permission:${r.rewordsPermission} holds:${r.holds}`,
+        ]),
+      ),
       {
         own: 'kept ends:any reword-permission:true holds:true',
         verified: 'kept ends:any reword-permission:true holds:true',
@@ -136,7 +142,11 @@ describe('trust rules: unverified hook words may open waits, not end or re-word 
     const at = (pid: number) => ({ locator: { terminalId: undefined, pid } });
     store.observe(hook('verified', 5000, 'waiting', 'S', { question: RM, ...at(100) }));
     store.observe(hook('verified', 6000, 'working', 'S', at(200)));
-    const waits = () => store.sessions()[0].waits.filter((w) => w.closedAt === undefined).map((w) => w.question);
+    const waits = () =>
+      store
+        .sessions()[0]
+        .waits.filter((w) => w.closedAt === undefined)
+        .map((w) => w.question);
     assert.deepStrictEqual(waits(), [RM], 'another process, verified in its own tree, is no witness for this session');
     store.observe(hook('verified', 7000, 'working', 'S', at(100)));
     assert.deepStrictEqual(waits(), []);
@@ -147,7 +157,10 @@ describe('trust rules: unverified hook words may open waits, not end or re-word 
     store.observe(screen(5000, 'waiting', { question: RM }));
     const key = store.terminal('A')!.sessionKey;
     store.observe(hook('unverified', 6000, 'waiting', 'C', { agent: 'codex', question: 'Read: README.md' }));
-    assert.deepStrictEqual([store.terminal('A')!.sessionKey, store.terminal('A')!.agent, open(store)], [key, 'claude-code', [`permission:${RM}`]]);
+    assert.deepStrictEqual(
+      [store.terminal('A')!.sessionKey, store.terminal('A')!.agent, open(store)],
+      [key, 'claude-code', [`permission:${RM}`]],
+    );
     store.observe(hook('verified', 7000, 'working', 'C2', { agent: 'codex' }));
     assert.strictEqual(store.terminal('A')!.agent, 'codex', 'a verified one does: the terminal runs another agent now');
   });
@@ -159,7 +172,11 @@ describe('trust rules: unverified hook words may open waits, not end or re-word 
     store.observe(screen(5000, 'waiting', { question: RM, locator: { cwd: '/w' } }));
     // Names no terminal: an unlinked session by its id, then linked by folder (the only claude-code in /w).
     store.observe(hook('unverified', 6000, 'completed', 'L', { locator: { terminalId: undefined, cwd: '/w' } }));
-    assert.deepStrictEqual(store.sessions().map((s) => [s.terminalId, s.agentSessionIds]), [['A', ['L']]], 'linked');
+    assert.deepStrictEqual(
+      store.sessions().map((s) => [s.terminalId, s.agentSessionIds]),
+      [['A', ['L']]],
+      'linked',
+    );
     assert.deepStrictEqual([open(store), store.terminal('A')!.state], [[`permission:${RM}`], 'waiting']);
   });
 });

@@ -16,7 +16,12 @@ describe('trusted settings: the policy table and the layers that count', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
     const settings = pkg.contributes.configuration.properties;
     const restricted = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
-    assert.deepStrictEqual(Object.keys(SETTING_POLICY).sort(), Object.keys(settings).filter((k) => k.startsWith('agentLens.')).sort());
+    assert.deepStrictEqual(
+      Object.keys(SETTING_POLICY).sort(),
+      Object.keys(settings)
+        .filter((k) => k.startsWith('agentLens.'))
+        .sort(),
+    );
     for (const [key, policy] of Object.entries(SETTING_POLICY)) {
       const declared = settings[key].scope === 'machine' ? 'machine' : restricted.includes(key) ? 'trusted' : 'workspace';
       assert.strictEqual(policy, declared, key);
@@ -33,7 +38,10 @@ describe('trusted settings: the policy table and the layers that count', () => {
     assert.strictEqual(settingValue('machine', { workspaceValue: ['/repo'] }, true), undefined);
     assert.strictEqual(settingValue('workspace', layers, false), 4);
     assert.strictEqual(settingValue('trusted', undefined, true), undefined);
-    assert.deepStrictEqual([workspaceMayChoose('trusted', false), workspaceMayChoose('trusted', true), workspaceMayChoose('machine', true)], [false, true, false]);
+    assert.deepStrictEqual(
+      [workspaceMayChoose('trusted', false), workspaceMayChoose('trusted', true), workspaceMayChoose('machine', true)],
+      [false, true, false],
+    );
   });
 
   it('merges objects key by key (as VS Code does) and replaces arrays and scalars', () => {
@@ -41,7 +49,11 @@ describe('trusted settings: the policy table and the layers that count', () => {
     assert.deepStrictEqual(settingValue('trusted', agents, false), { a: true, b: false });
     assert.deepStrictEqual(settingValue('trusted', agents, true), { a: false, b: false });
     assert.deepStrictEqual(settingValue('trusted', { defaultValue: [1, 2], globalValue: [3] }, false), [3]);
-    const sneaky = settingValue('trusted', { defaultValue: {}, globalValue: JSON.parse('{"__proto__": {"polluted": true}}') as unknown }, false) as Record<string, unknown>;
+    const sneaky = settingValue(
+      'trusted',
+      { defaultValue: {}, globalValue: JSON.parse('{"__proto__": {"polluted": true}}') as unknown },
+      false,
+    ) as Record<string, unknown>;
     assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);
     assert.ok(Object.prototype.hasOwnProperty.call(sneaky, '__proto__'), 'kept as a plain key');
   });

@@ -12,7 +12,16 @@ import * as path from 'path';
 const ARGS = encodeURIComponent(JSON.stringify({ text: 'touch pwned-by-link\r' }));
 const PAYLOAD = `All tests pass. [Open Report](command:workbench.action.terminal.sendSequence?${ARGS} "Open Report")`;
 
-const ORDINARY = ['Claude Code in “bash” is waiting for approval: Bash: npm test', '[info] build (debug) done: 3 files', 'see docs at https://example.com/a_b', 'שלום עולם', '👨‍👩‍👧 family', 'x = a[1] (b)', '$(sync) 0  $(bell) 1', 'C:\\Users\\me\\file.md'];
+const ORDINARY = [
+  'Claude Code in “bash” is waiting for approval: Bash: npm test',
+  '[info] build (debug) done: 3 files',
+  'see docs at https://example.com/a_b',
+  'שלום עולם',
+  '👨‍👩‍👧 family',
+  'x = a[1] (b)',
+  '$(sync) 0  $(bell) 1',
+  'C:\\Users\\me\\file.md',
+];
 
 describe('untrusted text: plain()', () => {
   it('leaves ordinary text as it is', () => {
@@ -27,7 +36,18 @@ describe('untrusted text: plain()', () => {
   });
 
   it('breaks links of every scheme, nested or with a title, and also when the pair is split by a hidden character', () => {
-    const cases = ['[a](https://e.example/x)', "[a](file:///etc/passwd 'Open')", '[[a]](command:x)', '[a]](command:x)', '[a](command:x "t")', ']\u200b(command:x)', '[a]\u202e(command:x)', '[a]\n(command:x)', '[a]\u2028(command:x)', '[a](command:x?%5B%5D)'];
+    const cases = [
+      '[a](https://e.example/x)',
+      "[a](file:///etc/passwd 'Open')",
+      '[[a]](command:x)',
+      '[a]](command:x)',
+      '[a](command:x "t")',
+      ']\u200b(command:x)',
+      '[a]\u202e(command:x)',
+      '[a]\n(command:x)',
+      '[a]\u2028(command:x)',
+      '[a](command:x?%5B%5D)',
+    ];
     for (const c of cases) {
       const shown = plain(c);
       assert.deepStrictEqual(linksIn(shown), [], `${JSON.stringify(c)} → ${shown}`);
@@ -51,7 +71,8 @@ describe('untrusted text: plain()', () => {
     assert.ok(shown.endsWith('…'));
     assert.deepStrictEqual(hiddenIn(shown), []);
     assert.strictEqual(cut('abc', 3), 'abc');
-    for (const s of [PAYLOAD, long, 'a\u202e](command:x)\n', ']'.repeat(50) + '('.repeat(50)]) assert.strictEqual(plain(plain(s, 80), 80), plain(s, 80));
+    for (const s of [PAYLOAD, long, 'a\u202e](command:x)\n', ']'.repeat(50) + '('.repeat(50)])
+      assert.strictEqual(plain(plain(s, 80), 80), plain(s, 80));
   });
 });
 
@@ -59,7 +80,12 @@ describe('untrusted text: icons, quick picks and input boxes', () => {
   it('escapes $(icon) from outside, keeps our own icon in front', () => {
     assert.strictEqual(noIcons('$(zap) x \\$(ok)'), '\\$(zap) x \\$(ok)');
     assert.strictEqual(noIcons(noIcons('$(a)$(b)')), noIcons('$(a)$(b)'));
-    const item = shownPick({ icon: 'bell-dot', label: '$(pass-filled) trusted [x](command:y)', description: '$(error) d', detail: 'e\u202e' });
+    const item = shownPick({
+      icon: 'bell-dot',
+      label: '$(pass-filled) trusted [x](command:y)',
+      description: '$(error) d',
+      detail: 'e\u202e',
+    });
     assert.deepStrictEqual(iconsIn(item.label), ['bell-dot']);
     assert.deepStrictEqual(iconsIn(item.description!), []);
     assert.deepStrictEqual(linksIn(item.label), []);
@@ -76,7 +102,29 @@ describe('untrusted text: icons, quick picks and input boxes', () => {
 });
 
 describe('untrusted text: markdown()', () => {
-  const attacks = ['[click](https://evil.example)', '![img](https://evil.example/x.png)', '<img src=x onerror=alert(1)>', '<https://evil.example>', 'www.evil.example', 'https://evil.example/a', 'me@evil.example', '&#x202E;txt', '&rlm;x', '# Heading', '**bold** _em_ ~~s~~', '    indented code', '> quote', '1. one', '| a | b |\n|---|---|', '<!-- c -->', '[x][r]\n\n[r]: https://e', '\\', '`code`', 'a\u202eb', 'x\u0000y'];
+  const attacks = [
+    '[click](https://evil.example)',
+    '![img](https://evil.example/x.png)',
+    '<img src=x onerror=alert(1)>',
+    '<https://evil.example>',
+    'www.evil.example',
+    'https://evil.example/a',
+    'me@evil.example',
+    '&#x202E;txt',
+    '&rlm;x',
+    '# Heading',
+    '**bold** _em_ ~~s~~',
+    '    indented code',
+    '> quote',
+    '1. one',
+    '| a | b |\n|---|---|',
+    '<!-- c -->',
+    '[x][r]\n\n[r]: https://e',
+    '\\',
+    '`code`',
+    'a\u202eb',
+    'x\u0000y',
+  ];
 
   it('renders no link, image, HTML, heading, emphasis or entity, and reads as the input did', () => {
     for (const a of attacks) {
@@ -90,7 +138,10 @@ describe('untrusted text: markdown()', () => {
 
   it('the escaping without it would have let them through (the check can fail)', () => {
     const raw = attacks.slice(0, 4).map(markdownProblems);
-    assert.ok(raw.every((p) => p.length > 0), JSON.stringify(raw));
+    assert.ok(
+      raw.every((p) => p.length > 0),
+      JSON.stringify(raw),
+    );
     assert.ok(markdownProblems('&#x202E;').some((p) => p.includes('entity')));
   });
 });
@@ -120,14 +171,29 @@ describe('printable(), quoted(), jsonLine() and summaries', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-untrusted-'));
     try {
       const cast = path.join(dir, 'a.cast');
-      fs.writeFileSync(cast, `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n${JSON.stringify([0.2, 'o', ' Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No \u202eevil\r\n'])}\n${JSON.stringify([5, 'o', 'x'])}\n`);
+      fs.writeFileSync(
+        cast,
+        `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n${JSON.stringify([0.2, 'o', ' Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No \u202eevil\r\n'])}\n${JSON.stringify([5, 'o', 'x'])}\n`,
+      );
       const hooks = path.join(dir, 'h.jsonl');
-      fs.writeFileSync(hooks, `${JSON.stringify({ t: 1, agent: 'claude-code', payload: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm \u202e\u0085 x' }, session_id: 's', cwd: dir } })}\n`);
+      fs.writeFileSync(
+        hooks,
+        `${JSON.stringify({ t: 1, agent: 'claude-code', payload: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm \u202e\u0085 x' }, session_id: 's', cwd: dir } })}\n`,
+      );
       const out: string[] = [];
-      assert.strictEqual(main(['replay', cast, '--command-line', 'claude', '--hooks', hooks, '--screen'], (s) => out.push(s), () => undefined), 0);
+      assert.strictEqual(
+        main(
+          ['replay', cast, '--command-line', 'claude', '--hooks', hooks, '--screen'],
+          (s) => out.push(s),
+          () => undefined,
+        ),
+        0,
+      );
       const text = out.join('\n');
       assert.deepStrictEqual(hiddenIn(text, true), []);
-      const hook = out.map((l) => (l.startsWith('{') ? (JSON.parse(l) as { source: string; evidence: string }) : undefined)).find((o) => o?.source === 'hook');
+      const hook = out
+        .map((l) => (l.startsWith('{') ? (JSON.parse(l) as { source: string; evidence: string }) : undefined))
+        .find((o) => o?.source === 'hook');
       assert.ok(hook?.evidence.includes('rm \u202e\u0085 x'), 'the evidence itself is kept, only escaped');
       assert.ok(text.includes('2. No \\u202eevil'), 'the screen is escaped line by line');
     } finally {

@@ -34,17 +34,35 @@ describe('Restricted Mode: package.json leaves no agentLens setting to an untrus
   it('every agentLens.* setting is restricted, machine-scoped, or on the allow-list with its reason', () => {
     const keys = Object.keys(SETTINGS).filter((k) => k.startsWith('agentLens.'));
     assert.ok(keys.length >= 10, 'the settings were found');
-    const loose = keys.filter((k) => !RESTRICTED.includes(k) && !USER_ONLY_SCOPES.includes(SETTINGS[k].scope ?? '') && !(k in SAFE_IN_ANY_WORKSPACE));
-    assert.deepStrictEqual(loose, [], 'add these to capabilities.untrustedWorkspaces.restrictedConfigurations, give them "scope": "machine", or list them in SAFE_IN_ANY_WORKSPACE with the reason');
+    const loose = keys.filter(
+      (k) => !RESTRICTED.includes(k) && !USER_ONLY_SCOPES.includes(SETTINGS[k].scope ?? '') && !(k in SAFE_IN_ANY_WORKSPACE),
+    );
+    assert.deepStrictEqual(
+      loose,
+      [],
+      'add these to capabilities.untrustedWorkspaces.restrictedConfigurations, give them "scope": "machine", or list them in SAFE_IN_ANY_WORKSPACE with the reason',
+    );
     for (const [k, why] of Object.entries(SAFE_IN_ANY_WORKSPACE)) assert.ok(k in SETTINGS && why.length > 20, k);
     for (const k of RESTRICTED) assert.ok(k in SETTINGS, `${k} is restricted but is no setting`);
     assert.strictEqual(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 
   it('the log readers’ paths are machine-scoped; detection, notification and handoff settings wait for trust', () => {
-    for (const k of ['claudeConfigDirs', 'codexHomes', 'opencodeDatabases']) assert.strictEqual(SETTINGS[`agentLens.sessionLogs.${k}`].scope, 'machine', k);
-    const trustOnly = ['agents', 'notifications.enabled', 'notifications.delaySeconds', 'processScan.intervalSeconds', 'sessionLogs.enabled', 'handoff.teamFile', 'handoff.root'];
-    assert.deepStrictEqual(trustOnly.map((k) => `agentLens.${k}`).filter((k) => !RESTRICTED.includes(k)), []);
+    for (const k of ['claudeConfigDirs', 'codexHomes', 'opencodeDatabases'])
+      assert.strictEqual(SETTINGS[`agentLens.sessionLogs.${k}`].scope, 'machine', k);
+    const trustOnly = [
+      'agents',
+      'notifications.enabled',
+      'notifications.delaySeconds',
+      'processScan.intervalSeconds',
+      'sessionLogs.enabled',
+      'handoff.teamFile',
+      'handoff.root',
+    ];
+    assert.deepStrictEqual(
+      trustOnly.map((k) => `agentLens.${k}`).filter((k) => !RESTRICTED.includes(k)),
+      [],
+    );
   });
 });
 
@@ -59,8 +77,19 @@ interface Layers {
 
 /** A stand-in whose `get()` applies every layer, as a VS Code that did not honour package.json would. */
 function fakeVscode(state: { trusted: boolean; user: Record<string, unknown>; workspace: Record<string, unknown> }) {
-  const layers = (key: string): Layers => ({ defaultValue: SETTINGS[key]?.default, globalValue: state.user[key], workspaceValue: state.workspace[key] });
-  const applied = (l: Layers) => [l.defaultValue, l.globalValue, l.workspaceValue].reduce((a, v) => (v === undefined ? a : typeof v === 'object' && !Array.isArray(v) && typeof a === 'object' ? { ...(a as object), ...(v as object) } : v));
+  const layers = (key: string): Layers => ({
+    defaultValue: SETTINGS[key]?.default,
+    globalValue: state.user[key],
+    workspaceValue: state.workspace[key],
+  });
+  const applied = (l: Layers) =>
+    [l.defaultValue, l.globalValue, l.workspaceValue].reduce((a, v) =>
+      v === undefined
+        ? a
+        : typeof v === 'object' && !Array.isArray(v) && typeof a === 'object'
+          ? { ...(a as object), ...(v as object) }
+          : v,
+    );
   return {
     workspace: {
       get isTrusted() {
@@ -102,7 +131,11 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
     'agentLens.sessionLogs.codexHomes': ['/repo/fake-codex'],
     'agentLens.sessionLogs.opencodeDatabases': ['/repo/opencode.db'],
   };
-  const user = { 'agentLens.notifications.delaySeconds': 30, 'agentLens.sessionLogs.claudeConfigDirs': ['/home/u/claude-alt'], 'agentLens.agents': { aider: false } };
+  const user = {
+    'agentLens.notifications.delaySeconds': 30,
+    'agentLens.sessionLogs.claudeConfigDirs': ['/home/u/claude-alt'],
+    'agentLens.agents': { aider: false },
+  };
   beforeEach(() => Object.assign(state, { user, workspace: repo }));
 
   it('untrusted: every workspace value is ignored, the user’s own count', () => {
@@ -110,14 +143,27 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
     const c = config.readConfig();
     assert.strictEqual(c.agents['claude-code'], true);
     assert.strictEqual(c.agents.aider, false, 'the user’s own switch');
-    assert.deepStrictEqual([c.notificationsEnabled, c.notificationDelaySeconds, c.processScanIntervalSeconds, c.sessionLogsEnabled], [true, 30, 2, true]);
+    assert.deepStrictEqual(
+      [c.notificationsEnabled, c.notificationDelaySeconds, c.processScanIntervalSeconds, c.sessionLogsEnabled],
+      [true, 30, 2, true],
+    );
     assert.deepStrictEqual([c.claudeConfigDirs, c.codexHomes, c.opencodeDatabases], [['/home/u/claude-alt'], [], []]);
   });
 
   it('trusted: the workspace’s switches count, its log paths still do not (they are the machine’s)', () => {
     state.trusted = true;
     const c = config.readConfig();
-    assert.deepStrictEqual([c.agents['claude-code'], c.agents.aider, c.notificationsEnabled, c.notificationDelaySeconds, c.processScanIntervalSeconds, c.sessionLogsEnabled], [false, false, false, 3600, 0, false]);
+    assert.deepStrictEqual(
+      [
+        c.agents['claude-code'],
+        c.agents.aider,
+        c.notificationsEnabled,
+        c.notificationDelaySeconds,
+        c.processScanIntervalSeconds,
+        c.sessionLogsEnabled,
+      ],
+      [false, false, false, 3600, 0, false],
+    );
     assert.deepStrictEqual([c.claudeConfigDirs, c.codexHomes, c.opencodeDatabases], [['/home/u/claude-alt'], [], []]);
   });
 });

@@ -87,7 +87,11 @@ export class VictimTerminal {
     const agentFile = path.join(dir, 'agent.js');
     fs.writeFileSync(agentFile, AGENT);
     // `trap` keeps bash from exec'ing its last command: the shell stays, as a terminal's does.
-    const bash = spawn('bash', ['--norc', '--noprofile', '-c', `trap : USR1; ${JSON.stringify(process.execPath)} ${JSON.stringify(agentFile)}`], { detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    const bash = spawn(
+      'bash',
+      ['--norc', '--noprofile', '-c', `trap : USR1; ${JSON.stringify(process.execPath)} ${JSON.stringify(agentFile)}`],
+      { detached: true, stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     const first = await new Promise<string>((resolve, reject) => {
       bash.once('error', reject);
       bash.stdout.once('data', (d: Buffer) => resolve(String(d)));
@@ -116,11 +120,18 @@ export class VictimTerminal {
 }
 
 /** A process outside every terminal: POSTs these payloads as claude-code reports with `claim`, with the real token. */
-export function attack(dir: string, discovery: string, claim: { pid?: number | 'self'; ancestry?: number[]; closeAtOnce?: boolean }, payloads: Record<string, unknown>[]): Promise<{ pid: number; statuses: (number | string)[] }> {
+export function attack(
+  dir: string,
+  discovery: string,
+  claim: { pid?: number | 'self'; ancestry?: number[]; closeAtOnce?: boolean },
+  payloads: Record<string, unknown>[],
+): Promise<{ pid: number; statuses: (number | string)[] }> {
   const file = path.join(dir, 'attacker.js');
   fs.writeFileSync(file, ATTACKER);
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [file, discovery, JSON.stringify(claim), JSON.stringify(payloads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [file, discovery, JSON.stringify(claim), JSON.stringify(payloads)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('error', reject);

@@ -17,7 +17,14 @@ function world(): { store: AgentStore; input: (active?: string) => ViewInput } {
   store.observe(obs('pty-scrape', 2000, 'waiting', { wait: 'permission', locator: { terminalId: 'A' } }));
   store.observe(obs('hook', 1900, 'waiting', { wait: 'permission', question: 'Run rm -rf build?', locator: { terminalId: 'A' } }));
   store.observe(obs('pty-scrape', 3000, 'working', { agent: 'codex', locator: { terminalId: 'B' } }));
-  store.observe(obs('jsonl-watcher', 9000, 'failed', { agent: 'codex', reason: 'interrupted', evidence: 'codex.turn-aborted: "interrupted"', locator: { terminalId: 'B', sessionId: 'S' } }));
+  store.observe(
+    obs('jsonl-watcher', 9000, 'failed', {
+      agent: 'codex',
+      reason: 'interrupted',
+      evidence: 'codex.turn-aborted: "interrupted"',
+      locator: { terminalId: 'B', sessionId: 'S' },
+    }),
+  );
   return { store, input: (active) => ({ terminals: store.terminals(), waits: store.waits(), now: 20_000, activeTerminalId: active }) };
 }
 
@@ -32,7 +39,10 @@ describe('view model', () => {
     assert.strictEqual(w.label, 'claude one');
     assert.strictEqual(w.description, 'Claude Code · waiting for approval · 18s');
     // What it asks is on the line below, where a narrow side bar does not cut it off; the tooltip leads with it.
-    assert.deepStrictEqual(w.children!.map((c) => c.label), ['Run rm -rf build?']);
+    assert.deepStrictEqual(
+      w.children!.map((c) => c.label),
+      ['Run rm -rf build?'],
+    );
     assert.match(w.tooltip!, /^\*\*waiting for approval\*\* for 18s: Run rm \\-rf build\\?/);
     assert.strictEqual(w.contextValue, 'wait.permission');
     assert.ok(w.waitId);
@@ -76,8 +86,14 @@ describe('view model', () => {
       ['A', 'B', 'C'],
     );
     const lines = historyLines(input());
-    assert.ok(lines.some((l) => /\[codex two\] {3}latest jsonl-watcher: .* failed · interrupted/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /\[codex two\] {3}.* Codex → working \(pty-scrape\)/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /\[codex two\] {3}latest jsonl-watcher: .* failed · interrupted/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /\[codex two\] {3}.* Codex → working \(pty-scrape\)/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('labels', () => {
@@ -96,34 +112,59 @@ describe('view model', () => {
     store.observe(obs('hook', 1000, 'waiting', { wait: 'question', question: 'Which test framework?', locator: { terminalId: 'A' } }));
     const q = store.waits()[0];
     // The hook knows the options; the screen saw the same dialog a moment later.
-    store.observe({ ...obs('hook', 1000, 'waiting', { locator: { terminalId: 'A' } }), wait: { kind: 'question', question: 'Which test framework?', options: ['Jest', 'Vitest'] } });
+    store.observe({
+      ...obs('hook', 1000, 'waiting', { locator: { terminalId: 'A' } }),
+      wait: { kind: 'question', question: 'Which test framework?', options: ['Jest', 'Vitest'] },
+    });
     store.observe(obs('pty-scrape', 1200, 'waiting', { wait: 'question', locator: { terminalId: 'A' } }));
-    store.observe(obs('hook', 2000, 'waiting', { agent: 'codex', wait: 'reply-question', question: 'Shall I commit?', locator: { terminalId: 'B' } }));
+    store.observe(
+      obs('hook', 2000, 'waiting', { agent: 'codex', wait: 'reply-question', question: 'Shall I commit?', locator: { terminalId: 'B' } }),
+    );
     const [group] = treeRows({ terminals: store.terminals(), waits: store.waits(), now: 5000 });
     const [dialog, reply] = group.children!;
     assert.strictEqual(dialog.waitId, q.id);
     assert.deepStrictEqual(dialog.command, { id: COMMAND_IDS.showTerminal, args: ['A'] });
-    assert.deepStrictEqual(dialog.children!.map((c) => c.label), ['Which test framework?', '1. Jest', '2. Vitest']);
+    assert.deepStrictEqual(
+      dialog.children!.map((c) => c.label),
+      ['Which test framework?', '1. Jest', '2. Vitest'],
+    );
     assert.match(dialog.tooltip!, /Answer in the terminal/);
     assert.deepStrictEqual(reply.command, { id: COMMAND_IDS.answerWait, args: [reply.waitId] });
     assert.strictEqual(reply.contextValue, 'wait.reply-question');
     assert.match(reply.description, /Codex · asked a question · 3s$/);
-    assert.deepStrictEqual(reply.children!.map((c) => [c.label, c.command?.id]), [['Shall I commit?', COMMAND_IDS.answerWait]]);
+    assert.deepStrictEqual(
+      reply.children!.map((c) => [c.label, c.command?.id]),
+      [['Shall I commit?', COMMAND_IDS.answerWait]],
+    );
   });
 
   it('lists each agent’s hook install state last, collapsed, with the file it lives in', () => {
     const store = new AgentStore();
     store.openTerminal('C', 'bash');
-    const rows = treeRows({ terminals: store.terminals(), waits: [], now: 0, hooks: [
-      { agent: 'claude-code', scope: 'user', state: 'installed', path: '/h/.claude/settings.json' },
-      { agent: 'codex', scope: 'user', state: 'absent', path: '/h/.codex/hooks.json', note: 'Codex asks to review new hooks at its next start.' },
-    ] });
+    const rows = treeRows({
+      terminals: store.terminals(),
+      waits: [],
+      now: 0,
+      hooks: [
+        { agent: 'claude-code', scope: 'user', state: 'installed', path: '/h/.claude/settings.json' },
+        {
+          agent: 'codex',
+          scope: 'user',
+          state: 'absent',
+          path: '/h/.codex/hooks.json',
+          note: 'Codex asks to review new hooks at its next start.',
+        },
+      ],
+    });
     const hooks = rows.at(-1)!;
     assert.deepStrictEqual([hooks.label, hooks.description, hooks.collapsed], ['Agent hooks', '1 of 2 installed', true]);
-    assert.deepStrictEqual(hooks.children!.map((c) => [c.label, c.description, c.contextValue]), [
-      ['Claude Code', 'hooks installed', 'hooks.installed'],
-      ['Codex', 'no hooks (screen only)', 'hooks.absent'],
-    ]);
+    assert.deepStrictEqual(
+      hooks.children!.map((c) => [c.label, c.description, c.contextValue]),
+      [
+        ['Claude Code', 'hooks installed', 'hooks.installed'],
+        ['Codex', 'no hooks (screen only)', 'hooks.absent'],
+      ],
+    );
     assert.match(hooks.children![1].tooltip!, /review/);
     assert.deepStrictEqual(hooks.children![1].hook, { agent: 'codex', scope: 'user' });
   });

@@ -9,12 +9,20 @@ type Payload = Record<string, unknown>;
  * any unanswered reply and is ignored. A denial or an interrupt fires nothing: the screen closes those waits.
  */
 export const CLAUDE_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
-  PreToolUse: (p) => (str(p, 'tool_name') === 'AskUserQuestion' ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) } : undefined),
+  PreToolUse: (p) =>
+    str(p, 'tool_name') === 'AskUserQuestion' ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) } : undefined,
   PermissionRequest: (p) =>
     str(p, 'tool_name') === 'AskUserQuestion'
       ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) }
-      : { kind: 'wait', wait: permissionWait(str(p, 'tool_name'), str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'file_path') ?? str(obj(p, 'tool_input'), 'description')) },
-  Notification: (p) => (str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined),
+      : {
+          kind: 'wait',
+          wait: permissionWait(
+            str(p, 'tool_name'),
+            str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'file_path') ?? str(obj(p, 'tool_input'), 'description'),
+          ),
+        },
+  Notification: (p) =>
+    str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined,
   Stop: (p) => ({ kind: 'turn-end', reply: str(p, 'last_assistant_message') }),
   StopFailure: (p) => ({ kind: 'failed', reason: claudeFailure(str(p, 'error')) }),
   UserPromptSubmit: () => ({ kind: 'working', turnStart: true }),

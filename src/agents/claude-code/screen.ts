@@ -18,15 +18,39 @@ export const screen: AgentSignature = {
     { id: 'cc.title', where: 'title', pattern: /^[✳◐◑◒◓✻✽✶✢·*]\s+Claude Code$/, weight: 2 },
     { id: 'cc.banner', where: 'screen', pattern: /Claude Code v\d+\.\d+/, weight: 1, altScreenOnly: true },
     { id: 'cc.prompt-box', where: 'bottom', pattern: /^[❯>]\u00a0/, weight: 1, altScreenOnly: true },
-    { id: 'cc.footer', where: 'bottom', pattern: /^\s*(?:⏸ manual mode on|⏵⏵ (?:auto mode|accept edits) on)/, weight: 1, altScreenOnly: true },
+    {
+      id: 'cc.footer',
+      where: 'bottom',
+      pattern: /^\s*(?:⏸ manual mode on|⏵⏵ (?:auto mode|accept edits) on)/,
+      weight: 1,
+      altScreenOnly: true,
+    },
     // Seed 000's literal markers, kept weak: a cat of a file can print them too.
     { id: 'cc.seed-name', where: 'screen', pattern: /\bClaude Code\b/, weight: 1, altScreenOnly: true },
   ],
   waiting: [
-    { id: 'cc.dialog-hint', where: 'bottom', pattern: /^\s*Esc to cancel(?: · Tab to amend)?\s*$/, state: 'waiting', waitKind: 'permission' },
+    {
+      id: 'cc.dialog-hint',
+      where: 'bottom',
+      pattern: /^\s*Esc to cancel(?: · Tab to amend)?\s*$/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
     { id: 'cc.question-hint', where: 'bottom', pattern: /Enter to select · ↑\/↓ to navigate/, state: 'waiting', waitKind: 'question' },
-    { id: 'cc.proceed', where: 'bottom', pattern: /^\s*Do you want to (?:proceed|create|make this edit|allow)\b.*\?\s*$/, state: 'waiting', waitKind: 'permission' },
-    { id: 'cc.auto-mode-offer', where: 'bottom', pattern: /Make auto mode your default permission mode\?/, state: 'waiting', waitKind: 'prompt' },
+    {
+      id: 'cc.proceed',
+      where: 'bottom',
+      pattern: /^\s*Do you want to (?:proceed|create|make this edit|allow)\b.*\?\s*$/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
+    {
+      id: 'cc.auto-mode-offer',
+      where: 'bottom',
+      pattern: /Make auto mode your default permission mode\?/,
+      state: 'waiting',
+      waitKind: 'prompt',
+    },
   ],
   working: [
     { id: 'cc.esc-to-interrupt', where: 'bottom', pattern: /\besc to interrupt\b/, state: 'working' },
@@ -44,7 +68,12 @@ export const screen: AgentSignature = {
     { id: 'cc.declined', where: 'screen', pattern: /^[●⏺] Declined to answer Claude's questions/, state: 'stopped' },
   ],
   exit: [
-    { id: 'cc.resume-hint', where: 'screen', pattern: /^\s*(?:Resume this session with:|claude --resume [0-9a-f-]{8,})/, normalScreenOnly: true },
+    {
+      id: 'cc.resume-hint',
+      where: 'screen',
+      pattern: /^\s*(?:Resume this session with:|claude --resume [0-9a-f-]{8,})/,
+      normalScreenOnly: true,
+    },
   ],
   replyPrefix: /^\s*[●⏺]\s+/,
 };

@@ -10,7 +10,10 @@ type Payload = Record<string, unknown>;
  * question is even allowed (seed 001), so no PreToolUse is mapped.
  */
 export const CODEX_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
-  PermissionRequest: (p) => ({ kind: 'wait', wait: permissionWait(str(p, 'tool_name'), str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'description')) }),
+  PermissionRequest: (p) => ({
+    kind: 'wait',
+    wait: permissionWait(str(p, 'tool_name'), str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'description')),
+  }),
   Stop: (p) => ({ kind: 'turn-end', reply: str(p, 'last_assistant_message') }),
   UserPromptSubmit: () => ({ kind: 'working', turnStart: true }),
   PostToolUse: () => ({ kind: 'working' }),

@@ -7,5 +7,12 @@ const SHORT = 3;
 
 /** The hooks Agent Lens writes into Codex's hooks.json. Codex matchers are regexes; no matcher matches everything. */
 export const hookRows: HookTable = {
-  rows: [row('PermissionRequest', S), row('Stop', S), row('UserPromptSubmit', S), row('Interrupt', SHORT), row('SessionEnd', SHORT), row('PostToolUse', S, true)],
+  rows: [
+    row('PermissionRequest', S),
+    row('Stop', S),
+    row('UserPromptSubmit', S),
+    row('Interrupt', SHORT),
+    row('SessionEnd', SHORT),
+    row('PostToolUse', S, true),
+  ],
 };

@@ -15,7 +15,13 @@ export const screen: AgentSignature = {
     { id: 'cx.banner', where: 'screen', pattern: />_ OpenAI Codex \(v\d+\.\d+/, weight: 2, altScreenOnly: true },
     { id: 'cx.exec-header', where: 'screen', pattern: /^OpenAI Codex v\d+\.\d+\.\d+/, weight: 1 },
     // `codex exec`'s header block names its session: with the header line, a run started from a script is known.
-    { id: 'cx.exec-session', where: 'screen', pattern: /^session id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/, weight: 1, normalScreenOnly: true },
+    {
+      id: 'cx.exec-session',
+      where: 'screen',
+      pattern: /^session id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/,
+      weight: 1,
+      normalScreenOnly: true,
+    },
     { id: 'cx.composer', where: 'bottom', pattern: /^› Ask Codex to do anything/, weight: 1, altScreenOnly: true },
     { id: 'cx.title-action', where: 'title', pattern: /^\[ [!.] \] Action Required \| /, weight: 1 },
     // Seed 000's patterns that still hold somewhere in 0.169 (case-insensitive version string, model name).
@@ -23,8 +29,20 @@ export const screen: AgentSignature = {
     { id: 'cx.seed-model', where: 'bottom', pattern: /\bgpt-[0-9.]+/i, weight: 1, altScreenOnly: true },
   ],
   waiting: [
-    { id: 'cx.approval', where: 'bottom', pattern: /^\s*Press enter to confirm or esc to cancel/, state: 'waiting', waitKind: 'permission' },
-    { id: 'cx.run-command', where: 'screen', pattern: /^\s*Would you like to (?:run the following command|make the following edits)\?/, state: 'waiting', waitKind: 'permission' },
+    {
+      id: 'cx.approval',
+      where: 'bottom',
+      pattern: /^\s*Press enter to confirm or esc to cancel/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
+    {
+      id: 'cx.run-command',
+      where: 'screen',
+      pattern: /^\s*Would you like to (?:run the following command|make the following edits)\?/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
     { id: 'cx.title-action', where: 'title', pattern: /Action Required/, state: 'waiting', waitKind: 'permission' },
   ],
   working: [

@@ -9,7 +9,10 @@ type Payload = Record<string, unknown>;
  * SessionEnd fires three times at exit.
  */
 export const GEMINI_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
-  Notification: (p) => (str(p, 'notification_type') === 'ToolPermission' ? { kind: 'wait', wait: permissionWait(str(obj(p, 'details'), 'title'), str(obj(p, 'details'), 'command')) } : undefined),
+  Notification: (p) =>
+    str(p, 'notification_type') === 'ToolPermission'
+      ? { kind: 'wait', wait: permissionWait(str(obj(p, 'details'), 'title'), str(obj(p, 'details'), 'command')) }
+      : undefined,
   BeforeAgent: () => ({ kind: 'working', turnStart: true }),
   AfterTool: () => ({ kind: 'working' }),
   AfterAgent: (p) => ({ kind: 'turn-end', reply: str(p, 'prompt_response'), askOnly: true }),

@@ -11,6 +11,7 @@ export const agent: AgentDescriptor = {
   hookRows,
   doc: {
     identifiedBy: 'command line (`gemini`, headless `-p`), process, its window title',
-    verified: 'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',
+    verified:
+      'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',
   },
 };

@@ -20,7 +20,13 @@ export const screen: AgentSignature = {
   // The title Gemini CLI 0.61.0 sets itself (FACTS.md §4): icon, two spaces, state, folder.
   identify: [{ id: 'gm.title', where: 'title', pattern: /^(?:◇ {2}Ready|✦ {2}Working…|✋ {2}Action Required) \(/, weight: 2 }],
   waiting: [
-    { id: 'gm.allow-execution', where: 'bottom', pattern: /\bAllow execution\b|\bApply this change\?/, state: 'waiting', waitKind: 'permission' },
+    {
+      id: 'gm.allow-execution',
+      where: 'bottom',
+      pattern: /\bAllow execution\b|\bApply this change\?/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
     ...SEED_WAITING,
   ],
   working: [

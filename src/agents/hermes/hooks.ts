@@ -10,7 +10,10 @@ type Payload = Record<string, unknown>;
 export const HERMES_HOOKS: Record<string, (p: Payload) => Meaning | undefined> = {
   pre_tool_call: (p) => (isClarify(p) ? { kind: 'wait', wait: clarifyWait(p) } : undefined),
   post_tool_call: (p) => (isClarify(p) ? { kind: 'working' } : undefined),
-  pre_approval_request: (p) => ({ kind: 'wait', wait: permissionWait(str(p, 'tool_name') ?? 'approval', str(p, 'command') ?? str(p, 'description')) }),
+  pre_approval_request: (p) => ({
+    kind: 'wait',
+    wait: permissionWait(str(p, 'tool_name') ?? 'approval', str(p, 'command') ?? str(p, 'description')),
+  }),
   post_approval_response: () => ({ kind: 'working' }),
   pre_llm_call: () => ({ kind: 'working', turnStart: true }),
   post_llm_call: (p) => ({ kind: 'turn-end', reply: str(p, 'assistant_response') ?? str(p, 'response'), askOnly: true }),

@@ -27,7 +27,10 @@ export function opencodeMeaning(type: string, p: Props, s: OpenCodeSessionState)
   switch (type) {
     case 'permission.asked':
       s.dialogOpen = true;
-      return { kind: 'wait', wait: permissionWait(str(p, 'permission'), str(obj(p, 'metadata'), 'command') ?? arr(p, 'patterns').join(' ')) };
+      return {
+        kind: 'wait',
+        wait: permissionWait(str(p, 'permission'), str(obj(p, 'metadata'), 'command') ?? arr(p, 'patterns').join(' ')),
+      };
     case 'question.asked':
       s.dialogOpen = true;
       return { kind: 'wait', wait: questionWait(arr(p, 'questions')) };

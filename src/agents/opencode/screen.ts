@@ -18,7 +18,13 @@ export const screen: AgentSignature = {
   ],
   waiting: [
     { id: 'oc.permission', where: 'bottom', pattern: /△ Permission required/, state: 'waiting', waitKind: 'permission' },
-    { id: 'oc.permission-options', where: 'bottom', pattern: /Allow once\s+Allow always\s+Reject/, state: 'waiting', waitKind: 'permission' },
+    {
+      id: 'oc.permission-options',
+      where: 'bottom',
+      pattern: /Allow once\s+Allow always\s+Reject/,
+      state: 'waiting',
+      waitKind: 'permission',
+    },
     { id: 'oc.question', where: 'bottom', pattern: /↑↓ select\s+enter submit\s+esc dismiss/, state: 'waiting', waitKind: 'question' },
   ],
   working: [
@@ -36,7 +42,8 @@ export const screen: AgentSignature = {
       where: 'screen',
       pattern: /^\s*▣\s+(?!.* · (?:\d+(?:\.\d+)?(?:ms|s|m)|interrupted)\s*$)\S.*$/,
       state: 'stopped',
-      failedIfAbove: /^\s*┃\s+.*\b(?:error|invalid|incorrect|unauthori[sz]ed|forbidden|rate.?limit|overloaded|quota|exceeded|failed|denied|[45]\d\d)\b/i,
+      failedIfAbove:
+        /^\s*┃\s+.*\b(?:error|invalid|incorrect|unauthori[sz]ed|forbidden|rate.?limit|overloaded|quota|exceeded|failed|denied|[45]\d\d)\b/i,
     },
   ],
   turnInProgress: {
@@ -46,8 +53,6 @@ export const screen: AgentSignature = {
     restingLast: /^\s*▣\s/,
     startScreen: /█▀▀█ █▀▀█ █▀▀█/,
   },
-  exit: [
-    { id: 'oc.continue-hint', where: 'screen', pattern: /^\s*Continue\s+opencode -s ses_\w+/, normalScreenOnly: true },
-  ],
+  exit: [{ id: 'oc.continue-hint', where: 'screen', pattern: /^\s*Continue\s+opencode -s ses_\w+/, normalScreenOnly: true }],
   replyPrefix: /^\s*/,
 };

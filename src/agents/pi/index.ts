@@ -6,6 +6,7 @@ export const agent: AgentDescriptor = {
   screen,
   doc: {
     identifiedBy: 'command line (`pi`, headless `-p`), process, its window title `π - <folder>`, its header',
-    verified: 'all seven, live in the harness against the loopback chat-completions mock (pi takes any OpenAI-compatible endpoint): answer, question, a tool that runs without asking (pi has no approvals), the dialog of its own example extension `permission-gate` approved and denied, Esc, HTTP 500 (three retries, then failed), HTTP 400, Ctrl+D, headless `-p`',
+    verified:
+      'all seven, live in the harness against the loopback chat-completions mock (pi takes any OpenAI-compatible endpoint): answer, question, a tool that runs without asking (pi has no approvals), the dialog of its own example extension `permission-gate` approved and denied, Esc, HTTP 500 (three retries, then failed), HTTP 400, Ctrl+D, headless `-p`',
   },
 };

@@ -28,18 +28,36 @@ export const screen: AgentSignature = {
   ],
   waiting: [
     // pi's selector, drawn for an extension's question in place of the editor.
-    { id: 'pi.selector', where: 'bottom', pattern: /↑↓ navigate {1,4}enter select {1,4}escape\/ctrl\+c cancel/, state: 'waiting', waitKind: 'prompt' },
+    {
+      id: 'pi.selector',
+      where: 'bottom',
+      pattern: /↑↓ navigate {1,4}enter select {1,4}escape\/ctrl\+c cancel/,
+      state: 'waiting',
+      waitKind: 'prompt',
+    },
     ...SEED_WAITING,
   ],
   working: [
-    { id: 'pi.spinner', where: 'bottom', pattern: /^\s{0,2}[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (?:Working\.\.\.|Retrying \(\d{1,3}\/\d{1,3}\) in \d{1,5}s\.\.\.)/, state: 'working' },
+    {
+      id: 'pi.spinner',
+      where: 'bottom',
+      pattern: /^\s{0,2}[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (?:Working\.\.\.|Retrying \(\d{1,3}\/\d{1,3}\) in \d{1,5}s\.\.\.)/,
+      state: 'working',
+    },
     ...SEED_WORKING,
   ],
   outcomes: [
     { id: 'pi.aborted', where: 'transcriptEnd', pattern: /^ Operation aborted\s*$/, state: 'stopped' },
     { id: 'pi.error', where: 'transcriptEnd', pattern: /^ Error: /, state: 'failed' },
     // Replies, tool results and notes start one column in; the reply's last row is the marker and the reply.
-    { id: 'pi.last-words', where: 'transcriptEnd', pattern: new RegExp(`^ ${NOT_LAST_WORDS}\\S`), state: 'stopped', completion: true, replyEnd: EDITOR_RULE },
+    {
+      id: 'pi.last-words',
+      where: 'transcriptEnd',
+      pattern: new RegExp(`^ ${NOT_LAST_WORDS}\\S`),
+      state: 'stopped',
+      completion: true,
+      replyEnd: EDITOR_RULE,
+    },
   ],
   inputEdge: EDITOR_RULE,
   exit: [],

@@ -230,14 +230,19 @@ export interface TableInfo {
 /** Reads sqlite_schema (the table b-tree on page 1) for the rowid tables we were asked about. */
 export function readSchema(src: PageSource, tables: readonly string[]): Map<string, TableInfo> {
   const found = new Map<string, TableInfo>();
-  walkLeaves(src, 1, () => true, (pgno) => {
-    for (const cell of leafCells(src, pgno)) {
-      const [type, name, , root, sql] = decodeRecord(fullPayload(src, cell));
-      if (type !== 'table' || typeof name !== 'string' || !tables.includes(name)) continue;
-      if (typeof root !== 'number' || typeof sql !== 'string') fail(`schema row of ${name} is unreadable`);
-      if (/\)\s*without\s+rowid\s*;?\s*$/i.test(sql)) fail(`table ${name} is WITHOUT ROWID`);
-      found.set(name, { root, ...parseColumns(sql) });
-    }
-  });
+  walkLeaves(
+    src,
+    1,
+    () => true,
+    (pgno) => {
+      for (const cell of leafCells(src, pgno)) {
+        const [type, name, , root, sql] = decodeRecord(fullPayload(src, cell));
+        if (type !== 'table' || typeof name !== 'string' || !tables.includes(name)) continue;
+        if (typeof root !== 'number' || typeof sql !== 'string') fail(`schema row of ${name} is unreadable`);
+        if (/\)\s*without\s+rowid\s*;?\s*$/i.test(sql)) fail(`table ${name} is WITHOUT ROWID`);
+        found.set(name, { root, ...parseColumns(sql) });
+      }
+    },
+  );
   return found;
 }

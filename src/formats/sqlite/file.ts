@@ -83,7 +83,7 @@ export interface Opened {
  * by one per restart), a shrunken file, or new frames that may have overwritten the old tail.
  */
 function restartedTail(fd: number, size: number, prev: WalState, wal: WalState, fresh: Set<number>): Set<number> | 'all' {
-  if (wal.salt1 !== ((prev.salt1 + 1) >>> 0) || size < prev.fileSize || wal.pageSize !== prev.pageSize) return 'all';
+  if (wal.salt1 !== (prev.salt1 + 1) >>> 0 || size < prev.fileSize || wal.pageSize !== prev.pageSize) return 'all';
   const old: WalState = { ...prev, cksum: [prev.cksum[0], prev.cksum[1]], pages: new Map() };
   const tail = extendWal(fd, size, old);
   // Re-measure the new generation after reading the old tail: if it now reaches the frame where the

@@ -7,11 +7,11 @@ import { parse, TomlError } from 'smol-toml';
 import { FileReadError, readRegularFile } from '../../common/fsutil';
 import { firstProblem } from '../paths';
 import type { z } from 'zod';
+import { describe, fieldName, isTable, type Path, problemOf, valueAt } from './problems';
 import {
   DEPRECATED_FIELDS,
   type DispatchStep,
   isValidKey,
-  MODES,
   SCALAR_FIELDS,
   scanToml,
   SECTION_FIELDS,
@@ -46,8 +46,6 @@ export interface ParsedTeam {
   agents: TeamAgent[];
   warnings: string[];
 }
-
-type Path = (string | number)[];
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export const TEAM_FILE_MAX = 256 * 1024;
@@ -85,7 +83,15 @@ export function parseTeam(text: string, file: string): ParsedTeam {
 /** The TOML document, or a TeamError saying where the syntax broke; a file far past any real one is refused first. */
 function parseToml(text: string, file: string): Record<string, unknown> {
   // A registry is a few KB; the TOML parser is superlinear on some hostile shapes (long dotted keys).
-  if (text.length > TEAM_FILE_MAX) throw new TeamError(file, l10n.t('is {0} KB; a team.toml is read up to {1} KB: remove what is not an agent\'s section', (text.length / 1024).toFixed(0), TEAM_FILE_MAX / 1024));
+  if (text.length > TEAM_FILE_MAX)
+    throw new TeamError(
+      file,
+      l10n.t(
+        "is {0} KB; a team.toml is read up to {1} KB: remove what is not an agent's section",
+        (text.length / 1024).toFixed(0),
+        TEAM_FILE_MAX / 1024,
+      ),
+    );
   try {
     return parse(text) as Record<string, unknown>;
   } catch (e) {
@@ -96,12 +102,26 @@ function parseToml(text: string, file: string): Record<string, unknown> {
 }
 
 /** One agent's section, checked: unknown fields warned about, the first schema problem thrown with its line. */
-function parseSection(key: string, raw: unknown, file: string, lineOf: (p: Path) => number | undefined, warn: (p: Path, what: string) => void): TeamAgent {
+function parseSection(
+  key: string,
+  raw: unknown,
+  file: string,
+  lineOf: (p: Path) => number | undefined,
+  warn: (p: Path, what: string) => void,
+): TeamAgent {
   if (!isValidKey(key)) {
-    throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)), { line: lineOf([]), field: fieldName(key, []) });
+    throw new TeamError(
+      file,
+      l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)),
+      { line: lineOf([]), field: fieldName(key, []) },
+    );
   }
   if (!isTable(raw)) {
-    throw new TeamError(file, l10n.t('expected a table [{0}] describing one agent, got {1}; move it under an agent\'s section or remove it', key, describe(raw)), { line: lineOf([]), field: key });
+    throw new TeamError(
+      file,
+      l10n.t("expected a table [{0}] describing one agent, got {1}; move it under an agent's section or remove it", key, describe(raw)),
+      { line: lineOf([]), field: key },
+    );
   }
   for (const f of Object.keys(raw)) {
     if ((DEPRECATED_FIELDS as readonly string[]).includes(f)) warn([f], 'is deprecated and ignored');
@@ -111,17 +131,25 @@ function parseSection(key: string, raw: unknown, file: string, lineOf: (p: Path)
   if (Array.isArray(steps)) {
     steps.forEach((s, i) => {
       if (!isTable(s)) return;
-      for (const f of Object.keys(s)) if (!STEP_FIELDS.includes(f)) warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
+      for (const f of Object.keys(s))
+        if (!STEP_FIELDS.includes(f))
+          warn(['dispatch_steps', i, f], `is not a known step field and is ignored (known: ${STEP_FIELDS.join(', ')})`);
       // Copied into plain objects later, such a key would not survive (or would reach a prototype): refuse it by name.
       if (isTable(s.with) && Object.keys(s.with).some((k) => FORBIDDEN_KEYS.has(k))) {
-        throw new TeamError(file, l10n.t('keys __proto__, constructor and prototype are not allowed in with; rename it'), { line: lineOf(['dispatch_steps', i, 'with']), field: fieldName(key, ['dispatch_steps', i, 'with']) });
+        throw new TeamError(file, l10n.t('keys __proto__, constructor and prototype are not allowed in with; rename it'), {
+          line: lineOf(['dispatch_steps', i, 'with']),
+          field: fieldName(key, ['dispatch_steps', i, 'with']),
+        });
       }
     });
   }
   const r = sectionSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new TeamError(file, problemOf(issue, valueAt(raw, issue.path), key), { line: lineOf(issue.path), field: fieldName(key, issue.path) });
+    throw new TeamError(file, problemOf(issue, valueAt(raw, issue.path), key), {
+      line: lineOf(issue.path),
+      field: fieldName(key, issue.path),
+    });
   }
   return toAgent(key, r.data);
 }
@@ -138,7 +166,11 @@ export function readTeamFile(file: string): ParsedTeam {
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
     if (e.code === 'ENOENT') return { agents: [], warnings: [] };
-    if (e.code === 'EFBIG') throw new TeamError(file, l10n.t('is over {0} KB, the most a team.toml is read: remove what is not an agent\'s section', TEAM_FILE_MAX / 1024));
+    if (e.code === 'EFBIG')
+      throw new TeamError(
+        file,
+        l10n.t("is over {0} KB, the most a team.toml is read: remove what is not an agent's section", TEAM_FILE_MAX / 1024),
+      );
     throw new TeamError(file, l10n.t('cannot read the file: {0}', e.message));
   }
   return parseTeam(text, file);
@@ -153,13 +185,21 @@ export function workspaceTeamRefusal(file: string, workspace: string): string | 
   const p = firstProblem(workspace, path.dirname(file));
   const fix = l10n.t('set agentLens.handoff.teamFile in your user settings (serve: --team) to use a registry elsewhere');
   if (p?.kind === 'outside') return l10n.t('is outside the workspace {0}, whose settings chose it: {1}', workspace, fix);
-  if (p?.kind === 'link' || p?.kind === 'not-folder') return l10n.t('{0} is {1}: the workspace {2} chose where team.toml is, so Agent Lens reads it only from real folders in it; remove it, or {3}', p.at, p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'), workspace, fix);
+  if (p?.kind === 'link' || p?.kind === 'not-folder')
+    return l10n.t(
+      '{0} is {1}: the workspace {2} chose where team.toml is, so Agent Lens reads it only from real folders in it; remove it, or {3}',
+      p.at,
+      p.kind === 'link' ? l10n.t('a symbolic link') : l10n.t('not a folder'),
+      workspace,
+      fix,
+    );
   if (p) return undefined; // not created yet: an empty registry
   try {
     if (!fs.lstatSync(file).isSymbolicLink()) return undefined;
     const real = fs.realpathSync(file);
     const rel = path.relative(fs.realpathSync(workspace), real);
-    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return l10n.t('is a symbolic link to {0}, outside the workspace {1}: remove the link, or {2}', real, workspace, fix);
+    if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+      return l10n.t('is a symbolic link to {0}, outside the workspace {1}: remove the link, or {2}', real, workspace, fix);
   } catch {
     /* missing, or a dangling link: the read says so */
   }
@@ -173,61 +213,6 @@ function toAgent(key: string, d: z.infer<typeof sectionSchema>): TeamAgent {
   return agent as unknown as TeamAgent;
 }
 
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-
-function valueAt(v: unknown, p: Path): unknown {
-  for (const seg of p) v = isTable(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
-  return v;
-}
-
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return l10n.t('a date');
-  if (Array.isArray(v)) return l10n.t('an array');
-  if (isTable(v)) return l10n.t('a table');
-  return l10n.t('nothing');
-}
-
-const bare = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
-const fieldName = (key: string, p: Path): string => `[${bare(key)}]${p.map((s) => (typeof s === 'number' ? `[${s + 1}]` : `.${bare(s)}`)).join('')}`;
-
-// Looked up when a problem is worded (not at load), so the window's language bundle applies.
-function kindOf(expected: string): string | undefined {
-  const kinds: Record<string, string> = { string: l10n.t('a string'), array: l10n.t('an array'), object: l10n.t('a table'), number: l10n.t('a number'), boolean: l10n.t('true or false') };
-  return kinds[expected];
-}
-function shapeOf(field: string, key: string): string | undefined {
-  const shapes: Record<string, string> = {
-    args: l10n.t('an array of strings like args = ["--model", "x"]'),
-    with: l10n.t('a table like with = { ms = 500 }'),
-    dispatch_steps: l10n.t('an array of steps, written as [[{0}.dispatch_steps]] blocks', key),
-  };
-  return shapes[field];
-}
-function hintOf(field: string): string | undefined {
-  const hints: Record<string, string> = {
-    mode: l10n.t('add mode = "…" (one of {0})', MODES.join(', ')),
-    tool: l10n.t('add tool = "…" naming the tool this step runs'),
-  };
-  return hints[field];
-}
-
-function problemOf(issue: z.ZodIssue, got: unknown, key: string): string {
-  const last = issue.path[issue.path.length - 1];
-  switch (issue.code) {
-    case 'invalid_enum_value':
-      return l10n.t('expected one of {0}, got {1}', issue.options.join(', '), describe(got));
-    case 'invalid_type':
-      if (issue.received === 'undefined') return l10n.t('missing: {0}', hintOf(String(last)) ?? l10n.t('add it'));
-      return l10n.t('expected {0}, got {1}', shapeOf(String(last), key) ?? kindOf(issue.expected) ?? issue.expected, describe(got));
-    case 'too_small':
-      return l10n.t('must not be empty');
-    default:
-      return issue.message;
-  }
-}
-
 // ---- where a field sits in the text -------------------------------------------------------------------------
 
 const same = (a: string[] | undefined, b: string[]): boolean => !!a && a.length === b.length && a.every((x, i) => x === b[i]);
@@ -235,7 +220,8 @@ const same = (a: string[] | undefined, b: string[]): boolean => !!a && a.length 
 /** 1-based line of a field of [key], else of the nearest enclosing header or definition. */
 export function locate(lines: TomlLine[], key: string, p: Path): number | undefined {
   const blockKey = (from: number, field: string): number | undefined => {
-    for (let i = from + 1; i < lines.length && lines[i].kind !== 'header'; i++) if (lines[i].kind === 'keyval' && lines[i].keys?.[0] === field) return i + 1;
+    for (let i = from + 1; i < lines.length && lines[i].kind !== 'header'; i++)
+      if (lines[i].kind === 'keyval' && lines[i].keys?.[0] === field) return i + 1;
     return undefined;
   };
   const header = lines.findIndex((l) => l.kind === 'header' && !l.array && same(l.keys, [key]));

@@ -67,10 +67,24 @@ export const sectionSchema = z.object({
   // terminal. Refused here so the file names the line, rather than at launch time.
   launch: z
     .string()
-    .refine((s) => !LAUNCH_CONTROLS.test(s), () => ({ message: l10n.t('must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that') }))
+    .refine(
+      (s) => !LAUNCH_CONTROLS.test(s),
+      () => ({
+        message: l10n.t(
+          'must be one command line without control characters (no line breaks, tabs, escape sequences, DEL or C1 codes): put further commands in a script and launch that',
+        ),
+      }),
+    )
     .optional(),
   // Quoted for the shell, but a control character would still reach the terminal raw when the line is typed.
-  args: z.array(z.string().refine((s) => !LAUNCH_CONTROLS.test(s), () => ({ message: l10n.t('must contain no control characters (no line breaks, tabs, escape sequences, DEL or C1 codes)') }))).optional(),
+  args: z
+    .array(
+      z.string().refine(
+        (s) => !LAUNCH_CONTROLS.test(s),
+        () => ({ message: l10n.t('must contain no control characters (no line breaks, tabs, escape sequences, DEL or C1 codes)') }),
+      ),
+    )
+    .optional(),
   window_hint: z.string().optional(),
   process: z.string().optional(),
   note: z.string().optional(),
@@ -81,7 +95,19 @@ export const sectionSchema = z.object({
 });
 
 /** Every field but the steps, in the order write-back emits them. */
-export const SCALAR_FIELDS = ['mode', 'display_name', 'icon', 'launch', 'args', 'window_hint', 'process', 'note', 'description', 'tmux', 'allow_custom_message'] as const;
+export const SCALAR_FIELDS = [
+  'mode',
+  'display_name',
+  'icon',
+  'launch',
+  'args',
+  'window_hint',
+  'process',
+  'note',
+  'description',
+  'tmux',
+  'allow_custom_message',
+] as const;
 export const SECTION_FIELDS: readonly string[] = Object.keys(sectionSchema.shape);
 export const STEP_FIELDS: readonly string[] = Object.keys(stepSchema.shape);
 

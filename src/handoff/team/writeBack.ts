@@ -75,13 +75,21 @@ export function splice(text: string, edits: (Range & { with: string })[]): strin
 }
 
 function checked(text: string, key: string, file: string): Layout {
-  if (!isValidKey(key)) throw new TeamError(file, l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)));
+  if (!isValidKey(key))
+    throw new TeamError(
+      file,
+      l10n.t('invalid agent key {0}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit', JSON.stringify(key)),
+    );
   const l = layout(text, key);
   if (l.rootLine !== undefined) {
-    throw new TeamError(file, l10n.t('[{0}] is written as a dotted key or inline table, not a [{0}] section; rewrite it as a section by hand to edit it here', key), {
-      line: l.rootLine,
-      field: `[${key}]`,
-    });
+    throw new TeamError(
+      file,
+      l10n.t('[{0}] is written as a dotted key or inline table, not a [{0}] section; rewrite it as a section by hand to edit it here', key),
+      {
+        line: l.rootLine,
+        field: `[${key}]`,
+      },
+    );
   }
   return l;
 }
@@ -133,7 +141,10 @@ export function writeAgentSection(file: string, agent: TeamAgent, opts: { checkF
     before = parseTeam(text, file);
   } catch (e) {
     if (!(e instanceof TeamError)) throw e;
-    throw new TeamError(file, l10n.t('{0} (not saving [{1}] over a file that does not load: fix this first)', e.problem, agent.key), { line: e.line, field: e.field });
+    throw new TeamError(file, l10n.t('{0} (not saving [{1}] over a file that does not load: fix this first)', e.problem, agent.key), {
+      line: e.line,
+      field: e.field,
+    });
   }
   const out = upsertAgentSection(text, agent, file);
   let after: ParsedTeam;
@@ -143,11 +154,16 @@ export function writeAgentSection(file: string, agent: TeamAgent, opts: { checkF
     if (!(e instanceof TeamError)) throw e;
     throw new TeamError(file, l10n.t('{0} (in the [{1}] being saved; nothing was written)', e.problem, agent.key), { field: e.field });
   }
-  const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isPlainTable(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+  const json = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) =>
+      isPlainTable(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+    );
   const others = (agents: TeamAgent[]): string => json(agents.filter((a) => a.key !== agent.key));
   const saved = after.agents.find((a) => a.key === agent.key);
   if (!saved || json(saved) !== json(normalize(agent)) || others(after.agents) !== others(before.agents)) {
-    throw new TeamError(file, l10n.t('[{0}] would not read back as saved (a value TOML cannot hold?); nothing was written', agent.key), { field: `[${agent.key}]` });
+    throw new TeamError(file, l10n.t('[{0}] would not read back as saved (a value TOML cannot hold?); nothing was written', agent.key), {
+      field: `[${agent.key}]`,
+    });
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   writeFileAtomic(target, out, mode);
@@ -190,12 +206,17 @@ export function serializeAgent(agent: TeamAgent, eol = '\n', file = 'team.toml')
   }
   agent.dispatch_steps.forEach((s, i) => {
     const at = `[${k}].dispatch_steps[${i + 1}]`;
-    out.push(`[[${k}.dispatch_steps]]`, `tool = ${tomlValue(s.tool, `${at}.tool`, file)}`, `with = ${tomlValue(s.with ?? {}, `${at}.with`, file)}`);
+    out.push(
+      `[[${k}.dispatch_steps]]`,
+      `tool = ${tomlValue(s.tool, `${at}.tool`, file)}`,
+      `with = ${tomlValue(s.with ?? {}, `${at}.with`, file)}`,
+    );
   });
   return out.join(eol) + eol;
 }
 
-const isPlainTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isPlainTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 // Tables and arrays are written inline by hand: stringify would turn a table into a [section] and an array of
 // tables into [[blocks]]. Leaves go through stringify, which knows TOML's escaping and number forms.
@@ -203,10 +224,14 @@ function tomlValue(v: unknown, field: string, file: string): string {
   if (Array.isArray(v)) return v.length ? `[ ${v.map((x, i) => tomlValue(x, `${field}[${i + 1}]`, file)).join(', ')} ]` : '[]';
   if (isPlainTable(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-    return entries.length ? `{ ${entries.map(([key, x]) => `${tomlKey(key)} = ${tomlValue(x, `${field}.${key}`, file)}`).join(', ')} }` : '{}';
+    return entries.length
+      ? `{ ${entries.map(([key, x]) => `${tomlKey(key)} = ${tomlValue(x, `${field}.${key}`, file)}`).join(', ')} }`
+      : '{}';
   }
   if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') {
-    throw new TeamError(file, l10n.t('TOML has no way to write {0}; remove it or give it a value', v === null ? 'null' : typeof v), { field });
+    throw new TeamError(file, l10n.t('TOML has no way to write {0}; remove it or give it a value', v === null ? 'null' : typeof v), {
+      field,
+    });
   }
   const s = stringify({ v });
   return s.slice('v = '.length).replace(/\n$/, '');

@@ -56,8 +56,17 @@ export class HookMapper {
   map(r: WireReport): MappedReport {
     const sessionId = sessionIdOf(r);
     const key = `${r.agent}:${sessionId ?? ''}`;
-    const meaning = r.agent === 'opencode' ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key)) : statelessMeaning(r);
-    const out: MappedReport = { agent: r.agent, event: eventName(r), sessionId, cwd: str(r.payload, 'cwd') ?? r.cwd, logPath: str(r.payload, 'transcript_path') };
+    const meaning =
+      r.agent === 'opencode'
+        ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
+        : statelessMeaning(r);
+    const out: MappedReport = {
+      agent: r.agent,
+      event: eventName(r),
+      sessionId,
+      cwd: str(r.payload, 'cwd') ?? r.cwd,
+      logPath: str(r.payload, 'transcript_path'),
+    };
     if (!meaning) return out;
     if (meaning.kind === 'wait' && meaning.repeat && this.dialogOpen.get(key)) return out;
     const word = toWord(meaning);

@@ -127,7 +127,14 @@ export function pluginState(p: Plugin): InstallState {
 }
 
 function foreign(target: string, doing: string): InstallError {
-  return new InstallError(l10n.t('{0} exists and Agent Lens did not write it (its first line is not the banner Agent Lens writes), so it was left alone: {1}.', target, doing), target);
+  return new InstallError(
+    l10n.t(
+      '{0} exists and Agent Lens did not write it (its first line is not the banner Agent Lens writes), so it was left alone: {1}.',
+      target,
+      doing,
+    ),
+    target,
+  );
 }
 
 /** Copies the plugin's files into place. Returns whether anything changed. */
@@ -135,7 +142,10 @@ export function installPlugin(p: Plugin): boolean {
   const sources = p.files.map((f) => ({ ...f, bytes: fs.readFileSync(f.source) }));
   // Checked first, so a refused install changes nothing; an unmarked source could never be uninstalled.
   for (const f of sources) {
-    if (!marked(f.bytes)) throw new Error(l10n.t('{0}: a plugin source must start with one of the banners in PLUGIN_BANNERS (src/integrations/install/agents.ts)', f.source));
+    if (!marked(f.bytes))
+      throw new Error(
+        l10n.t('{0}: a plugin source must start with one of the banners in PLUGIN_BANNERS (src/integrations/install/agents.ts)', f.source),
+      );
     const have = readBytes(f.target);
     if (have && !marked(have)) throw foreign(f.target, l10n.t('move or rename it, then install again'));
   }

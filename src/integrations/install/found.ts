@@ -33,7 +33,12 @@ function executableOnPath(cmd: string, env: NodeJS.ProcessEnv, platform: NodeJS.
   return undefined;
 }
 
-export function agentFound(agent: AgentKind, hookFile: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Found {
+export function agentFound(
+  agent: AgentKind,
+  hookFile: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Found {
   const sig = SIGNATURES.find((s) => s.agent === agent);
   for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: `${cmd} on PATH` };
   // A plugin lands in <config>/plugin(s)/…, which the agent need not have made: its config folder is what counts.

@@ -8,7 +8,9 @@ import type { HookEntry } from './jsonHooks';
 export type JsonHookAgent = Extract<ReportingAgent, 'claude-code' | 'codex' | 'gemini'>;
 
 /** Each agent's rows, from its folder (src/agents/<id>/install.ts) through the registry. */
-export const HOOK_TABLES: Record<JsonHookAgent, HookTable> = Object.fromEntries(AGENTS.flatMap((a) => (a.hookRows ? [[a.id, a.hookRows]] : []))) as Record<JsonHookAgent, HookTable>;
+export const HOOK_TABLES: Record<JsonHookAgent, HookTable> = Object.fromEntries(
+  AGENTS.flatMap((a) => (a.hookRows ? [[a.id, a.hookRows]] : [])),
+) as Record<JsonHookAgent, HookTable>;
 
 /** The entries to write into `agent`'s settings, calling the reporter command at `reporter`. */
 export function hookEntries(agent: JsonHookAgent, reporter: string): HookEntry[] {

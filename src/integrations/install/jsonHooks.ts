@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { applyEdits, type Edit, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser/lib/esm/main';
+import { appendEdit, removeEdit, replaceEdit } from './jsonEdits';
 import { isOurHandler, type OwnEntries, ownEntries, withCommands } from './ownEntries';
 
 /**
@@ -97,11 +98,14 @@ function loadForAdd(text: string, file: string, events: Iterable<string>): Doc {
   const hooks = doc.anyHooks;
   const twice = (obj: Node, key: string) => (obj.children ?? []).filter((p) => p.children?.[0].value === key).length > 1;
   if (twice(doc.root, 'hooks')) throw new InstallError(l10n.t('{0} has "hooks" twice: {1}.', file, fix()), file);
-  if (hooks && hooks.type !== 'object') throw new InstallError(l10n.t('"hooks" in {0} is a JSON {1}, not an object: {2}.', file, hooks.type, fix()), file);
+  if (hooks && hooks.type !== 'object')
+    throw new InstallError(l10n.t('"hooks" in {0} is a JSON {1}, not an object: {2}.', file, hooks.type, fix()), file);
   for (const event of events) {
     const v = doc.hooks && propValue(doc.hooks, event);
-    if (doc.hooks && twice(doc.hooks, event)) throw new InstallError(l10n.t('"hooks" in {0} has "{1}" twice: {2}.', file, event, fix()), file);
-    if (v && v.type !== 'array') throw new InstallError(l10n.t('"hooks.{0}" in {1} is a JSON {2}, not an array: {3}.', event, file, v.type, fix()), file);
+    if (doc.hooks && twice(doc.hooks, event))
+      throw new InstallError(l10n.t('"hooks" in {0} has "{1}" twice: {2}.', file, event, fix()), file);
+    if (v && v.type !== 'array')
+      throw new InstallError(l10n.t('"hooks.{0}" in {1} is a JSON {2}, not an array: {3}.', event, file, v.type, fix()), file);
   }
   return doc;
 }
@@ -132,137 +136,15 @@ function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Json;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canon(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
 
 const same = (a: unknown, b: unknown): boolean => canon(a) === canon(b);
-
-// ---- edits ---------------------------------------------------------------------------------------------------
-
-interface Style {
-  eol: string;
-  unit: string;
-  /** Multi-line file; a one-line (minified) file gets one-line insertions. */
-  pretty: boolean;
-}
-
-function styleOf(doc: Doc): Style {
-  const { text, root } = doc;
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const body = text.slice(root.offset, root.offset + root.length);
-  const pretty = body.includes('\n') || !root.children?.length;
-  // The smallest indentation is one level (JSON strings hold no raw newlines, so every line is structure).
-  const indents = text.split('\n').map((l) => /^([ \t]+)\S/.exec(l)?.[1]).filter((x): x is string => !!x);
-  // A fold, not Math.min(...list): spreading a file's worth of lines overflows the stack past ~100,000 of them.
-  const unit = indents[0]?.startsWith('\t') ? '\t' : indents.length ? ' '.repeat(indents.reduce((m, x) => Math.min(m, x.length), Infinity)) : '  ';
-  return { eol, unit, pretty };
-}
-
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-function lineIndent(text: string, offset: number): string {
-  return /^[ \t]*/.exec(text.slice(lineStart(text, offset), offset))![0];
-}
-
-function startsLine(text: string, offset: number): boolean {
-  return /^[ \t]*$/.test(text.slice(lineStart(text, offset), offset));
-}
-
-const BLANK_TO_EOL = /[ \t]*\r?\n/y;
-const COMMENT_TO_EOL = /[ \t]*(?:\/\/[^\r\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?\n/y;
-
-/** The start of the next line, when only blanks (and, if `comment`, one comment) follow `at` on this one. */
-function nextLine(text: string, at: number, comment: boolean): number | undefined {
-  const re = comment ? COMMENT_TO_EOL : BLANK_TO_EOL;
-  re.lastIndex = at;
-  return re.exec(text) ? re.lastIndex : undefined;
-}
-
-/** The offset of the comma between two siblings (skipping blanks and comments, which may hold commas). */
-function commaBetween(text: string, from: number, to: number): number {
-  for (let i = from; i < to; i++) {
-    if (text[i] === ',') return i;
-    if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? to : text.indexOf('\n', i);
-    else if (text.startsWith('/*', i)) i = text.indexOf('*/', i + 2) + 1;
-  }
-  throw new Error(l10n.t('no comma between siblings'));
-}
-
-const end = (n: Node): number => n.offset + n.length;
-
-/** `base` is the indentation of the line the value starts on; undefined writes it on one line. */
-function serialize(value: unknown, s: Style, base: string | undefined): string {
-  if (base === undefined) return JSON.stringify(value);
-  return JSON.stringify(value, null, s.unit).split('\n').join(s.eol + base);
-}
-
-function item(value: unknown, key: string | undefined, s: Style, base: string | undefined): string {
-  return (key === undefined ? '' : `${JSON.stringify(key)}:${base === undefined ? '' : ' '}`) + serialize(value, s, base);
-}
-
-/**
- * Appends after the container's last child (object: as property `key`), in the style of its siblings: on a
- * line of its own below the last child's line, whose trailing comment stays where it was.
- */
-function appendEdit(doc: Doc, container: Node, value: unknown, key?: string): Edit[] {
-  const { text } = doc;
-  const s = styleOf(doc);
-  const kids = container.children ?? [];
-  if (!kids.length) return [intoEmpty(doc, container, item(value, key, s, undefined), (base) => item(value, key, s, base))];
-  const last = kids[kids.length - 1];
-  if (!s.pretty || !startsLine(text, last.offset)) return [{ offset: end(last), length: 0, content: `,${item(value, key, s, undefined)}` }];
-  const base = lineIndent(text, last.offset);
-  const below = nextLine(text, end(last), true);
-  if (below === undefined) return [{ offset: end(last), length: 0, content: `,${s.eol}${base}${item(value, key, s, base)}` }];
-  return [
-    { offset: end(last), length: 0, content: ',' },
-    { offset: below, length: 0, content: `${base}${item(value, key, s, base)}${s.eol}` },
-  ];
-}
-
-function intoEmpty(doc: Doc, container: Node, compact: string, pretty: (base: string) => string): Edit {
-  const s = styleOf(doc);
-  const open = container.offset + 1;
-  const inner = doc.text.slice(open, end(container) - 1);
-  const blank = /^\s*$/.test(inner);
-  if (!s.pretty) return { offset: open, length: blank ? inner.length : 0, content: compact };
-  const outer = lineIndent(doc.text, container.offset);
-  const content = s.eol + outer + s.unit + pretty(outer + s.unit);
-  return blank ? { offset: open, length: inner.length, content: content + s.eol + outer } : { offset: open, length: 0, content };
-}
-
-function replaceEdit(doc: Doc, node: Node, value: unknown): Edit[] {
-  const s = styleOf(doc);
-  const multiLine = doc.text.slice(node.offset, end(node)).includes('\n');
-  return [{ offset: node.offset, length: node.length, content: serialize(value, s, multiLine ? lineIndent(doc.text, node.offset) : undefined) }];
-}
-
-/**
- * Takes out child `i` and one comma; a child on lines of its own takes those lines with it. Comments around it
- * stay: they are the user's. This undoes appendEdit to the byte.
- */
-function removeEdit(text: string, container: Node, i: number): Edit[] {
-  const kids = container.children ?? [];
-  const child = kids[i];
-  const [open, close] = [container.offset + 1, end(container) - 1];
-  if (kids.length === 1 && /^\s*$/.test(text.slice(open, child.offset) + text.slice(end(child), close))) return [{ offset: open, length: close - open, content: '' }];
-  const edits: Edit[] = [];
-  const last = i === kids.length - 1;
-  let [from, to] = [child.offset, end(child)];
-  if (last && i > 0) edits.push({ offset: commaBetween(text, end(kids[i - 1]), child.offset), length: 1, content: '' });
-  if (!last) to = commaBetween(text, to, kids[i + 1].offset) + 1;
-  const below = startsLine(text, from) ? nextLine(text, to, false) : undefined;
-  if (below !== undefined) [from, to] = [lineStart(text, from), below];
-  else if (last && startsLine(text, from)) from = Math.max(open, lineStart(text, from) - (text[lineStart(text, from) - 2] === '\r' ? 2 : 1));
-  else if (last) from -= /[ \t]*$/.exec(text.slice(0, from))![0].length;
-  else to += /^[ \t]*/.exec(text.slice(to))![0].length;
-  edits.push({ offset: from, length: to - from, content: '' });
-  return edits;
-}
 
 // ---- planning: one edit at a time, re-parsed in between, so offsets are always fresh ---------------------------
 
@@ -279,7 +161,11 @@ function nextRemoval(doc: Doc, keep: ReadonlySet<string>, own: OwnEntries): Edit
       if (kind === 'user') continue;
       if (kind === 'mixed') {
         const hs = handlerList(g)!;
-        return removeEdit(doc.text, hs, hs.children!.findIndex((h) => isOurs(h, own)));
+        return removeEdit(
+          doc.text,
+          hs,
+          hs.children!.findIndex((h) => isOurs(h, own)),
+        );
       }
       if (arr.children!.length > 1) return removeEdit(doc.text, arr, gi);
       if (props.length > 1) return removeEdit(doc.text, hooks, pi);
@@ -295,7 +181,11 @@ function nextEventEdit(doc: Doc, arr: Node, want: readonly Json[], own: OwnEntri
   const mixed = kids.find((g) => kindOf(g, own) === 'mixed');
   if (mixed) {
     const hs = handlerList(mixed)!;
-    return removeEdit(doc.text, hs, hs.children!.findIndex((h) => isOurs(h, own)));
+    return removeEdit(
+      doc.text,
+      hs,
+      hs.children!.findIndex((h) => isOurs(h, own)),
+    );
   }
   const ours = kids.filter((g) => kindOf(g, own) === 'ours');
   for (const [i, g] of ours.entries()) {
@@ -337,7 +227,10 @@ const blank = (text: string | undefined): text is undefined => text === undefine
 export function addHooks(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file', own = ownEntries()): string {
   const want = wanted(entries);
   if (blank(text)) return `${JSON.stringify({ hooks: Object.fromEntries(want) }, null, 2)}\n`;
-  const mine = withCommands(own, entries.map((e) => e.command));
+  const mine = withCommands(
+    own,
+    entries.map((e) => e.command),
+  );
   return converge(text, (t) => nextAddition(loadForAdd(t, file, want.keys()), want, mine));
 }
 
@@ -351,10 +244,18 @@ export function removeHooks(text: string, file = 'The settings file', own = ownE
  * `installed`: exactly our entries; `outdated`: something of ours differs from them (older reporter path or
  * table); `partial`: ours are current but some are missing; `absent`: nothing of ours.
  */
-export function installedState(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file', own = ownEntries()): InstallState {
+export function installedState(
+  text: string | undefined,
+  entries: readonly HookEntry[],
+  file = 'The settings file',
+  own = ownEntries(),
+): InstallState {
   if (blank(text)) return 'absent';
   const { hooks } = load(text, file);
-  const mine = withCommands(own, entries.map((e) => e.command));
+  const mine = withCommands(
+    own,
+    entries.map((e) => e.command),
+  );
   const want = wanted(entries);
   let found = 0;
   let stale = false;

@@ -34,7 +34,6 @@ const FRAMES: readonly (readonly [head: string, tail: string])[] = [
   ['if [ -e "${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ', '; else cat >/dev/null; fi; exit 0'],
 ];
 
-
 const DEFAULT_HOME_NAME = '.agent-lens';
 
 export interface ParsedCommand {

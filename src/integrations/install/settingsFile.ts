@@ -68,13 +68,17 @@ export function readBytes(file: string): Buffer | undefined {
     return fs.readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InstallError(l10n.t('Cannot read {0} ({1}): check its permissions, then try again.', file, (e as NodeJS.ErrnoException).code ?? String(e)), file);
+    throw new InstallError(
+      l10n.t('Cannot read {0} ({1}): check its permissions, then try again.', file, (e as NodeJS.ErrnoException).code ?? String(e)),
+      file,
+    );
   }
 }
 
 function decode(file: string, bytes: Buffer): string {
   const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new InstallError(l10n.t('{0} is not UTF-8 text: fix or move it, then install again.', file), file);
+  if (!Buffer.from(text, 'utf8').equals(bytes))
+    throw new InstallError(l10n.t('{0} is not UTF-8 text: fix or move it, then install again.', file), file);
   return text;
 }
 
@@ -150,7 +154,10 @@ function guarded<T>(file: string, run: () => T): T {
   } catch (e) {
     if (e instanceof InstallError || !(e as NodeJS.ErrnoException).code) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InstallError(l10n.t('Cannot change {0} ({1}): check that you may write {2}, then try again.', file, String(code), path.dirname(file)), file);
+    throw new InstallError(
+      l10n.t('Cannot change {0} ({1}): check that you may write {2}, then try again.', file, String(code), path.dirname(file)),
+      file,
+    );
   }
 }
 
@@ -169,7 +176,15 @@ function retried(file: string, run: () => boolean): boolean {
       return run();
     } catch (e) {
       if (!(e instanceof ChangedMeanwhile)) throw e;
-      if (i >= MERGE_TRIES) throw new InstallError(l10n.t('{0} kept changing while Agent Lens merged its hooks into it ({1} tries), so it was left as it is: close the program writing it (the agent?), then try again.', file, MERGE_TRIES), file);
+      if (i >= MERGE_TRIES)
+        throw new InstallError(
+          l10n.t(
+            '{0} kept changing while Agent Lens merged its hooks into it ({1} tries), so it was left as it is: close the program writing it (the agent?), then try again.',
+            file,
+            MERGE_TRIES,
+          ),
+          file,
+        );
     }
   }
 }

@@ -1,7 +1,23 @@
 import * as os from 'os';
 import * as path from 'path';
 import type { HookStatus } from './status';
-import { claudeSettingsFile, CODEX_SYSTEM_HOOKS_FILE, CODEX_SYSTEM_NOTE, CODEX_USER_NOTE, codexUserHooksFile, geminiSettingsFile, hermesPlugin, hermesPluginTarget, installPlugin, opencodePlugin, opencodePluginFile, type Plugin, pluginState, systemWritable, uninstallPlugin } from './agents';
+import {
+  claudeSettingsFile,
+  CODEX_SYSTEM_HOOKS_FILE,
+  CODEX_SYSTEM_NOTE,
+  CODEX_USER_NOTE,
+  codexUserHooksFile,
+  geminiSettingsFile,
+  hermesPlugin,
+  hermesPluginTarget,
+  installPlugin,
+  opencodePlugin,
+  opencodePluginFile,
+  type Plugin,
+  pluginState,
+  systemWritable,
+  uninstallPlugin,
+} from './agents';
 import { hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
@@ -42,7 +58,15 @@ function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string
   };
   // No reporter (the vscode:uninstall script): the current home's reporter and the install records still say what is ours.
   const commands = ctx.reporter ? entries.map((e) => e.command) : [];
-  return { agent, scope, path: file, note, status, install: () => installInto(file, entries, { env: ctx.env }), uninstall: () => uninstallFrom(file, { env: ctx.env, commands }) };
+  return {
+    agent,
+    scope,
+    path: file,
+    note,
+    status,
+    install: () => installInto(file, entries, { env: ctx.env }),
+    uninstall: () => uninstallFrom(file, { env: ctx.env, commands }),
+  };
 }
 
 function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): HookTarget {
@@ -77,9 +101,14 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
     pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
     jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(home), ctx),
-    pluginTarget('hermes', hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home), dirs.hermes ? path.join(dirs.hermes, 'plugins', 'agent-lens') : hermesPluginTarget(env, home)),
+    pluginTarget(
+      'hermes',
+      hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),
+      dirs.hermes ? path.join(dirs.hermes, 'plugins', 'agent-lens') : hermesPluginTarget(env, home),
+    ),
   ];
-  if (systemWritable(CODEX_SYSTEM_HOOKS_FILE)) out.splice(2, 0, jsonTarget('codex', 'system', CODEX_SYSTEM_HOOKS_FILE, ctx, CODEX_SYSTEM_NOTE));
+  if (systemWritable(CODEX_SYSTEM_HOOKS_FILE))
+    out.splice(2, 0, jsonTarget('codex', 'system', CODEX_SYSTEM_HOOKS_FILE, ctx, CODEX_SYSTEM_NOTE));
   return out;
 }
 

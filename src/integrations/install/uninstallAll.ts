@@ -21,7 +21,11 @@ export interface UninstallReport {
   failed: { path: string; error: string }[];
 }
 
-export function uninstallAll(env: NodeJS.ProcessEnv = process.env, home = os.homedir(), hermesSources: readonly string[] = []): UninstallReport {
+export function uninstallAll(
+  env: NodeJS.ProcessEnv = process.env,
+  home = os.homedir(),
+  hermesSources: readonly string[] = [],
+): UninstallReport {
   const report: UninstallReport = { removed: [], failed: [] };
   const seen = new Set<string>();
   const attempt = (where: string, run: () => boolean) => {

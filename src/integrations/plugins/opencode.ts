@@ -8,7 +8,17 @@ import { readDiscovery } from '../../hub/discovery';
 import { ancestry, post } from '../reporter/client';
 import { TEXT_KEPT, type WireReport } from '../../hooks/wire';
 
-const FORWARDED = new Set(['permission.asked', 'permission.replied', 'question.asked', 'question.replied', 'question.rejected', 'session.status', 'session.error', 'session.created', 'message.part.updated']);
+const FORWARDED = new Set([
+  'permission.asked',
+  'permission.replied',
+  'question.asked',
+  'question.replied',
+  'question.rejected',
+  'session.status',
+  'session.error',
+  'session.created',
+  'message.part.updated',
+]);
 const QUEUE_LIMIT = 256;
 const REQUEST_MS = 3000;
 
@@ -56,7 +66,15 @@ export const AgentLensReporter = async (input: { directory?: string }) => {
         if (!event?.type || !FORWARDED.has(event.type)) return;
         const payload = slim(event);
         if (!payload) return;
-        const r: WireReport = { v: 1, agent: 'opencode', at: performance.timeOrigin + performance.now(), pid: process.pid, ancestry: chain, ...(input?.directory ? { cwd: input.directory } : {}), payload };
+        const r: WireReport = {
+          v: 1,
+          agent: 'opencode',
+          at: performance.timeOrigin + performance.now(),
+          pid: process.pid,
+          ancestry: chain,
+          ...(input?.directory ? { cwd: input.directory } : {}),
+          payload,
+        };
         if (queue.length >= QUEUE_LIMIT) queue.shift();
         queue.push(JSON.stringify(r));
         void pump();

@@ -44,7 +44,19 @@ export function post(d: Discovery, body: string, timeoutMs: number): Promise<num
       resolve(v);
     };
     const req = http.request(
-      { host: '127.0.0.1', port: d.port, path: REPORT_PATH, method: 'POST', agent: false, headers: { host: `127.0.0.1:${d.port}`, authorization: `Bearer ${d.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port: d.port,
+        path: REPORT_PATH,
+        method: 'POST',
+        agent: false,
+        headers: {
+          host: `127.0.0.1:${d.port}`,
+          authorization: `Bearer ${d.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => finish(res.statusCode));

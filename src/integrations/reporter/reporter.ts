@@ -30,7 +30,14 @@ async function main(argv: string[]): Promise<void> {
   if (!hub || !hubFile || !(REPORTING_AGENTS as readonly string[]).includes(agent)) return;
   const payload = parse(input);
   if (!payload) return;
-  const report: WireReport = { v: 1, agent, at: performance.timeOrigin + performance.now(), pid: process.ppid, ancestry: ancestry(process.pid), payload };
+  const report: WireReport = {
+    v: 1,
+    agent,
+    at: performance.timeOrigin + performance.now(),
+    pid: process.ppid,
+    ancestry: ancestry(process.pid),
+    payload,
+  };
   setMarker(hubFile, process.ppid, markerAction(report));
   await post(hub, fitted(report, payload), REQUEST_MS);
 }
@@ -65,7 +72,12 @@ function fitted(report: WireReport, payload: Record<string, unknown>): string {
     const body = JSON.stringify({ ...report, payload: trim(payload, keep) });
     if (Buffer.byteLength(body) <= REPORT_BODY_LIMIT) return body;
   }
-  const scalars = Object.fromEntries(Object.entries(payload).slice(0, KEYS_KEPT).filter(([, v]) => typeof v !== 'object').map(([k, v]) => [k, typeof v === 'string' ? cut(v, 40) : v]));
+  const scalars = Object.fromEntries(
+    Object.entries(payload)
+      .slice(0, KEYS_KEPT)
+      .filter(([, v]) => typeof v !== 'object')
+      .map(([k, v]) => [k, typeof v === 'string' ? cut(v, 40) : v]),
+  );
   return JSON.stringify({ ...report, payload: scalars });
 }
 
@@ -79,7 +91,14 @@ function trim(o: Record<string, unknown>, keep: number, depth = 0): Record<strin
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o).slice(0, KEYS_KEPT)) {
     if (typeof v === 'string') out[k] = cut(v, keep);
-    else if (v && typeof v === 'object' && depth < 4) out[k] = Array.isArray(v) ? v.slice(0, 50).map((x) => (x && typeof x === 'object' ? trim(x as Record<string, unknown>, keep, depth + 1) : typeof x === 'string' ? cut(x, keep) : x)) : trim(v as Record<string, unknown>, keep, depth + 1);
+    else if (v && typeof v === 'object' && depth < 4)
+      out[k] = Array.isArray(v)
+        ? v
+            .slice(0, 50)
+            .map((x) =>
+              x && typeof x === 'object' ? trim(x as Record<string, unknown>, keep, depth + 1) : typeof x === 'string' ? cut(x, keep) : x,
+            )
+        : trim(v as Record<string, unknown>, keep, depth + 1);
     else if (typeof v !== 'object') out[k] = v;
   }
   return out;

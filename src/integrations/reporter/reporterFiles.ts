@@ -27,7 +27,16 @@ export function installCli(home: string, bundledCli: string, node: { path: strin
   const script = path.join(bin, 'agent-lens.cjs');
   writeIfChanged(script, fs.readFileSync(bundledCli, 'utf8').replace(/^#!.*\n/, ''), 0o644);
   const cmd = path.join(bin, 'agent-lens');
-  writeIfChanged(cmd, ['#!/bin/sh', '# agent-lens: written by Agent Lens on activation (briefs name this path).', `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${shellQuote(node.path)} ${shellQuote(script)} "$@"`, ''].join('\n'), 0o755);
+  writeIfChanged(
+    cmd,
+    [
+      '#!/bin/sh',
+      '# agent-lens: written by Agent Lens on activation (briefs name this path).',
+      `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${shellQuote(node.path)} ${shellQuote(script)} "$@"`,
+      '',
+    ].join('\n'),
+    0o755,
+  );
   return cmd;
 }
 

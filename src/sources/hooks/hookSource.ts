@@ -45,10 +45,13 @@ export class HookSource {
   /** The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. */
   handle = (body: unknown, connection?: ConnectionFacts): undefined => {
     const r = reportSchema.safeParse(body);
-    if (!r.success) throw new HubError(400, `not a report: ${r.error.issues[0]?.path.join('.') || ''} ${r.error.issues[0]?.message ?? ''}`.trim());
+    if (!r.success)
+      throw new HubError(400, `not a report: ${r.error.issues[0]?.path.join('.') || ''} ${r.error.issues[0]?.message ?? ''}`.trim());
     // Plugins (OpenCode, Hermes) send from inside the agent; the reporter is a process below it.
     const claim = { pid: r.data.pid, ancestry: r.data.ancestry, inProcess: r.data.agent === 'opencode' || r.data.agent === 'hermes' };
-    const verdict: PeerVerdict = connection ? this.identify(connection, claim) : { provenance: 'unverified', why: 'no connection', askable: false };
+    const verdict: PeerVerdict = connection
+      ? this.identify(connection, claim)
+      : { provenance: 'unverified', why: 'no connection', askable: false };
     // A report cannot come from the future: a forged late `at` would outlast every later word of its source.
     this.record({ ...r.data, at: Math.min(r.data.at, this.now()) }, verdict);
     return undefined;
@@ -67,7 +70,9 @@ export class HookSource {
       // and the reporter's copy is orphaned before the hub looks — and is only as good as any unverified report.
       if (this.opts.terminalFor(claimedPids(r)) !== undefined) {
         this.counts.disproven++;
-        this.opts.debug?.(`hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`);
+        this.opts.debug?.(
+          `hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`,
+        );
         return undefined;
       }
       verdict = { provenance: 'unverified', why: `${verdict.why}; the claim names no terminal`, askable: true };
@@ -81,7 +86,12 @@ export class HookSource {
       agent: m.agent,
       state: m.word.state,
       evidence: `${m.event}${m.word.wait?.question ? `: "${m.word.wait.question.slice(0, 120)}"` : ''}`,
-      locator: { ...this.placed(r, verdict), ...(m.cwd ? { cwd: m.cwd } : {}), ...(m.sessionId ? { sessionId: m.sessionId } : {}), ...(m.logPath ? { logPath: m.logPath } : {}) },
+      locator: {
+        ...this.placed(r, verdict),
+        ...(m.cwd ? { cwd: m.cwd } : {}),
+        ...(m.sessionId ? { sessionId: m.sessionId } : {}),
+        ...(m.logPath ? { logPath: m.logPath } : {}),
+      },
     };
     if (verdict) o.provenance = verdict.provenance;
     if (m.word.wait) o.wait = m.word.wait;

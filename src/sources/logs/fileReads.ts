@@ -147,14 +147,18 @@ export class FileReads {
   /** At most one read in flight per file; a change during a read schedules exactly one more. */
   read(f: ReadFile): Promise<void> {
     if (f.gone || this.host.disposed) return Promise.resolve();
-    return coalesce(f, async () => {
-      await this.acquire();
-      try {
-        await this.readOnce(f);
-      } finally {
-        this.release();
-      }
-    }, () => !f.gone && !this.host.disposed);
+    return coalesce(
+      f,
+      async () => {
+        await this.acquire();
+        try {
+          await this.readOnce(f);
+        } finally {
+          this.release();
+        }
+      },
+      () => !f.gone && !this.host.disposed,
+    );
   }
 
   /** Never throws: errors are logged once per file and kind. */
@@ -219,7 +223,8 @@ export class FileReads {
     }
     const dropped = f.splitter.oversized;
     const lines = f.splitter.push(chunk);
-    if (f.splitter.oversized !== dropped) this.logOnce((f.errors ??= new Set()), 'oversized', 'warn', `${f.path}: skipped a line longer than 16 MiB`);
+    if (f.splitter.oversized !== dropped)
+      this.logOnce((f.errors ??= new Set()), 'oversized', 'warn', `${f.path}: skipped a line longer than 16 MiB`);
     if (lines.length === 0 || f.gone) return;
     this.lineCount += lines.length;
     this.call(f, () => this.host.onLines(f.path, lines));

@@ -27,18 +27,35 @@ export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent 
     ...uniq(loc.claudeConfigDirs).map((d) => {
       const dir = path.join(d, 'projects');
       // projects/<cwd>/<session>.jsonl; subagent transcripts live one level deeper and are not the session's own.
-      return { agent: 'claude-code' as const, dir, depth: 1, match: (f: string) => f.endsWith('.jsonl') && path.dirname(path.dirname(f)) === dir };
+      return {
+        agent: 'claude-code' as const,
+        dir,
+        depth: 1,
+        match: (f: string) => f.endsWith('.jsonl') && path.dirname(path.dirname(f)) === dir,
+      };
     }),
     ...uniq(loc.codexHomes).map((h) => {
       const dir = path.join(h, 'sessions');
-      return { agent: 'codex' as const, dir, depth: 3, match: (f: string) => f.endsWith('.jsonl') && path.basename(f).startsWith('rollout-') };
+      return {
+        agent: 'codex' as const,
+        dir,
+        depth: 3,
+        match: (f: string) => f.endsWith('.jsonl') && path.basename(f).startsWith('rollout-'),
+      };
     }),
   ];
 }
 
 /** A decoded log event as a store observation (source `jsonl-watcher`). */
 export function logEventToObservation(e: LogEvent, logPath?: string): Observation {
-  const o: Observation = { source: 'jsonl-watcher', at: e.at, agent: e.agent, state: e.state, evidence: e.evidence, locator: { sessionId: e.sessionId, cwd: e.cwd, logPath } };
+  const o: Observation = {
+    source: 'jsonl-watcher',
+    at: e.at,
+    agent: e.agent,
+    state: e.state,
+    evidence: e.evidence,
+    locator: { sessionId: e.sessionId, cwd: e.cwd, logPath },
+  };
   if (e.reason) o.reason = e.reason;
   if (e.prompt) o.prompt = true;
   return o;
@@ -97,7 +114,10 @@ export class JsonlLogSource {
     const key = `${agent}:${kind}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    this.opts.log?.('warn', `${file}: a ${agent} log line could not be read (${kind}): ${detail}. Further lines like it are counted, not logged.`);
+    this.opts.log?.(
+      'warn',
+      `${file}: a ${agent} log line could not be read (${kind}): ${detail}. Further lines like it are counted, not logged.`,
+    );
   }
 
   private onLines(file: string, lines: string[]): void {

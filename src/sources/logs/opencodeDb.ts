@@ -15,7 +15,16 @@
 // db size: nothing is copied, the OS page cache does the caching.
 import * as os from 'os';
 import * as path from 'path';
-import { decodeRecord, fullPayload, leafCells, readSchema, walkLeaves, type Cell, type TableInfo, type Value } from '../../formats/sqlite/btree';
+import {
+  decodeRecord,
+  fullPayload,
+  leafCells,
+  readSchema,
+  walkLeaves,
+  type Cell,
+  type TableInfo,
+  type Value,
+} from '../../formats/sqlite/btree';
 import { sameStamp, Snapshot, stampOf, type Stamp, type WalCursor } from '../../formats/sqlite/file';
 import { OpenCodeDbError } from '../../formats/sqlite/wal';
 
@@ -166,7 +175,8 @@ export class OpenCodeDb {
     try {
       const scans = this.scanAll(src);
       // A checkpoint that wrote the main file, or a WAL restart, while we read may have mixed page versions.
-      if (!sameStamp(stampOf(this.dbPath), before) || src.walRestarted()) throw new OpenCodeDbError('opencode.db changed while reading', 'torn');
+      if (!sameStamp(stampOf(this.dbPath), before) || src.walRestarted())
+        throw new OpenCodeDbError('opencode.db changed while reading', 'torn');
       return this.commit(scans);
     } catch (e) {
       if (e instanceof OpenCodeDbError && e.kind === 'corrupt' && (!sameStamp(stampOf(this.dbPath), before) || src.walRestarted())) {
@@ -227,7 +237,11 @@ export class OpenCodeDb {
    * parts of those sessions. Later: rows at or above the high-water mark (less the slack) that were
    * not already returned with the same time_updated.
    */
-  private keeper(table: OpenCodeTable, mark: Mark, recent: Set<string> | undefined): (id: string, t: number, session: Value | undefined) => boolean {
+  private keeper(
+    table: OpenCodeTable,
+    mark: Mark,
+    recent: Set<string> | undefined,
+  ): (id: string, t: number, session: Value | undefined) => boolean {
     if (this.first) {
       const since = this.now() - this.sinceMs;
       return table === 'session' ? (_id, t) => t >= since : (_id, _t, session) => typeof session === 'string' && !!recent?.has(session);

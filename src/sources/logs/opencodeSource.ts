@@ -39,7 +39,9 @@ export class OpenCodeLogSource {
     this.watched = [...new Set(opts.databases.map((d) => path.resolve(d)))].map((file) => ({
       file,
       db: new OpenCodeDb(file),
-      decoder: createOpenCodeDecoder((kind, detail) => opts.log?.('warn', `${file}: an OpenCode row could not be read (${kind}): ${detail}`)),
+      decoder: createOpenCodeDecoder((kind, detail) =>
+        opts.log?.('warn', `${file}: an OpenCode row could not be read (${kind}): ${detail}`),
+      ),
       lastRead: 0,
     }));
   }
@@ -111,7 +113,8 @@ export class OpenCodeLogSource {
     } catch (e) {
       const msg = e instanceof OpenCodeDbError ? e.message : `unexpected: ${(e as Error).message}`;
       // Logged once per kind of failure; the next change is read again.
-      if (w.failing !== msg) this.opts.log?.('warn', `${w.file}: cannot read the OpenCode database now (${msg}); trying again on its next change`);
+      if (w.failing !== msg)
+        this.opts.log?.('warn', `${w.file}: cannot read the OpenCode database now (${msg}); trying again on its next change`);
       w.failing = msg;
     }
   }

@@ -1,4 +1,7 @@
-import type { WatchFn } from './dirWatch';
+import type { FSWatcher } from 'chokidar';
+import type * as fs from 'fs';
+import type { DirWatch, WatchFn } from './dirWatch';
+import type { ReadFile, Run } from './fileReads';
 
 export interface TailRoot {
   dir: string;
@@ -29,4 +32,43 @@ export interface TailerOptions {
   now?: () => number;
   /** Injected for tests: stands in for `fs.watch` on the folders (not for chokidar's own). */
   watchDir?: WatchFn;
+}
+
+/* The tailer's own state (tailer.ts): the files it follows, the folders it watches, the roots it looks for. */
+
+export interface TailFile extends ReadFile {
+  /** The watched folder it was found in. */
+  dir: WatchedDir;
+  /** Is it still there? (a 'rename' event, a failed read): coalesced like reads. */
+  readonly verifyRun: Run;
+}
+
+export interface WatchedDir {
+  readonly dir: string;
+  readonly root: RootState;
+  /** Folder levels below the root: 0 is the root itself. */
+  readonly level: number;
+  watch?: DirWatch;
+  readonly files: Set<TailFile>;
+  /** The first listing is under way: names with events meanwhile, looked at once it is done. */
+  pending?: Set<string>;
+  scanning: boolean;
+  /** Its subfolders are found by polling it, not by chokidar (its watch failed, so chokidar's likely did too). */
+  findsDirs: boolean;
+  closed: boolean;
+  readonly pollRun: Run;
+}
+
+export interface RootState {
+  readonly root: TailRoot;
+  readonly dir: string;
+  /** Being followed (its folders are watched). */
+  active: boolean;
+  /** Discovers the folders above the deepest level (none for depth 0). */
+  watcher?: FSWatcher;
+  /** The watched folder's inode: a different one means it was deleted and created again. */
+  ino?: number;
+  /** While the root does not exist: a plain fs.watch on its nearest existing ancestor. */
+  probe?: fs.FSWatcher;
+  probeDir?: string;
 }

@@ -5,16 +5,17 @@
  * an append costs one read of that file whatever else the folder holds. chokidar only discovers the folder
  * tree above the deepest level: it re-lists a whole folder on every event in it, so it must not watch the
  * folders logs are written in (`~/.claude/projects/<project>/` holds hundreds of old transcripts).
- */import { watch, type FSWatcher } from 'chokidar';
+ */
+import { watch } from 'chokidar';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 import { LineSplitter } from '../../jsonl/lines';
 import { DirWatch, levelOf, nearestExisting, sleep, statDir } from './dirWatch';
-import type { TailerOptions, TailRoot } from './tailTypes';
+import { coalesce, code, FileReads, type Run } from './fileReads';
+import type { RootState, TailerOptions, TailFile, WatchedDir } from './tailTypes';
 
 export type { TailerOptions, TailRoot } from './tailTypes';
-import { coalesce, code, FileReads, type ReadFile, type Run } from './fileReads';
 
 /** A file that vanished is reported removed only if it is still missing this much later: writers that
  * replace a file (rename over it, delete and create) make it vanish for a moment. */
@@ -22,43 +23,6 @@ const GONE_MS = 100;
 
 /** Safety net for roots that appear or disappear without an event reaching us. */
 const ROOT_RECHECK_MS = 5000;
-
-interface TailFile extends ReadFile {
-  /** The watched folder it was found in. */
-  dir: WatchedDir;
-  /** Is it still there? (a 'rename' event, a failed read): coalesced like reads. */
-  readonly verifyRun: Run;
-}
-
-interface WatchedDir {
-  readonly dir: string;
-  readonly root: RootState;
-  /** Folder levels below the root: 0 is the root itself. */
-  readonly level: number;
-  watch?: DirWatch;
-  readonly files: Set<TailFile>;
-  /** The first listing is under way: names with events meanwhile, looked at once it is done. */
-  pending?: Set<string>;
-  scanning: boolean;
-  /** Its subfolders are found by polling it, not by chokidar (its watch failed, so chokidar's likely did too). */
-  findsDirs: boolean;
-  closed: boolean;
-  readonly pollRun: Run;
-}
-
-interface RootState {
-  readonly root: TailRoot;
-  readonly dir: string;
-  /** Being followed (its folders are watched). */
-  active: boolean;
-  /** Discovers the folders above the deepest level (none for depth 0). */
-  watcher?: FSWatcher;
-  /** The watched folder's inode: a different one means it was deleted and created again. */
-  ino?: number;
-  /** While the root does not exist: a plain fs.watch on its nearest existing ancestor. */
-  probe?: fs.FSWatcher;
-  probeDir?: string;
-}
 
 export class LogTailer {
   private readonly files = new Map<string, TailFile>();
@@ -128,9 +92,13 @@ export class LogTailer {
 
   /** Coalesced: probe events come in bursts (mkdir -p). */
   private checkRoots(): Promise<void> {
-    return coalesce(this.rootRun, async () => {
-      for (const r of this.roots) await this.checkRoot(r);
-    }, () => !this.disposed);
+    return coalesce(
+      this.rootRun,
+      async () => {
+        for (const r of this.roots) await this.checkRoot(r);
+      },
+      () => !this.disposed,
+    );
   }
 
   private async checkRoot(r: RootState): Promise<void> {
@@ -219,15 +187,24 @@ export class LogTailer {
   private async addDir(r: RootState, dir: string, level: number, existing: boolean, findsDirs: boolean): Promise<void> {
     if (this.disposed || !r.active || this.dirs.has(dir)) return;
     const d: WatchedDir = { dir, root: r, level, files: new Set(), scanning: true, findsDirs, closed: false, pollRun: { again: false } };
-    d.watch = new DirWatch(dir, {
-      change: (event, name) => this.onDirEvent(d, event, name),
-      poll: () => void this.pollDir(d),
-      failed: (e) => {
-        // chokidar's watch on this folder most likely failed the same way: find its subfolders by polling too.
-        d.findsDirs = true;
-        this.logOnce(this.logged, `watch:${code(e)}`, 'warn', `cannot watch ${dir} (${code(e)}): polling it every ${this.pollMs / 1000} s instead; further folders that fail like this are not logged`);
+    d.watch = new DirWatch(
+      dir,
+      {
+        change: (event, name) => this.onDirEvent(d, event, name),
+        poll: () => void this.pollDir(d),
+        failed: (e) => {
+          // chokidar's watch on this folder most likely failed the same way: find its subfolders by polling too.
+          d.findsDirs = true;
+          this.logOnce(
+            this.logged,
+            `watch:${code(e)}`,
+            'warn',
+            `cannot watch ${dir} (${code(e)}): polling it every ${this.pollMs / 1000} s instead; further folders that fail like this are not logged`,
+          );
+        },
       },
-    }, { pollMs: this.pollMs, watch: this.opts.watchDir });
+      { pollMs: this.pollMs, watch: this.opts.watchDir },
+    );
     this.dirs.set(dir, d);
     if (!d.watch.open()) return this.closeDir(d); // gone already: chokidar reports it
     await this.scanDir(d, existing);
@@ -289,28 +266,32 @@ export class LogTailer {
 
   /** Fallback for a folder without a watch: list it, find new and vanished files, re-read files whose size or identity changed. */
   private pollDir(d: WatchedDir): Promise<void> {
-    return coalesce(d.pollRun, async () => {
-      if (d.scanning || d.closed) return;
-      let gone = false;
-      const entries = await fsp.readdir(d.dir, { withFileTypes: true }).catch((e: unknown) => void (gone = code(e) === 'ENOENT'));
-      if (d.closed) return;
-      // Deleted: stop polling it (chokidar, a polling parent or the root re-check brings it back).
-      if (gone) this.closeDir(d);
-      const seen = new Set<string>();
-      const work: Promise<void>[] = [];
-      for (const e of entries ?? []) {
-        const p = d.dir + path.sep + e.name;
-        const f = this.files.get(p);
-        if (f) {
-          seen.add(p);
-          work.push(this.pollFile(f));
-        } else if (e.isDirectory() ? d.findsDirs && d.level < d.root.root.depth && !this.dirs.has(p) : d.root.root.match(p)) {
-          work.push(this.discover(d, p, false));
+    return coalesce(
+      d.pollRun,
+      async () => {
+        if (d.scanning || d.closed) return;
+        let gone = false;
+        const entries = await fsp.readdir(d.dir, { withFileTypes: true }).catch((e: unknown) => void (gone = code(e) === 'ENOENT'));
+        if (d.closed) return;
+        // Deleted: stop polling it (chokidar, a polling parent or the root re-check brings it back).
+        if (gone) this.closeDir(d);
+        const seen = new Set<string>();
+        const work: Promise<void>[] = [];
+        for (const e of entries ?? []) {
+          const p = d.dir + path.sep + e.name;
+          const f = this.files.get(p);
+          if (f) {
+            seen.add(p);
+            work.push(this.pollFile(f));
+          } else if (e.isDirectory() ? d.findsDirs && d.level < d.root.root.depth && !this.dirs.has(p) : d.root.root.match(p)) {
+            work.push(this.discover(d, p, false));
+          }
         }
-      }
-      for (const f of d.files) if (!seen.has(f.path)) this.verify(f);
-      await Promise.all(work);
-    }, () => !d.closed && !this.disposed);
+        for (const f of d.files) if (!seen.has(f.path)) this.verify(f);
+        await Promise.all(work);
+      },
+      () => !d.closed && !this.disposed,
+    );
   }
 
   private async pollFile(f: TailFile): Promise<void> {
@@ -333,7 +314,20 @@ export class LogTailer {
     const known = this.files.get(p);
     if (known) return this.read(known);
     const dormant = existing && s.mtimeMs < this.now() - this.maxAge;
-    const f: TailFile = { path: p, dev: s.dev, ino: s.ino, offset: existing ? s.size : 0, fromBacklog: existing, dormant, skipPartial: false, splitter: new LineSplitter(), dir: d, verifyRun: { again: false }, again: false, gone: false };
+    const f: TailFile = {
+      path: p,
+      dev: s.dev,
+      ino: s.ino,
+      offset: existing ? s.size : 0,
+      fromBacklog: existing,
+      dormant,
+      skipPartial: false,
+      splitter: new LineSplitter(),
+      dir: d,
+      verifyRun: { again: false },
+      again: false,
+      gone: false,
+    };
     this.files.set(p, f);
     d.files.add(f);
     if (!dormant) void this.read(f);
@@ -347,16 +341,20 @@ export class LogTailer {
 
   /** It was renamed, deleted or replaced: read it if it is (still or again) there, else report it removed. */
   private verify(f: TailFile): void {
-    void coalesce(f.verifyRun, async () => {
-      for (let look = 0; !f.gone && !this.disposed; look++) {
-        const s = await fsp.stat(f.path).catch(() => undefined);
-        if (f.gone || this.disposed) return;
-        // Back (replaced): the read sees the new identity and starts it over.
-        if (s?.isFile()) return void this.read(f);
-        if (look > 0) return this.onUnlink(f.path);
-        await sleep(GONE_MS);
-      }
-    }, () => !f.gone && !this.disposed);
+    void coalesce(
+      f.verifyRun,
+      async () => {
+        for (let look = 0; !f.gone && !this.disposed; look++) {
+          const s = await fsp.stat(f.path).catch(() => undefined);
+          if (f.gone || this.disposed) return;
+          // Back (replaced): the read sees the new identity and starts it over.
+          if (s?.isFile()) return void this.read(f);
+          if (look > 0) return this.onUnlink(f.path);
+          await sleep(GONE_MS);
+        }
+      },
+      () => !f.gone && !this.disposed,
+    );
   }
 
   private onUnlink(p: string): void {

@@ -150,7 +150,9 @@ async function linuxFullScan(root: number, limit: number): Promise<ProcInfo[]> {
 
 function run(cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: 5000, maxBuffer: 8 * 1024 * 1024, windowsHide: true }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    execFile(cmd, args, { timeout: 5000, maxBuffer: 8 * 1024 * 1024, windowsHide: true }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
   });
 }
 
@@ -158,7 +160,12 @@ function run(cmd: string, args: string[]): Promise<string> {
 export async function processesUnder(root: number, platform: NodeJS.Platform = process.platform, limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
   if (platform === 'win32') {
-    const json = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', 'Get-CimInstance Win32_Process | Select-Object ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json -Compress']);
+    const json = await run('powershell.exe', [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      'Get-CimInstance Win32_Process | Select-Object ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json -Compress',
+    ]);
     return descendants(parseWindowsJson(json), root, limit);
   }
   return descendants(parsePs(await run('ps', ['-axo', 'pid=,ppid=,comm=,args='])), root, limit);
@@ -169,7 +176,10 @@ export async function processesUnder(root: number, platform: NodeJS.Platform = p
  * stable API does not expose terminal dimensions; the detector's emulator must not be narrower than the
  * real terminal, or full-screen TUIs wrap into garbage. Undefined when it cannot be read (Windows).
  */
-export async function ttySize(shellPid: number, platform: NodeJS.Platform = process.platform): Promise<{ cols: number; rows: number } | undefined> {
+export async function ttySize(
+  shellPid: number,
+  platform: NodeJS.Platform = process.platform,
+): Promise<{ cols: number; rows: number } | undefined> {
   try {
     let tty: string | undefined;
     if (platform === 'linux') tty = await fsp.readlink(`/proc/${shellPid}/fd/0`);
@@ -245,7 +255,9 @@ export function foregroundFrom(root: TtyJob | undefined, agent: TtyJob | undefin
 function runAnyway(cmd: string, args: string[]): Promise<string> {
   // ps exits 1 when a listed pid is gone; what it printed about the others still counts.
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: 5000, maxBuffer: 1024 * 1024 }, (err, stdout) => (err && !stdout && (err as NodeJS.ErrnoException).code === 'ENOENT' ? reject(err) : resolve(stdout ?? '')));
+    execFile(cmd, args, { timeout: 5000, maxBuffer: 1024 * 1024 }, (err, stdout) =>
+      err && !stdout && (err as NodeJS.ErrnoException).code === 'ENOENT' ? reject(err) : resolve(stdout ?? ''),
+    );
   });
 }
 
@@ -262,12 +274,14 @@ export async function readJobs(pids: readonly number[], platform: NodeJS.Platfor
   return parsePsJobs(await runAnyway('ps', ['-o', 'pid=,pgid=,tpgid=,tty=', '-p', pids.join(',')]));
 }
 
-
 /** Whether `agent` is in the foreground of `root`'s terminal (see foregroundFrom); 'unknown' on Windows while it runs. */
 export async function foregroundOf(root: number, agent: number, platform: NodeJS.Platform = process.platform): Promise<Foreground> {
   const jobs = await readJobs([root, agent], platform);
   if (!jobs) return pidAlive(root) && pidAlive(agent) ? 'unknown' : 'gone';
-  return foregroundFrom(jobs.find((j) => j.pid === root), jobs.find((j) => j.pid === agent));
+  return foregroundFrom(
+    jobs.find((j) => j.pid === root),
+    jobs.find((j) => j.pid === agent),
+  );
 }
 
 /**
@@ -275,7 +289,10 @@ export async function foregroundOf(root: number, agent: number, platform: NodeJS
  * to (with its job, when it is a pipeline). `leader` is missing when the group's leader is gone or unreadable;
  * the whole answer is undefined on Windows.
  */
-export async function ttyHolder(root: number, platform: NodeJS.Platform = process.platform): Promise<{ tpgid: number; leader?: ProcInfo } | undefined> {
+export async function ttyHolder(
+  root: number,
+  platform: NodeJS.Platform = process.platform,
+): Promise<{ tpgid: number; leader?: ProcInfo } | undefined> {
   const jobs = await readJobs([root], platform);
   if (!jobs) return undefined;
   const tpgid = jobs[0]?.tpgid ?? -1;
@@ -283,7 +300,26 @@ export async function ttyHolder(root: number, platform: NodeJS.Platform = proces
 }
 
 /** Shells that keep a prompt in a terminal. pwsh is not here: it starts programs in its own process group. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'ksh93', 'mksh', 'pdksh', 'oksh', 'tcsh', 'csh', 'ash', 'yash', 'busybox', 'nu', 'elvish', 'xonsh']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'fish',
+  'ksh',
+  'ksh93',
+  'mksh',
+  'pdksh',
+  'oksh',
+  'tcsh',
+  'csh',
+  'ash',
+  'yash',
+  'busybox',
+  'nu',
+  'elvish',
+  'xonsh',
+]);
 /** Shell options whose next argument is a value, not a script to run (VS Code starts bash with --init-file). */
 const VALUE_OPTIONS = new Set(['--init-file', '--rcfile', '-o', '+o', '-O', '+O', '-C', '--init-command', '--emulate']);
 

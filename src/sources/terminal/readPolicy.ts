@@ -32,7 +32,11 @@ export const noResolver: Resolver = { alias: () => undefined, script: () => unde
 
 const SCRIPT_WORD = /(?:^\.{0,2}\/|\.(?:sh|bash|zsh|fish|ps1|cmd|bat)$)/i;
 
-export function readDecision(commandLine: string | undefined, confidence: 'low' | 'medium' | 'high' | undefined, resolver: Resolver = noResolver): ReadDecision {
+export function readDecision(
+  commandLine: string | undefined,
+  confidence: 'low' | 'medium' | 'high' | undefined,
+  resolver: Resolver = noResolver,
+): ReadDecision {
   const line = (commandLine ?? '').trim();
   const direct = agentFromCommandLine(line);
   if (direct) return { read: true, agent: direct.agent, reason: `command line names ${direct.agent} ("${direct.token}")` };

@@ -40,10 +40,23 @@ export const REMEMBERED_FOR_MS = 24 * 3600_000;
  * marker for that agent process is still there (`markerOpen`); one seen only by the screen comes back as it
  * was (nothing else can tell), and any newer word of any source closes it as usual.
  */
-export function rememberedWords(r: RememberedTerminal, terminalId: string, found: { agent: AgentKind; pid: number }, markerOpen: boolean | undefined, now: number): Observation[] {
+export function rememberedWords(
+  r: RememberedTerminal,
+  terminalId: string,
+  found: { agent: AgentKind; pid: number },
+  markerOpen: boolean | undefined,
+  now: number,
+): Observation[] {
   if (r.agent !== found.agent || (r.agentPid !== undefined && r.agentPid !== found.pid) || now - r.savedAt > REMEMBERED_FOR_MS) return [];
   const locator = { terminalId, pid: found.pid, ...(r.cwd ? { cwd: r.cwd } : {}) };
-  const out: Observation[] = r.sessionIds.map((sessionId) => ({ source: 'process', at: r.savedAt, agent: r.agent, state: 'idle', evidence: `session ${sessionId}, remembered across the window reload`, locator: { ...locator, sessionId } }));
+  const out: Observation[] = r.sessionIds.map((sessionId) => ({
+    source: 'process',
+    at: r.savedAt,
+    agent: r.agent,
+    state: 'idle',
+    evidence: `session ${sessionId}, remembered across the window reload`,
+    locator: { ...locator, sessionId },
+  }));
   const w = r.wait;
   if (w && (!w.byHook || markerOpen !== false)) {
     const sessionId = r.sessionIds.at(-1);
@@ -65,6 +78,14 @@ export function parseRemembered(v: unknown, now: number): RememberedTerminal[] {
   if (!Array.isArray(v)) return [];
   return v.filter((r): r is RememberedTerminal => {
     const o = r as Partial<RememberedTerminal> | null;
-    return !!o && Number.isInteger(o.shellPid) && typeof o.agent === 'string' && Array.isArray(o.sessionIds) && o.sessionIds.every((s) => typeof s === 'string') && typeof o.savedAt === 'number' && now - o.savedAt <= REMEMBERED_FOR_MS;
+    return (
+      !!o &&
+      Number.isInteger(o.shellPid) &&
+      typeof o.agent === 'string' &&
+      Array.isArray(o.sessionIds) &&
+      o.sessionIds.every((s) => typeof s === 'string') &&
+      typeof o.savedAt === 'number' &&
+      now - o.savedAt <= REMEMBERED_FOR_MS
+    );
   });
 }

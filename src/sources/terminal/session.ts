@@ -64,7 +64,13 @@ export class TerminalSession {
     this.cwd = cwd;
     this.startMs = this.scheduler.now();
     if (!read) {
-      this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)` });
+      this.report({
+        t: 0,
+        agent: 'shell',
+        state: 'idle',
+        source: 'pty-scrape',
+        evidence: `running ${JSON.stringify(commandLine ?? '')} (not read)`,
+      });
       return;
     }
     const det = new TerminalDetector({ cols: this.cols, rows: this.rows, commandLine, agentHint, t: 0 });
@@ -114,7 +120,8 @@ export class TerminalSession {
     const missing = exitCode !== undefined ? SHELL_FAILURES[exitCode] : undefined;
     // 127 and 126 are the shell's own verdicts (no such command, not executable): no agent ever ran, whatever
     // the command line named, so the terminal is a shell that says why.
-    if (det && missing) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
+    if (det && missing)
+      this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
     else if (det && isAgent(det.detection)) det.exit(exitCode, (ms - this.startMs) / 1000);
     else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
     else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'process', evidence: ended });
@@ -126,7 +133,13 @@ export class TerminalSession {
   close(exitCode: number | undefined): void {
     const s = this.last;
     if (s && s.state !== 'exited' && isAgentKind(s.agent)) {
-      this.report({ t: 0, agent: s.agent, state: 'exited', source: 'process', evidence: exitCode === undefined ? 'terminal closed' : `terminal closed, exit code ${exitCode}` });
+      this.report({
+        t: 0,
+        agent: s.agent,
+        state: 'exited',
+        source: 'process',
+        evidence: exitCode === undefined ? 'terminal closed' : `terminal closed, exit code ${exitCode}`,
+      });
     }
     this.dispose();
   }
@@ -148,7 +161,13 @@ export class TerminalSession {
       // after a reload may be doing anything, and most agents most of the time sit at their prompt: its log,
       // its hooks or its next screen say more.
       const state = found.revived ? 'idle' : 'working';
-      this.report({ t: 0, agent: found.agent, state, source: 'process', evidence: found.revived ? `${found.evidence}, running since before this window (re)loaded` : found.evidence });
+      this.report({
+        t: 0,
+        agent: found.agent,
+        state,
+        source: 'process',
+        evidence: found.revived ? `${found.evidence}, running since before this window (re)loaded` : found.evidence,
+      });
     } else if (!found && prev) {
       this.report({ t: 0, agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
     }
@@ -190,12 +209,15 @@ export class TerminalSession {
     }
     if (due === undefined) return;
     const ms = Math.max(0, this.startMs + due * 1000 - this.scheduler.now());
-    this.timer = this.scheduler.setTimeout(() => {
-      this.timer = undefined;
-      if (this.detector !== det) return;
-      det.advance((this.scheduler.now() - this.startMs) / 1000);
-      this.schedule();
-    }, Math.ceil(ms) + 1);
+    this.timer = this.scheduler.setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.detector !== det) return;
+        det.advance((this.scheduler.now() - this.startMs) / 1000);
+        this.schedule();
+      },
+      Math.ceil(ms) + 1,
+    );
   }
 
   private stopDetector(): void {
@@ -209,7 +231,12 @@ export class TerminalSession {
 /** A detector's verdict as a store observation. */
 export function detectionToObservation(d: Detection, at: number, locator: Observation['locator']): Observation {
   const o: Observation = { source: d.source, at, agent: d.agent, state: d.state, evidence: d.evidence, locator };
-  if (d.state === 'waiting') o.wait = { kind: d.waitKind ?? 'prompt', ...(d.waitKind === 'reply-question' ? { question: replyQuestion(d.evidence) } : {}), ...(d.options?.length ? { options: d.options } : {}) };
+  if (d.state === 'waiting')
+    o.wait = {
+      kind: d.waitKind ?? 'prompt',
+      ...(d.waitKind === 'reply-question' ? { question: replyQuestion(d.evidence) } : {}),
+      ...(d.options?.length ? { options: d.options } : {}),
+    };
   if (d.reason) o.reason = d.reason;
   return o;
 }

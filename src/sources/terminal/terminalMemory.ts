@@ -37,7 +37,10 @@ export class TerminalMemory {
     private readonly log: (msg: string) => void,
   ) {
     this.saved = parseRemembered(this.read(), Date.now());
-    this.subs.push(store.onDidChange(() => this.saveSoon()), store.onDidChangeWait(() => this.saveSoon()));
+    this.subs.push(
+      store.onDidChange(() => this.saveSoon()),
+      store.onDidChangeWait(() => this.saveSoon()),
+    );
   }
 
   /** The scan found `agent` (process `pid`) in a terminal that saw no command start: give back what it had. */
@@ -47,7 +50,10 @@ export class TerminalMemory {
     if (i < 0) return;
     const [r] = this.saved.splice(i, 1);
     const words = rememberedWords(r, terminalId, found, this.markerOpen(found.pid), Date.now());
-    if (words.length) this.log(`restored ${words.length} remembered word(s) of a ${r.agent} session after the reload${r.wait ? ` (an open ${r.wait.kind})` : ''}`);
+    if (words.length)
+      this.log(
+        `restored ${words.length} remembered word(s) of a ${r.agent} session after the reload${r.wait ? ` (an open ${r.wait.kind})` : ''}`,
+      );
     for (const o of words) this.store.observe(o);
   }
 
@@ -109,7 +115,18 @@ export class TerminalMemory {
         agentPid: this.facts.agentPidOf(t.id),
         ...(t.cwd ? { cwd: t.cwd } : {}),
         sessionIds: sessionIds.slice(-4),
-        ...(w ? { wait: { kind: w.kind, question: w.question, options: w.options, openedAt: w.openedAt, openedBy: w.openedBy, byHook: w.seenBy.includes('hook') } } : {}),
+        ...(w
+          ? {
+              wait: {
+                kind: w.kind,
+                question: w.question,
+                options: w.options,
+                openedAt: w.openedAt,
+                openedBy: w.openedBy,
+                byHook: w.seenBy.includes('hook'),
+              },
+            }
+          : {}),
         savedAt: now,
       });
     }

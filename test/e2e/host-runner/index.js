@@ -21,16 +21,16 @@
 // Results file: {passed, failed, pending, tests: [{title, fullTitle, state,
 // durationMs, error}], ...}; written atomically (temp file + rename).
 // Progress lines are appended to <results minus .json>.log.
-"use strict";
+'use strict';
 
-const fs = require("fs");
-const path = require("path");
+const fs = require('fs');
+const path = require('path');
 
 let api;
 
 function readJson(file) {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
@@ -40,7 +40,7 @@ function loadConfig(context) {
   const env = process.env;
   if (env.AGENT_LENS_E2E_SUITE) {
     return {
-      source: "env",
+      source: 'env',
       suite: env.AGENT_LENS_E2E_SUITE,
       results: env.AGENT_LENS_E2E_RESULTS,
       mocha: env.AGENT_LENS_E2E_MOCHA,
@@ -53,8 +53,8 @@ function loadConfig(context) {
   const candidates = [];
   if (env.AGENT_LENS_E2E_CONFIG) candidates.push(env.AGENT_LENS_E2E_CONFIG);
   // globalStorageUri = <user-data-dir>/User/globalStorage/<publisher.name>
-  if (context.globalStorageUri && context.globalStorageUri.scheme === "file") {
-    candidates.push(path.resolve(context.globalStorageUri.fsPath, "..", "..", "..", "agent-lens-e2e.json"));
+  if (context.globalStorageUri && context.globalStorageUri.scheme === 'file') {
+    candidates.push(path.resolve(context.globalStorageUri.fsPath, '..', '..', '..', 'agent-lens-e2e.json'));
   }
   for (const file of candidates) {
     const cfg = readJson(file);
@@ -69,7 +69,7 @@ function findTestFiles(suite) {
   const out = [];
   const walk = (dir) => {
     for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (ent.name === "node_modules" || ent.name.startsWith(".")) continue;
+      if (ent.name === 'node_modules' || ent.name.startsWith('.')) continue;
       const p = path.join(dir, ent.name);
       if (ent.isDirectory()) walk(p);
       else if (/\.test\.(c|m)?js$/.test(ent.name)) out.push(p);
@@ -82,7 +82,7 @@ function findTestFiles(suite) {
 function writeJsonAtomic(file, data) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n");
+  fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n');
   fs.renameSync(tmp, file);
 }
 
@@ -92,7 +92,7 @@ function errorInfo(err) {
     message: String(err.message !== undefined ? err.message : err),
     stack: err.stack ? String(err.stack) : undefined,
   };
-  if (err.showDiff !== false && ("actual" in Object(err) || "expected" in Object(err))) {
+  if (err.showDiff !== false && ('actual' in Object(err) || 'expected' in Object(err))) {
     try {
       info.actual = JSON.parse(JSON.stringify(err.actual === undefined ? null : err.actual));
       info.expected = JSON.parse(JSON.stringify(err.expected === undefined ? null : err.expected));
@@ -113,9 +113,9 @@ function makeApi(cfg, log) {
      * <artifacts>/<name>.png. Resolves with the PNG path once it exists.
      */
     async requestScreenshot(name, timeoutMs = 15000) {
-      if (!artifacts) throw new Error("no artifacts dir configured");
+      if (!artifacts) throw new Error('no artifacts dir configured');
       if (!/^[\w.-]+$/.test(name)) throw new Error(`bad screenshot name: ${name}`);
-      const dir = path.join(artifacts, "screenshot-requests");
+      const dir = path.join(artifacts, 'screenshot-requests');
       fs.mkdirSync(dir, { recursive: true });
       const req = path.join(dir, `${name}.req`);
       const png = path.join(artifacts, `${name}.png`);
@@ -124,7 +124,7 @@ function makeApi(cfg, log) {
       } catch {
         /* none yet */
       }
-      fs.writeFileSync(req, new Date().toISOString() + "\n");
+      fs.writeFileSync(req, new Date().toISOString() + '\n');
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if (!fs.existsSync(req) && fs.existsSync(png)) return png;
@@ -138,7 +138,7 @@ function makeApi(cfg, log) {
 async function runSuite(cfg, vscode) {
   const startedAt = Date.now();
   const resultsPath = cfg.results;
-  const logPath = resultsPath.replace(/\.json$/, "") + ".log";
+  const logPath = resultsPath.replace(/\.json$/, '') + '.log';
   fs.mkdirSync(path.dirname(resultsPath), { recursive: true });
   const log = (line) => {
     try {
@@ -153,9 +153,9 @@ async function runSuite(cfg, vscode) {
 
   const tests = [];
   const summary = () => ({
-    passed: tests.filter((t) => t.state === "passed").length,
-    failed: tests.filter((t) => t.state === "failed").length,
-    pending: tests.filter((t) => t.state === "pending").length,
+    passed: tests.filter((t) => t.state === 'passed').length,
+    failed: tests.filter((t) => t.state === 'failed').length,
+    pending: tests.filter((t) => t.state === 'pending').length,
     tests,
     suite: cfg.suite,
     vscodeVersion: vscode.version,
@@ -166,7 +166,7 @@ async function runSuite(cfg, vscode) {
   });
 
   try {
-    if (!cfg.mocha) throw new Error("AGENT_LENS_E2E_MOCHA (mocha package dir) is not set");
+    if (!cfg.mocha) throw new Error('AGENT_LENS_E2E_MOCHA (mocha package dir) is not set');
     const Mocha = require(cfg.mocha);
     const { constants } = Mocha.Runner;
 
@@ -177,10 +177,10 @@ async function runSuite(cfg, vscode) {
           title: test.title,
           fullTitle: test.fullTitle(),
           state,
-          durationMs: typeof test.duration === "number" ? test.duration : 0,
+          durationMs: typeof test.duration === 'number' ? test.duration : 0,
           error: errorInfo(err),
         };
-        if (test.type === "hook") entry.hook = true;
+        if (test.type === 'hook') entry.hook = true;
         if (test.file) entry.file = test.file;
         tests.push(entry);
       };
@@ -189,23 +189,29 @@ async function runSuite(cfg, vscode) {
       });
       runner.on(constants.EVENT_TEST_BEGIN, (t) => log(`START ${t.fullTitle()}`));
       runner.on(constants.EVENT_TEST_PASS, (t) => {
-        record(t, "passed");
+        record(t, 'passed');
         log(`PASS  ${t.fullTitle()} (${t.duration} ms)`);
       });
       runner.on(constants.EVENT_TEST_FAIL, (t, err) => {
-        record(t, "failed", err);
+        record(t, 'failed', err);
         log(`FAIL  ${t.fullTitle()}: ${err && err.message}`);
-        if (err && err.stack) log(String(err.stack).split("\n").map((l) => "      " + l).join("\n"));
+        if (err && err.stack)
+          log(
+            String(err.stack)
+              .split('\n')
+              .map((l) => '      ' + l)
+              .join('\n'),
+          );
       });
       runner.on(constants.EVENT_TEST_PENDING, (t) => {
-        record(t, "pending");
+        record(t, 'pending');
         log(`SKIP  ${t.fullTitle()}`);
       });
     }
     Mocha.utils.inherits(Reporter, Mocha.reporters.Base);
 
     const mocha = new Mocha({
-      ui: cfg.ui || "bdd",
+      ui: cfg.ui || 'bdd',
       timeout: Number(cfg.timeoutMs) || 120000,
       color: false,
       reporter: Reporter,
@@ -213,18 +219,18 @@ async function runSuite(cfg, vscode) {
     if (cfg.grep) mocha.grep(cfg.grep);
     const files = findTestFiles(cfg.suite);
     if (files.length === 0) throw new Error(`no test files found in ${cfg.suite}`);
-    log(`loading ${files.length} file(s): ${files.join(", ")}`);
+    log(`loading ${files.length} file(s): ${files.join(', ')}`);
     for (const f of files) mocha.addFile(f);
-    if (files.some((f) => f.endsWith(".mjs"))) await mocha.loadFilesAsync();
+    if (files.some((f) => f.endsWith('.mjs'))) await mocha.loadFilesAsync();
     else mocha.loadFiles();
     mocha.lazyLoadFiles(true); // already loaded
     await new Promise((resolve) => mocha.run(() => resolve()));
   } catch (err) {
     // Suite failed to load (syntax error, missing module, bad config...).
     tests.push({
-      title: "load test suite",
-      fullTitle: "[host-runner] load test suite",
-      state: "failed",
+      title: 'load test suite',
+      fullTitle: '[host-runner] load test suite',
+      state: 'failed',
       durationMs: Date.now() - startedAt,
       error: errorInfo(err),
     });
@@ -238,8 +244,8 @@ async function runSuite(cfg, vscode) {
 function activate(context) {
   const cfg = loadConfig(context);
   if (!cfg || !cfg.suite) return undefined; // not under test: do nothing
-  const vscode = require("vscode");
-  if (!cfg.results) cfg.results = path.join(path.dirname(cfg.suite), "results.json");
+  const vscode = require('vscode');
+  if (!cfg.results) cfg.results = path.join(path.dirname(cfg.suite), 'results.json');
   // Run after activation returns so the rest of the startup is not blocked.
   setTimeout(() => {
     runSuite(cfg, vscode).catch((err) => {
@@ -249,7 +255,7 @@ function activate(context) {
           failed: 1,
           pending: 0,
           tests: [
-            { title: "host-runner", fullTitle: "[host-runner] internal error", state: "failed", durationMs: 0, error: errorInfo(err) },
+            { title: 'host-runner', fullTitle: '[host-runner] internal error', state: 'failed', durationMs: 0, error: errorInfo(err) },
           ],
         });
       } catch {

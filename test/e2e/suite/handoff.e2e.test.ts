@@ -32,9 +32,17 @@ async function useHandoff(a: AgentLensTestSurface, root: string, team: string): 
   fs.writeFileSync(path.join(root, 'team.toml'), team);
   await c.update('root', root, vscode.ConfigurationTarget.Global);
   await c.update('teamFile', path.join(root, 'team.toml'), vscode.ConfigurationTarget.Global);
-  await waitFor('the handoff service on the new settings', () => a.handoff()?.root === root && a.handoff()?.teamFile === path.join(root, 'team.toml'), 20_000);
+  await waitFor(
+    'the handoff service on the new settings',
+    () => a.handoff()?.root === root && a.handoff()?.teamFile === path.join(root, 'team.toml'),
+    20_000,
+  );
   // The registry file was written before or after the restart: either way the watcher or the start read it.
-  await waitFor('the registry', () => a.ui.tree().some((i) => i.group === 'Handoff' && i.contextValue.startsWith('handoff.agent.')), 20_000);
+  await waitFor(
+    'the registry',
+    () => a.ui.tree().some((i) => i.group === 'Handoff' && i.contextValue.startsWith('handoff.agent.')),
+    20_000,
+  );
 }
 
 /**
@@ -46,16 +54,29 @@ async function idleAgentTerminal(a: AgentLensTestSurface, root: string): Promise
   const idleAgent = path.join(root, 'bin', 'idle-agent');
   fs.mkdirSync(path.dirname(idleAgent), { recursive: true });
   fs.symlinkSync('/bin/cat', idleAgent); // an agent-like program: it reads lines, never rings
-  fs.writeFileSync(path.join(root, 'team.toml'), `${fs.readFileSync(path.join(root, 'team.toml'), 'utf8')}\n[idle]\nmode = "embedded"\nprocess = "idle-agent"\nwindow_hint = "idle agent"\n`);
+  fs.writeFileSync(
+    path.join(root, 'team.toml'),
+    `${fs.readFileSync(path.join(root, 'team.toml'), 'utf8')}\n[idle]\nmode = "embedded"\nprocess = "idle-agent"\nwindow_hint = "idle agent"\n`,
+  );
   const idleTerm = await shellTerminal('idle agent');
   await waitFor('the hand edit of team.toml, live', () => a.ui.tree().some((i) => i.label === 'idle' && i.group === 'Handoff'), 20_000);
   const started: string[] = [];
-  const watch = vscode.window.onDidStartTerminalShellExecution((e) => void (e.terminal === idleTerm && started.push(e.execution.commandLine.value)));
+  const watch = vscode.window.onDidStartTerminalShellExecution(
+    (e) => void (e.terminal === idleTerm && started.push(e.execution.commandLine.value)),
+  );
   const pwned = path.join(root, 'PWNED');
-  const shellOnly = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't0', brief: 'Stay busy.', message: `touch ${pwned}` })) as { delivered: boolean; error?: string };
+  const shellOnly = (await vscode.commands.executeCommand('agentLens.dispatchBrief', {
+    agent: 'idle',
+    taskId: 't0',
+    brief: 'Stay busy.',
+    message: `touch ${pwned}`,
+  })) as { delivered: boolean; error?: string };
   assert.strictEqual(shellOnly.delivered, false, JSON.stringify(shellOnly));
   assert.strictEqual(board(a, 'idle')?.error_point, 'no_terminal');
-  assert.match(board(a, 'idle')?.error_reason ?? '', /no terminal runs idle in its foreground \(looked for process "idle-agent", window_hint "idle agent"\): "idle agent": no process "idle-agent" runs in it.*Nothing was typed/);
+  assert.match(
+    board(a, 'idle')?.error_reason ?? '',
+    /no terminal runs idle in its foreground \(looked for process "idle-agent", window_hint "idle agent"\): "idle agent": no process "idle-agent" runs in it.*Nothing was typed/,
+  );
   await sleep(2500); // longer than the default steps take (400 ms, then Enter 1 s after the text)
   watch.dispose();
   assert.deepStrictEqual(started, [], 'no command started in the shell');
@@ -68,7 +89,10 @@ async function idleAgentTerminal(a: AgentLensTestSurface, root: string): Promise
     const p = shell ? (await processesUnder(shell)).find((x) => x.name === 'idle-agent') : undefined;
     return !!p && (await foregroundOf(shell!, p.pid)) === 'foreground';
   });
-  const held = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't1', brief: 'Stay busy.' })) as { delivered: boolean; board: Board };
+  const held = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't1', brief: 'Stay busy.' })) as {
+    delivered: boolean;
+    board: Board;
+  };
   assert.ok(held.delivered, `delivered to the terminal where idle-agent holds the foreground: ${JSON.stringify(held)}`);
   assert.strictEqual(held.board.delivered_to, 'idle agent');
   return idleTerm;
@@ -86,22 +110,43 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     const a = await api();
     await waitFor('the hub', () => a.hub(), 20_000);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-handoff-e2e-'));
-    await useHandoff(a, root, `# registered by the e2e test\n[worker]\nmode = "embedded"\ndisplay_name = "Worker"\nprocess = "handoff-worker"\nlaunch = "${WORKER}"\n\n[site]\nmode = "web"\n`);
+    await useHandoff(
+      a,
+      root,
+      `# registered by the e2e test\n[worker]\nmode = "embedded"\ndisplay_name = "Worker"\nprocess = "handoff-worker"\nlaunch = "${WORKER}"\n\n[site]\nmode = "web"\n`,
+    );
     const tree = a.ui.tree();
-    assert.ok(tree.some((i) => i.label === 'Worker' && i.group === 'Handoff'), JSON.stringify(tree));
-    assert.ok(tree.some((i) => i.label === 'site' && /not drivable from VS Code/.test(i.description)), 'a web agent is listed as not drivable');
+    assert.ok(
+      tree.some((i) => i.label === 'Worker' && i.group === 'Handoff'),
+      JSON.stringify(tree),
+    );
+    assert.ok(
+      tree.some((i) => i.label === 'site' && /not drivable from VS Code/.test(i.description)),
+      'a web agent is listed as not drivable',
+    );
 
     // No terminal runs the worker yet: the dispatch launches it and waits until its process shows up.
-    const first = (await vscode.commands.executeCommand('agentLens.firstHandshake', { agent: 'worker' })) as { delivered: boolean; error?: string };
+    const first = (await vscode.commands.executeCommand('agentLens.firstHandshake', { agent: 'worker' })) as {
+      delivered: boolean;
+      error?: string;
+    };
     assert.ok(first?.delivered, `handshake delivered: ${JSON.stringify(first)}`);
     await waitFor('the handshake progress (board ready)', () => board(a, 'worker')?.state === 'ready', 30_000);
     const term = vscode.window.terminals.find((t) => t.name === 'Worker');
     assert.ok(term, 'the dispatch opened a terminal for the worker');
 
-    const r = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'worker', taskId: '1203-01', brief: 'Write a greeting.\n\nSuccess: the report says it is done.' })) as { delivered: boolean; brief_path: string; report_path: string };
+    const r = (await vscode.commands.executeCommand('agentLens.dispatchBrief', {
+      agent: 'worker',
+      taskId: '1203-01',
+      brief: 'Write a greeting.\n\nSuccess: the report says it is done.',
+    })) as { delivered: boolean; brief_path: string; report_path: string };
     assert.ok(r.delivered, JSON.stringify(r));
     assert.ok(fs.readFileSync(r.brief_path, 'utf8').includes('## Doorbell contract'), 'the brief carries the generated contract');
-    await waitFor('in progress with the progress event', () => board(a, 'worker')?.state === 'in_progress' && board(a, 'worker')?.last_event?.status === 'progress', 30_000);
+    await waitFor(
+      'in progress with the progress event',
+      () => board(a, 'worker')?.state === 'in_progress' && board(a, 'worker')?.last_event?.status === 'progress',
+      30_000,
+    );
     // The views are redrawn at most every 100 ms: the status bar follows the boards a moment later.
     await waitFor('the in-flight item', () => a.ui.statusBar().handoff === '$(mail) 1', 2000);
     assert.ok(a.ui.tree().some((i) => i.label === 'Worker' && /in progress · 1203-01/.test(i.description)));
@@ -119,7 +164,11 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
 
     // A second dispatch finds the running worker by its process: no new terminal.
     const count = vscode.window.terminals.length;
-    const again = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'worker', taskId: '1203-02', brief: 'Again.' })) as { delivered: boolean; board: Board };
+    const again = (await vscode.commands.executeCommand('agentLens.dispatchBrief', {
+      agent: 'worker',
+      taskId: '1203-02',
+      brief: 'Again.',
+    })) as { delivered: boolean; board: Board };
     assert.ok(again.delivered);
     assert.strictEqual(again.board.delivered_to, 'Worker');
     assert.strictEqual(vscode.window.terminals.length, count);
@@ -127,7 +176,11 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
 
     // The in-flight gate, seen from the palette's command: refused while a task is in flight, then cancel frees it.
     const idleTerm = await idleAgentTerminal(a, root);
-    const refused = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'idle', taskId: 't2', brief: 'Another.' })) as { refused?: string };
+    const refused = (await vscode.commands.executeCommand('agentLens.dispatchBrief', {
+      agent: 'idle',
+      taskId: 't2',
+      brief: 'Another.',
+    })) as { refused?: string };
     assert.match(refused.refused ?? '', /in flight: wait for its doorbell .* or cancel it/);
     await vscode.commands.executeCommand('agentLens.cancelTask', { agent: 'idle', reason: 'e2e' });
     assert.strictEqual(board(a, 'idle')?.state, 'cancelled');
@@ -135,7 +188,15 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     // "Register External Agent…" writes only the new section; every other byte of the hand-written file stays.
     const teamFile = path.join(root, 'team.toml');
     const before = fs.readFileSync(teamFile, 'utf8');
-    await vscode.commands.executeCommand('agentLens.registerAgent', { key: 'docs', mode: 'embedded', display_name: 'Docs', launch: 'docs-agent', process: 'docs-agent', window_hint: 'docs', description: 'Writes the docs.' });
+    await vscode.commands.executeCommand('agentLens.registerAgent', {
+      key: 'docs',
+      mode: 'embedded',
+      display_name: 'Docs',
+      launch: 'docs-agent',
+      process: 'docs-agent',
+      window_hint: 'docs',
+      description: 'Writes the docs.',
+    });
     const afterText = fs.readFileSync(teamFile, 'utf8');
     assert.ok(afterText.startsWith(before), 'the existing sections are byte-identical');
     assert.match(afterText.slice(before.length), /\[docs\]\nmode = "embedded"\ndisplay_name = "Docs"/);
@@ -145,8 +206,15 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     assert.match(fs.readFileSync(path.join(dir, 'read.md'), 'utf8'), /Writes the docs\./);
 
     // A routing trigger: when the agent in "router source" comes to rest, the worker gets a brief.
-    const src = await shellTerminal('router source', { AGENT_LENS_FAKE_CAST: path.join(ROOT, 'test', 'fixtures', 'live', 'claude-code', '02-plain-answer', 'session.cast'), AGENT_LENS_FAKE_SPEED: '4' });
-    await vscode.commands.executeCommand('agentLens.addRoute', { from: 'router source', to: 'worker', template: 'Review what {from_name} ({from_agent}) did: {last_reply}' });
+    const src = await shellTerminal('router source', {
+      AGENT_LENS_FAKE_CAST: path.join(ROOT, 'test', 'fixtures', 'live', 'claude-code', '02-plain-answer', 'session.cast'),
+      AGENT_LENS_FAKE_SPEED: '4',
+    });
+    await vscode.commands.executeCommand('agentLens.addRoute', {
+      from: 'router source',
+      to: 'worker',
+      template: 'Review what {from_name} ({from_agent}) did: {last_reply}',
+    });
     assert.ok(a.ui.tree().some((i) => i.group === 'Routes' && i.label === 'router source → worker'));
     src.shellIntegration!.executeCommand(`PATH=${path.join(ROOT, 'test', 'e2e', 'fake-agent')}:$PATH claude`);
     await waitFor('the route to fire', () => a.handoff()!.fired.find((f) => f.agent === 'worker'), 90_000);
@@ -154,7 +222,11 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     assert.strictEqual(fired.result, 'delivered');
     const brief = fs.readFileSync(path.join(root, 'worker', 'briefs', `${fired.taskId}-brief.md`), 'utf8');
     assert.match(brief, /Review what router source \(claude-code\) did:/);
-    await waitFor('the routed task done', () => board(a, 'worker')?.state === 'done' && board(a, 'worker')?.task_id === fired.taskId, 30_000);
+    await waitFor(
+      'the routed task done',
+      () => board(a, 'worker')?.state === 'done' && board(a, 'worker')?.task_id === fired.taskId,
+      30_000,
+    );
     await sleep(1500);
     assert.strictEqual(a.handoff()!.fired.filter((f) => f.agent === 'worker').length, 1, 'once per transition');
     await screenshot('handoff-routed');
@@ -162,7 +234,10 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
     if (UI_DRIVER) {
       await vscode.commands.executeCommand('workbench.view.extension.agentLens');
       const row = '.part.sidebar .monaco-list-row[aria-label^="router source → worker"]';
-      await ui('handoff-remove-route', { actions: [{ hover: row }, { sleep: 300 }, { click: `${row} .action-label[aria-label="Remove Routing Trigger"]` }], shot: false });
+      await ui('handoff-remove-route', {
+        actions: [{ hover: row }, { sleep: 300 }, { click: `${row} .action-label[aria-label="Remove Routing Trigger"]` }],
+        shot: false,
+      });
     } else await vscode.commands.executeCommand('agentLens.removeRoute', { route: a.handoff()!.routes[0].id });
     await waitFor('the route gone', () => a.handoff()!.routes.length === 0, 10_000);
     term!.sendText('exit', true);
@@ -182,7 +257,12 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
         title: 'Handoff task',
         turns: [
           { type: 'tool', name: 'Read', text: 'I will read the brief.', input: { file_path: '__BRIEF__' } },
-          { type: 'tool', name: 'Bash', text: 'Reporting through the doorbell.', input: { command: '__REPORT__', description: 'Write the report and ring the doorbell' } },
+          {
+            type: 'tool',
+            name: 'Bash',
+            text: 'Reporting through the doorbell.',
+            input: { command: '__REPORT__', description: 'Write the report and ring the doorbell' },
+          },
           { type: 'text', text: 'Done: the report is written and the doorbell rang.\n', chunks: 'lines' },
         ],
       },
@@ -206,10 +286,18 @@ describe('handoff: dispatch into real terminals, the doorbell, the board', funct
       t.shellIntegration!.executeCommand(`cd ${q(home.cwd)} && ${[home.command, ...home.args].map(q).join(' ')}`);
       await waitState(a, t, 'claude-code', 'idle', 60_000);
       await sleep(2500);
-      const r = (await vscode.commands.executeCommand('agentLens.dispatchBrief', { agent: 'claude', taskId, brief: 'Write the report and ring the doorbell.' })) as { delivered: boolean; board: Board; error?: string };
+      const r = (await vscode.commands.executeCommand('agentLens.dispatchBrief', {
+        agent: 'claude',
+        taskId,
+        brief: 'Write the report and ring the doorbell.',
+      })) as { delivered: boolean; board: Board; error?: string };
       assert.ok(r.delivered, JSON.stringify(r));
       assert.strictEqual(r.board.delivered_to, 'claude handoff', 'found by its process, four levels at most below the shell');
-      await waitFor('the typed line at the model', () => fs.existsSync(mockLog) && fs.readFileSync(mockLog, 'utf8').includes(`Read ${brief} and execute it.`), 60_000);
+      await waitFor(
+        'the typed line at the model',
+        () => fs.existsSync(mockLog) && fs.readFileSync(mockLog, 'utf8').includes(`Read ${brief} and execute it.`),
+        60_000,
+      );
       // Bash asks for approval in the default permission mode: approve it as a user would.
       await waitFor('the Bash approval dialog', () => stateOf(a, t)?.state === 'waiting', 60_000);
       await screenshot('handoff-claude-approval');

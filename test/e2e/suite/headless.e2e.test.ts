@@ -24,11 +24,17 @@ describe('headless runs in a VS Code terminal (real Claude Code, claude -p)', fu
       const seen = transitions(a, t);
       try {
         const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-        t.shellIntegration!.executeCommand(`cd ${q(home.cwd)} && ${[home.command, ...home.args, '-p', 'Give me a one-line summary.'].map(q).join(' ')}`);
-        const end = await waitFor(`the run to end ${outcome}`, () => {
-          const s = stateOf(a, t);
-          return s && s.agent === 'claude-code' && ['completed', 'failed'].includes(s.state) ? s : undefined;
-        }, 90_000);
+        t.shellIntegration!.executeCommand(
+          `cd ${q(home.cwd)} && ${[home.command, ...home.args, '-p', 'Give me a one-line summary.'].map(q).join(' ')}`,
+        );
+        const end = await waitFor(
+          `the run to end ${outcome}`,
+          () => {
+            const s = stateOf(a, t);
+            return s && s.agent === 'claude-code' && ['completed', 'failed'].includes(s.state) ? s : undefined;
+          },
+          90_000,
+        );
         assert.strictEqual(end.state, outcome, `${seen.list.join(' → ')} (${end.evidence})`);
         assert.strictEqual(end.source, 'process');
         if (outcome === 'failed') assert.strictEqual(end.reason, 'exit code 1');

@@ -5,7 +5,22 @@ import * as vscode from 'vscode';
 import { killRunProcesses, prepareClaudeHome } from '../../../harness/homes';
 import { createAnthropicMock } from '../../../harness/mock/anthropic';
 import type { Wait } from '../../../src/store/waits';
-import { api, ARTIFACTS, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, typeLine, ui, UI_DRIVER, waitFor, waitState } from './util';
+import {
+  api,
+  ARTIFACTS,
+  QUICK_INPUT,
+  QUICK_INPUT_FIELD,
+  ROOT,
+  screenshot,
+  shellTerminal,
+  sleep,
+  stateOf,
+  typeLine,
+  ui,
+  UI_DRIVER,
+  waitFor,
+  waitState,
+} from './util';
 
 /** Agent Lens's status bar items (ids `<extension id>.<item id>`), else the whole status bar. */
 const STATUS_ITEMS = ['.statusbar-item[id^="agent-lens.agent-lens."]', '[id="workbench.parts.statusbar"]'];
@@ -28,7 +43,12 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       script: {
         title: 'Clean build output',
         turns: [
-          { type: 'tool', name: 'Bash', text: "I'll remove the build directory.", input: { command: 'rm -rf build', description: 'Remove the build directory' } },
+          {
+            type: 'tool',
+            name: 'Bash',
+            text: "I'll remove the build directory.",
+            input: { command: 'rm -rf build', description: 'Remove the build directory' },
+          },
           { type: 'text', text: 'Removed build/.\n\nShall I also delete the cache folder?\n', chunks: 'lines' },
           { type: 'text', text: 'Understood: the cache folder stays.\n', chunks: 'lines' },
         ],
@@ -36,12 +56,20 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       logFile,
     });
     const port = await mock.listen();
-    const home = prepareClaudeHome({ baseUrl: `http://127.0.0.1:${port}`, agentsDir: path.join(ROOT, '.agents'), hooks: false, files: { 'build/': '', 'build/out.txt': 'x\n' } });
+    const home = prepareClaudeHome({
+      baseUrl: `http://127.0.0.1:${port}`,
+      agentsDir: path.join(ROOT, '.agents'),
+      hooks: false,
+      files: { 'build/': '', 'build/out.txt': 'x\n' },
+    });
     const configDir = path.join(home.home, '.claude');
     const settingsFile = path.join(configDir, 'settings.json');
     // Claude Code 2.1.328 rewrites settings.json at start to move `autoUpdates: false` into `env`; written the
     // way it leaves it, the file is the user's alone between our install and uninstall.
-    fs.writeFileSync(settingsFile, `${JSON.stringify({ env: { DISABLE_AUTOUPDATER: '1' }, includeCoAuthoredBy: false, permissions: { defaultMode: 'default' }, autoUpdates: false }, null, 2)}\n`);
+    fs.writeFileSync(
+      settingsFile,
+      `${JSON.stringify({ env: { DISABLE_AUTOUPDATER: '1' }, includeCoAuthoredBy: false, permissions: { defaultMode: 'default' }, autoUpdates: false }, null, 2)}\n`,
+    );
     const original = fs.readFileSync(settingsFile);
     const t = await shellTerminal('claude hooks', home.env, vscode.TerminalLocation.Editor);
     const other = await shellTerminal('elsewhere', {}, vscode.TerminalLocation.Panel);
@@ -62,11 +90,17 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       const shownAt = Date.now();
       const item = a.ui.tree().find((i) => i.group === 'Needs you' && i.waitId === wait.id);
       assert.ok(item, `not under "Needs you": ${JSON.stringify(a.ui.tree())}`);
-      const confirmed = await waitFor('the hook to confirm the wait', () => {
-        const w = a.waits().find((x) => x.id === wait.id);
-        return w && w.seenBy.includes('hook') && w.seenBy.includes('pty-scrape') ? w : undefined;
-      }, 15_000);
-      console.log(`      wait ${wait.id} opened by ${wait.openedBy}; seen by ${confirmed.seenBy.join(', ')} within ${Date.now() - shownAt} ms; question: ${confirmed.question}`);
+      const confirmed = await waitFor(
+        'the hook to confirm the wait',
+        () => {
+          const w = a.waits().find((x) => x.id === wait.id);
+          return w && w.seenBy.includes('hook') && w.seenBy.includes('pty-scrape') ? w : undefined;
+        },
+        15_000,
+      );
+      console.log(
+        `      wait ${wait.id} opened by ${wait.openedBy}; seen by ${confirmed.seenBy.join(', ')} within ${Date.now() - shownAt} ms; question: ${confirmed.question}`,
+      );
       assert.match(confirmed.question ?? '', /rm -rf build/);
       await screenshot('hooks-permission-needs-you');
       await screenshot('readme-status-bar', { clip: STATUS_ITEMS, pad: 4 });
@@ -77,23 +111,39 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       t.show();
       await sleep(500);
       t.sendText('\r', false);
-      const closed = await waitFor('the wait to close after approval', () => {
-        const w = a.waits().find((x) => x.id === wait.id);
-        return w ? undefined : true;
-      }, 30_000);
+      const closed = await waitFor(
+        'the wait to close after approval',
+        () => {
+          const w = a.waits().find((x) => x.id === wait.id);
+          return w ? undefined : true;
+        },
+        30_000,
+      );
       assert.ok(closed);
       await waitFor('build/ removed by the approved command', () => !fs.existsSync(path.join(home.cwd, 'build')), 30_000);
 
-      const ask = await waitFor('the reply that asks, under Needs you', () => a.waits().find((w) => w.terminalId === id && w.kind === 'reply-question'), 60_000);
+      const ask = await waitFor(
+        'the reply that asks, under Needs you',
+        () => a.waits().find((w) => w.terminalId === id && w.kind === 'reply-question'),
+        60_000,
+      );
       const askItem = a.ui.tree().find((i) => i.waitId === ask.id);
       assert.strictEqual(askItem?.command, 'agentLens.answerWait', JSON.stringify(askItem));
       console.log(`      reply-question ${ask.id} from ${ask.seenBy.join(', ')}: ${ask.question}`);
       assert.match(ask.question ?? '', /delete the cache folder\?/);
       await screenshot('hooks-reply-question');
       await answerFromInputBox('No, keep the cache folder');
-      await waitFor('the mock model to receive the typed answer', () => fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes('No, keep the cache folder'), 60_000);
+      await waitFor(
+        'the mock model to receive the typed answer',
+        () => fs.existsSync(logFile) && fs.readFileSync(logFile, 'utf8').includes('No, keep the cache folder'),
+        60_000,
+      );
       await waitFor('the reply-question to close', () => !a.waits().some((w) => w.id === ask.id), 30_000);
-      await waitFor('the third turn to finish', () => ['completed', 'stopped', 'idle'].includes(stateOf(a, t)?.state ?? '') && mock.agentRequests >= 3, 60_000);
+      await waitFor(
+        'the third turn to finish',
+        () => ['completed', 'stopped', 'idle'].includes(stateOf(a, t)?.state ?? '') && mock.agentRequests >= 3,
+        60_000,
+      );
       await screenshot('readme-answer-sent');
 
       await typeLine(t, '/exit');
@@ -109,7 +159,10 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
       await mock.close();
     }
     const after = fs.readFileSync(settingsFile);
-    assert.ok(after.equals(original), `uninstall restored the settings file byte for byte:\n${after.toString()}\n--- original:\n${original.toString()}`);
+    assert.ok(
+      after.equals(original),
+      `uninstall restored the settings file byte for byte:\n${after.toString()}\n--- original:\n${original.toString()}`,
+    );
   });
 });
 
@@ -117,7 +170,12 @@ describe('hooks: a real Claude Code permission dialog, the notification rule, an
  * Seed 001: a dialog still open 15 s after it appeared notifies, never while its terminal is the focused one;
  * the notification names the terminal, the agent and the question.
  */
-async function checkNotificationRule(a: Awaited<ReturnType<typeof api>>, t: vscode.Terminal, other: vscode.Terminal, w: Wait): Promise<void> {
+async function checkNotificationRule(
+  a: Awaited<ReturnType<typeof api>>,
+  t: vscode.Terminal,
+  other: vscode.Terminal,
+  w: Wait,
+): Promise<void> {
   const mine = () => a.ui.notifications().filter((n) => n.waitId === w.id);
   const due = w.openedAt + 15_000;
   if (vscode.window.state.focused) {
@@ -156,7 +214,12 @@ async function checkSwitchOff(a: Awaited<ReturnType<typeof api>>, t: vscode.Term
   } finally {
     await cfg().update('agents', undefined, vscode.ConfigurationTarget.Global);
   }
-  await waitFor('the same wait back under Needs you', () => (needsYou().length && stateOf(a, t)?.agent === 'claude-code' ? true : undefined), 5000, 20);
+  await waitFor(
+    'the same wait back under Needs you',
+    () => (needsYou().length && stateOf(a, t)?.agent === 'claude-code' ? true : undefined),
+    5000,
+    20,
+  );
   assert.strictEqual(stateOf(a, t)!.state, 'waiting');
 }
 
@@ -170,7 +233,12 @@ async function answerFromInputBox(answer: string): Promise<void> {
   if (UI_DRIVER) {
     await vscode.commands.executeCommand('workbench.view.extension.agentLens');
     await ui('readme-answer', {
-      actions: [{ click: '.part.sidebar .monaco-list-row', hasText: 'asked a question' }, { waitFor: QUICK_INPUT, hasText: 'asks' }, { fill: QUICK_INPUT_FIELD, text: answer }, { sleep: 300 }],
+      actions: [
+        { click: '.part.sidebar .monaco-list-row', hasText: 'asked a question' },
+        { waitFor: QUICK_INPUT, hasText: 'asks' },
+        { fill: QUICK_INPUT_FIELD, text: answer },
+        { sleep: 300 },
+      ],
       after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
     });
     console.log('      answered through the input box opened by a click on the Needs-you row');

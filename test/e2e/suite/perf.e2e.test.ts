@@ -6,7 +6,13 @@ import type * as vscode from 'vscode';
 import { api, ARTIFACTS, ROOT, screenshot, shellTerminal, sleep, stateOf, waitFor } from './util';
 
 const FAKE_BIN = path.join(ROOT, 'test', 'e2e', 'fake-agent');
-const CASTS = ['claude-code/04-bash-permission-approve', 'claude-code/10-multiturn-write-exit', 'codex/04-approval-approve', 'codex/09-multi-step-quit', 'opencode/04-permission-approve'];
+const CASTS = [
+  'claude-code/04-bash-permission-approve',
+  'claude-code/10-multiturn-write-exit',
+  'codex/04-approval-approve',
+  'codex/09-multi-step-quit',
+  'opencode/04-permission-approve',
+];
 
 /** Ten terminals playing agent recordings at real speed: CPU and memory of the extension, printed. */
 describe('performance with 10 agent terminals', function () {
@@ -30,7 +36,10 @@ describe('performance with 10 agent terminals', function () {
     await sleep(20_000);
     const baseCpu = process.cpuUsage(baseCpu0);
     const baselinePct = Number((((baseCpu.user + baseCpu.system) / 1000 / (Date.now() - baseWall0)) * 100).toFixed(3));
-    assert.ok(base.every((t) => stateOf(a, t)?.agent === 'shell'), 'the baseline terminals must not be read');
+    assert.ok(
+      base.every((t) => stateOf(a, t)?.agent === 'shell'),
+      'the baseline terminals must not be read',
+    );
     for (const t of base) t.dispose();
     await sleep(2000);
 
@@ -44,7 +53,12 @@ describe('performance with 10 agent terminals', function () {
       const rec = CASTS[i % CASTS.length];
       const cast = path.join(ROOT, 'test', 'fixtures', 'recordings', rec, 'session.cast');
       commands.push(COMMAND[rec.split('/')[0]]);
-      terminals.push(await shellTerminal(`perf ${i + 1} (${rec.split('/')[0]})`, { PATH: `${agentBin}:${process.env.PATH}`, AGENT_LENS_FAKE_CAST: cast }));
+      terminals.push(
+        await shellTerminal(`perf ${i + 1} (${rec.split('/')[0]})`, {
+          PATH: `${agentBin}:${process.env.PATH}`,
+          AGENT_LENS_FAKE_CAST: cast,
+        }),
+      );
     }
     const heap0 = process.memoryUsage().heapUsed;
     const stats0 = a.stats();
@@ -83,8 +97,12 @@ describe('performance with 10 agent terminals', function () {
       activationMs: Number(a.activationMs.toFixed(1)),
     };
     console.log(`    perf: ${JSON.stringify(report)}`);
-    console.log(`    extension host CPU with the same 10 streams not read (baseline): ${baselinePct}%; read by Agent Lens: ${report.steadyExtensionHostCpuPercentOfOneCore}% → Agent Lens adds ${(report.steadyExtensionHostCpuPercentOfOneCore - baselinePct).toFixed(2)}%`);
-    console.log(`    extension host CPU ${report.extensionHostCpuPercentOfOneCore}% of one core over the whole run, ${report.steadyExtensionHostCpuPercentOfOneCore}% in steady state (both include VS Code's own terminal RPC); Agent Lens detector ${report.detectorCpuPercentOfOneCore}% / ${report.steadyDetectorCpuPercentOfOneCore}% (goal ≤ 2%)`);
+    console.log(
+      `    extension host CPU with the same 10 streams not read (baseline): ${baselinePct}%; read by Agent Lens: ${report.steadyExtensionHostCpuPercentOfOneCore}% → Agent Lens adds ${(report.steadyExtensionHostCpuPercentOfOneCore - baselinePct).toFixed(2)}%`,
+    );
+    console.log(
+      `    extension host CPU ${report.extensionHostCpuPercentOfOneCore}% of one core over the whole run, ${report.steadyExtensionHostCpuPercentOfOneCore}% in steady state (both include VS Code's own terminal RPC); Agent Lens detector ${report.detectorCpuPercentOfOneCore}% / ${report.steadyDetectorCpuPercentOfOneCore}% (goal ≤ 2%)`,
+    );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(path.join(ARTIFACTS, 'perf.json'), JSON.stringify(report, null, 2));
     assert.ok(report.chunks > 100, `only ${report.chunks} chunks were read: the terminals did not stream`);

@@ -19,14 +19,23 @@ describe('the real Claude Code CLI in a VS Code terminal', function () {
       script: {
         title: 'Clean build output',
         turns: [
-          { type: 'tool', name: 'Bash', text: "I'll remove the build directory.", input: { command: 'rm -rf build', description: 'Remove the build directory' } },
+          {
+            type: 'tool',
+            name: 'Bash',
+            text: "I'll remove the build directory.",
+            input: { command: 'rm -rf build', description: 'Remove the build directory' },
+          },
           { type: 'text', text: 'Done: the build/ directory has been removed.\n', chunks: 'lines' },
         ],
       },
       logFile: path.join(process.env.AGENT_LENS_E2E_ARTIFACTS ?? '/tmp', 'mock-anthropic.jsonl'),
     });
     const port = await mock.listen();
-    const home = prepareClaudeHome({ baseUrl: `http://127.0.0.1:${port}`, agentsDir: path.join(ROOT, '.agents'), files: { 'build/': '', 'build/out.txt': 'x\n' } });
+    const home = prepareClaudeHome({
+      baseUrl: `http://127.0.0.1:${port}`,
+      agentsDir: path.join(ROOT, '.agents'),
+      files: { 'build/': '', 'build/out.txt': 'x\n' },
+    });
     const t = await shellTerminal('real claude', home.env, vscode.TerminalLocation.Editor);
     t.show();
     const seen = transitions(a, t);
@@ -44,15 +53,31 @@ describe('the real Claude Code CLI in a VS Code terminal', function () {
       assert.ok(item, `not under "Needs you": ${JSON.stringify(a.ui.tree())}`);
       await screenshot('real-claude-waiting');
       t.sendText('\r', false);
-      await waitFor2(() => {
-        const s = stateOf(a, t);
-        return s && s.agent === 'claude-code' && ['stopped', 'completed', 'idle'].includes(s.state) && seen.list.lastIndexOf('claude-code/working') > seen.list.indexOf('claude-code/waiting');
-      }, 60_000, () => `at rest after approval (seen ${seen.list.join(' → ')})`);
+      await waitFor2(
+        () => {
+          const s = stateOf(a, t);
+          return (
+            s &&
+            s.agent === 'claude-code' &&
+            ['stopped', 'completed', 'idle'].includes(s.state) &&
+            seen.list.lastIndexOf('claude-code/working') > seen.list.indexOf('claude-code/waiting')
+          );
+        },
+        60_000,
+        () => `at rest after approval (seen ${seen.list.join(' → ')})`,
+      );
       assert.ok(!fs.existsSync(path.join(home.cwd, 'build')), 'the approved command ran in the real CLI');
       await screenshot('real-claude-done');
       await typeLine(t, '/exit');
       await waitState(a, t, 'claude-code', 'exited', 30_000);
-      const want = ['claude-code/idle', 'claude-code/working', 'claude-code/waiting', 'claude-code/working', 'claude-code/stopped', 'claude-code/exited'];
+      const want = [
+        'claude-code/idle',
+        'claude-code/working',
+        'claude-code/waiting',
+        'claude-code/working',
+        'claude-code/stopped',
+        'claude-code/exited',
+      ];
       let k = 0;
       for (const s of seen.list) if (s === want[k]) k++;
       assert.strictEqual(k, want.length, `transitions ${seen.list.join(' → ')}`);

@@ -135,23 +135,47 @@ async function runStep(a: AgentLensTestSurface, t: vscode.Terminal, c: Case, ste
       t.sendText(k, false);
       await sleep(600);
     }
-    const s = await until(a, t, 'failed · interrupted from the session log', (x) => x.state === 'failed' && x.source === 'jsonl-watcher' && x.reason === 'interrupted', 60_000);
+    const s = await until(
+      a,
+      t,
+      'failed · interrupted from the session log',
+      (x) => x.state === 'failed' && x.source === 'jsonl-watcher' && x.reason === 'interrupted',
+      60_000,
+    );
     assertShown(a, t, s, 'failed · interrupted');
     await screenshot(`${c.agent}-logs-interrupted`);
   } else {
-    const s = await until(a, t, 'failed · server error from the session log', (x) => x.state === 'failed' && x.source === 'jsonl-watcher' && c.errorReason.test(x.reason ?? ''), 120_000);
+    const s = await until(
+      a,
+      t,
+      'failed · server error from the session log',
+      (x) => x.state === 'failed' && x.source === 'jsonl-watcher' && c.errorReason.test(x.reason ?? ''),
+      120_000,
+    );
     assertShown(a, t, s, `failed · ${s.reason}`);
   }
   await sleep(1500);
 }
 
-async function until(a: AgentLensTestSurface, t: vscode.Terminal, what: string, ok: (s: TerminalState) => boolean, timeoutMs: number): Promise<TerminalState> {
-  return waitFor(what, () => {
+async function until(
+  a: AgentLensTestSurface,
+  t: vscode.Terminal,
+  what: string,
+  ok: (s: TerminalState) => boolean,
+  timeoutMs: number,
+): Promise<TerminalState> {
+  return waitFor(
+    what,
+    () => {
+      const s = stateOf(a, t);
+      return s && ok(s) ? s : undefined;
+    },
+    timeoutMs,
+  ).catch((e: Error) => {
     const s = stateOf(a, t);
-    return s && ok(s) ? s : undefined;
-  }, timeoutMs).catch((e: Error) => {
-    const s = stateOf(a, t);
-    throw new Error(`${e.message}; now ${s ? `${s.agent}/${s.state} (${s.source}: ${s.evidence})` : 'unknown'}; words ${JSON.stringify(s?.words.map((w) => `${w.source}:${w.state}:${w.reason ?? ''}`))}; screen:\n${a.screenText(a.terminalId(t)!)}`);
+    throw new Error(
+      `${e.message}; now ${s ? `${s.agent}/${s.state} (${s.source}: ${s.evidence})` : 'unknown'}; words ${JSON.stringify(s?.words.map((w) => `${w.source}:${w.state}:${w.reason ?? ''}`))}; screen:\n${a.screenText(a.terminalId(t)!)}`,
+    );
   });
 }
 
@@ -159,5 +183,8 @@ async function until(a: AgentLensTestSurface, t: vscode.Terminal, what: string, 
 function assertShown(a: AgentLensTestSurface, t: vscode.Terminal, s: TerminalState, label: string): void {
   const item = a.ui.tree().find((i) => i.id === a.terminalId(t));
   assert.ok(item && item.description.includes(label), `tree item ${JSON.stringify(item)} should say "${label}"`);
-  assert.ok(item!.tooltip && item!.tooltip.includes('`jsonl-watcher`') && (!s.reason || item!.tooltip.includes(s.reason)), `tooltip: ${item?.tooltip}`);
+  assert.ok(
+    item!.tooltip && item!.tooltip.includes('`jsonl-watcher`') && (!s.reason || item!.tooltip.includes(s.reason)),
+    `tooltip: ${item?.tooltip}`,
+  );
 }

@@ -34,7 +34,11 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 }
 
 /** A bash terminal with shell integration ready. */
-export async function shellTerminal(name: string, env: Record<string, string> = {}, location: vscode.TerminalLocation = vscode.TerminalLocation.Panel): Promise<vscode.Terminal> {
+export async function shellTerminal(
+  name: string,
+  env: Record<string, string> = {},
+  location: vscode.TerminalLocation = vscode.TerminalLocation.Panel,
+): Promise<vscode.Terminal> {
   // No custom shell arguments: VS Code injects shell integration only into shells started with arguments it knows.
   const t = vscode.window.createTerminal({ name, shellPath: '/bin/bash', env, location });
   await waitFor(`shell integration in ${name}`, () => t.shellIntegration, 30_000);
@@ -58,11 +62,21 @@ export function transitions(a: AgentLensTestSurface, t: vscode.Terminal): { list
   return { list, dispose: () => sub.dispose() };
 }
 
-export async function waitState(a: AgentLensTestSurface, t: vscode.Terminal, agent: string, state: string, timeoutMs = 30_000): Promise<TerminalState> {
-  return waitFor(`${t.name} to be ${agent}/${state} (now ${JSON.stringify(stateOf(a, t) && `${stateOf(a, t)!.agent}/${stateOf(a, t)!.state}`)})`, () => {
-    const s = stateOf(a, t);
-    return s && s.agent === agent && s.state === state ? s : undefined;
-  }, timeoutMs);
+export async function waitState(
+  a: AgentLensTestSurface,
+  t: vscode.Terminal,
+  agent: string,
+  state: string,
+  timeoutMs = 30_000,
+): Promise<TerminalState> {
+  return waitFor(
+    `${t.name} to be ${agent}/${state} (now ${JSON.stringify(stateOf(a, t) && `${stateOf(a, t)!.agent}/${stateOf(a, t)!.state}`)})`,
+    () => {
+      const s = stateOf(a, t);
+      return s && s.agent === agent && s.state === state ? s : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Asks the e2e runner (outside VS Code) for a screenshot of the workbench, and waits until it is taken. */
@@ -71,7 +85,10 @@ export async function screenshot(name: string, opts: { clip?: string | string[];
   await vscode.commands.executeCommand('workbench.view.extension.agentLens');
   await sleep(600);
   // Groups the tree shows collapsed (VS Code keeps a group collapsed that was created empty) are opened first.
-  const actions: UiAction[] = (opts.expand ?? []).flatMap((label): UiAction[] => [{ click: '.part.sidebar .monaco-list-row[aria-expanded="false"]', hasText: label, optional: true }, { sleep: 400 }]);
+  const actions: UiAction[] = (opts.expand ?? []).flatMap((label): UiAction[] => [
+    { click: '.part.sidebar .monaco-list-row[aria-expanded="false"]', hasText: label, optional: true },
+    { sleep: 400 },
+  ]);
   await ui(name, { actions, clip: opts.clip, pad: opts.pad }, 20_000).catch(() => undefined);
 }
 
@@ -99,7 +116,11 @@ export const UI_DRIVER = !!process.env.AGENT_LENS_E2E_SUITE;
  * Asks the runner to do `actions` in the page, then take the screenshot NAME.png (unless `shot` is false, or of
  * the union of what `clip` matches), then do `after`; resolves when it is done, throws what went wrong.
  */
-export async function ui(name: string, req: { actions?: UiAction[]; shot?: boolean; clip?: string | string[]; pad?: number; after?: UiAction[] }, timeoutMs = 60_000): Promise<void> {
+export async function ui(
+  name: string,
+  req: { actions?: UiAction[]; shot?: boolean; clip?: string | string[]; pad?: number; after?: UiAction[] },
+  timeoutMs = 60_000,
+): Promise<void> {
   const dir = path.join(ARTIFACTS, 'screenshot-requests');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.req`);

@@ -4,10 +4,30 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
-import { claudeSettingsFile, codexUserHooksFile, geminiSettingsFile, hermesPluginTarget, opencodePluginFile } from '../../../src/integrations/install/agents';
+import {
+  claudeSettingsFile,
+  codexUserHooksFile,
+  geminiSettingsFile,
+  hermesPluginTarget,
+  opencodePluginFile,
+} from '../../../src/integrations/install/agents';
 import { agentFound } from '../../../src/integrations/install/found';
 import type { HookStatus } from '../../../src/integrations/install/status';
-import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, sleep, stateOf, ui, type UiAction, UI_DRIVER, waitFor, waitState } from './util';
+import {
+  api,
+  QUICK_INPUT,
+  QUICK_INPUT_FIELD,
+  ROOT,
+  screenshot,
+  shellTerminal,
+  sleep,
+  stateOf,
+  ui,
+  type UiAction,
+  UI_DRIVER,
+  waitFor,
+  waitState,
+} from './util';
 import type { AgentKind } from '../../../src/common/agents';
 
 /**
@@ -46,17 +66,31 @@ type Req = Parameters<typeof ui>[1];
 type Dispatched = { delivered: boolean; board?: { task_id: string | null }; error?: string };
 
 /** The installed extension's manifest with its %placeholders% resolved from package.nls.json. */
-function installedWalkthrough(): { dir: string; pkg: { publisher: string; name: string; repository: { url: string } }; walkthrough: Walkthrough } {
+function installedWalkthrough(): {
+  dir: string;
+  pkg: { publisher: string; name: string; repository: { url: string } };
+  walkthrough: Walkthrough;
+} {
   const ext = vscode.extensions.getExtension(EXT_ID);
   assert.ok(ext, `${EXT_ID} is installed`);
   const dir = ext.extensionPath;
   const nls = JSON.parse(fs.readFileSync(path.join(dir, 'package.nls.json'), 'utf8')) as Record<string, string>;
   const resolve = (s: string) => s.replace(/^%([^%]+)%$/, (m: string, k: string) => nls[k] ?? m);
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { publisher: string; name: string; repository: { url: string }; contributes: { walkthroughs: Walkthrough[] } };
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    repository: { url: string };
+    contributes: { walkthroughs: Walkthrough[] };
+  };
   const [w] = pkg.contributes.walkthroughs;
   assert.ok(w, 'the manifest contributes a walkthrough');
-  const walkthrough = { ...w, title: resolve(w.title), steps: w.steps.map((s) => ({ ...s, title: resolve(s.title), description: resolve(s.description) })) };
-  for (const s of [walkthrough.title, ...walkthrough.steps.flatMap((s) => [s.title, s.description])]) assert.doesNotMatch(s, /^%.*%$/, `unresolved manifest string ${s}`);
+  const walkthrough = {
+    ...w,
+    title: resolve(w.title),
+    steps: w.steps.map((s) => ({ ...s, title: resolve(s.title), description: resolve(s.description) })),
+  };
+  for (const s of [walkthrough.title, ...walkthrough.steps.flatMap((s) => [s.title, s.description])])
+    assert.doesNotMatch(s, /^%.*%$/, `unresolved manifest string ${s}`);
   return { dir, pkg, walkthrough };
 }
 
@@ -78,7 +112,10 @@ function links(step: Step): { commands: Link[]; web: string[] } {
 }
 
 function within<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([Promise.resolve(p), sleep(ms).then(() => Promise.reject(new Error(`timed out after ${ms} ms waiting for ${what}`)))]);
+  return Promise.race([
+    Promise.resolve(p),
+    sleep(ms).then(() => Promise.reject(new Error(`timed out after ${ms} ms waiting for ${what}`))),
+  ]);
 }
 
 /** The keys a user presses in a quick input: wait for it to show `hasText` (or a field matching `field`), type, Enter. */
@@ -96,7 +133,12 @@ const placeholder = (text: string) => `${QUICK_INPUT_FIELD}[placeholder*="${text
 function snapshot(p: string): string | null {
   if (!fs.existsSync(p)) return null;
   if (!fs.statSync(p).isDirectory()) return fs.readFileSync(p).toString('base64');
-  return JSON.stringify(fs.readdirSync(p).sort().map((f) => [f, snapshot(path.join(p, f))]));
+  return JSON.stringify(
+    fs
+      .readdirSync(p)
+      .sort()
+      .map((f) => [f, snapshot(path.join(p, f))]),
+  );
 }
 
 describe('walkthrough: it opens, and every step’s buttons work', function () {
@@ -122,7 +164,11 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
    * takes the focus in between. `fallback`: the same outcome with arguments, where nobody can type or the UI
    * could not be driven (then recorded in `failures`).
    */
-  async function click<T>(link: Link, drive?: { name: string; req: Req }, fallback?: () => Thenable<T | undefined>): Promise<T | undefined> {
+  async function click<T>(
+    link: Link,
+    drive?: { name: string; req: Req },
+    fallback?: () => Thenable<T | undefined>,
+  ): Promise<T | undefined> {
     if (!drive) return vscode.commands.executeCommand<T>(link.command, ...link.args);
     if (!UI_DRIVER) return fallback ? within(fallback(), 90_000, `${link.title} with arguments`) : undefined;
     let last: Error | undefined;
@@ -169,7 +215,13 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
   async function showStep(s: Step, shot: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', fullId, false);
     if (!UI_DRIVER) return;
-    await ui(shot, { actions: [{ waitFor: '.gettingStartedContainer', hasText: s.title }, { click: '.getting-started-step .step-title', hasText: s.title }, { sleep: 1500 }] }).catch((e: Error) => {
+    await ui(shot, {
+      actions: [
+        { waitFor: '.gettingStartedContainer', hasText: s.title },
+        { click: '.getting-started-step .step-title', hasText: s.title },
+        { sleep: 1500 },
+      ],
+    }).catch((e: Error) => {
       failures.push(`step “${s.title}” not shown: ${e.message}`);
     });
   }
@@ -198,7 +250,8 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       assert.ok(s.media?.markdown, `${s.id} has markdown media`);
       const md = path.join(info.dir, s.media.markdown);
       assert.ok(fs.existsSync(md), `${md} is in the .vsix`);
-      for (const img of fs.readFileSync(md, 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(fs.existsSync(path.resolve(path.dirname(md), img[1])), `${s.media.markdown}: image ${img[1]} is in the .vsix`);
+      for (const img of fs.readFileSync(md, 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g))
+        assert.ok(fs.existsSync(path.resolve(path.dirname(md), img[1])), `${s.media.markdown}: image ${img[1]} is in the .vsix`);
       const { commands, web } = links(s);
       assert.ok(commands.length >= 1, `${s.id} has a command button`);
       for (const l of commands) assert.ok(all.has(l.command), `${s.id}: “${l.title}” runs ${l.command}, which exists`);
@@ -211,19 +264,35 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
 
   it('opens with workbench.action.openWalkthrough', async () => {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', fullId, false);
-    const tab = await waitFor('the walkthrough editor', () => {
-      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return t && !(t.input instanceof vscode.TabInputText) && !(t.input instanceof vscode.TabInputTerminal) ? t : undefined;
-    }, 15_000);
+    const tab = await waitFor(
+      'the walkthrough editor',
+      () => {
+        const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return t && !(t.input instanceof vscode.TabInputText) && !(t.input instanceof vscode.TabInputTerminal) ? t : undefined;
+      },
+      15_000,
+    );
     console.log(`      active tab: ${tab.label}`);
-    if (UI_DRIVER) await ui('walkthrough', { actions: [{ waitFor: '.gettingStartedContainer', hasText: info.walkthrough.title }, { waitFor: '.getting-started-step', hasText: info.walkthrough.steps[0].title }] });
+    if (UI_DRIVER)
+      await ui('walkthrough', {
+        actions: [
+          { waitFor: '.gettingStartedContainer', hasText: info.walkthrough.title },
+          { waitFor: '.getting-started-step', hasText: info.walkthrough.steps[0].title },
+        ],
+      });
   });
 
   it('step 1: Open a Terminal, start an agent, Show the Side Bar, Focus Agent Terminal…', async () => {
     const a = await api();
     await showStep(step('startAgent'), 'walkthrough-start-agent');
     // The terminal a user opens gets the stand-in agent on its PATH: `claude` plays a real recording.
-    await vscode.workspace.getConfiguration().update('terminal.integrated.env.linux', { PATH: `${FAKE_BIN}:${process.env.PATH ?? ''}`, AGENT_LENS_FAKE_CAST: CAST }, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration()
+      .update(
+        'terminal.integrated.env.linux',
+        { PATH: `${FAKE_BIN}:${process.env.PATH ?? ''}`, AGENT_LENS_FAKE_CAST: CAST },
+        vscode.ConfigurationTarget.Global,
+      );
     const opened = new Promise<vscode.Terminal>((resolve) => {
       const sub = vscode.window.onDidOpenTerminal((t) => {
         sub.dispose();
@@ -245,7 +314,11 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     const other = await shellTerminal('elsewhere');
     other.show();
     await waitFor('another terminal in front', () => vscode.window.activeTerminal === other, 10_000);
-    await click(button('startAgent', 'agentLens.focusTerminal'), { name: 'walkthrough-focus', req: { actions: answer({ hasText: 'Claude Code' }), shot: false } }, () => acceptDefaults('agentLens.focusTerminal', 1));
+    await click(
+      button('startAgent', 'agentLens.focusTerminal'),
+      { name: 'walkthrough-focus', req: { actions: answer({ hasText: 'Claude Code' }), shot: false } },
+      () => acceptDefaults('agentLens.focusTerminal', 1),
+    );
     await waitFor('the agent’s terminal in front', () => vscode.window.activeTerminal === t, 10_000);
     other.dispose();
   });
@@ -258,17 +331,39 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       console.log(`      HOME ${home} is not a throw-away home: the hook buttons are not clicked here`);
       this.skip();
     }
-    const byAgent: [AgentKind, string][] = [['claude-code', claudeSettingsFile()], ['codex', codexUserHooksFile()], ['opencode', opencodePluginFile()], ['gemini', geminiSettingsFile()], ['hermes', hermesPluginTarget()]];
+    const byAgent: [AgentKind, string][] = [
+      ['claude-code', claudeSettingsFile()],
+      ['codex', codexUserHooksFile()],
+      ['opencode', opencodePluginFile()],
+      ['gemini', geminiSettingsFile()],
+      ['hermes', hermesPluginTarget()],
+    ];
     const files = byAgent.map(([, f]) => f);
     const before = new Map(files.map((f) => [f, snapshot(f)]));
     // The picker ticks the agents found on this machine (on PATH, or their config folder exists); none found: all.
     const found = byAgent.filter(([agent, f]) => agentFound(agent, f).found).map(([, f]) => f);
     const expected = found.length ? found : files;
-    const installed = await click<HookStatus[]>(button('installHooks', 'agentLens.installHooks'), { name: 'walkthrough-hooks-picker', req: { actions: [{ waitFor: QUICK_INPUT, hasText: 'Install Agent Lens hooks' }, { sleep: 500 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } }, () => acceptDefaults<HookStatus[]>('agentLens.installHooks', 1));
+    const installed = await click<HookStatus[]>(
+      button('installHooks', 'agentLens.installHooks'),
+      {
+        name: 'walkthrough-hooks-picker',
+        req: {
+          actions: [{ waitFor: QUICK_INPUT, hasText: 'Install Agent Lens hooks' }, { sleep: 500 }],
+          after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
+        },
+      },
+      () => acceptDefaults<HookStatus[]>('agentLens.installHooks', 1),
+    );
     assert.ok(installed && installed.length >= 1, `hooks installed for the agents picked by default: ${JSON.stringify(installed)}`);
     // Already ours before the click: not ticked again. Everything else expected is, and nothing else.
-    const oursBefore = (f: string) => (before.get(f) ?? '').length > 0 && (fs.statSync(f).isDirectory() || Buffer.from(before.get(f)!, 'base64').toString('utf8').includes(MARK));
-    assert.deepStrictEqual(installed.map((h) => h.path).sort(), expected.filter((f) => !oursBefore(f)).sort(), `the agents found on this machine (${found.join(', ') || 'none: all'}) are the ones picked`);
+    const oursBefore = (f: string) =>
+      (before.get(f) ?? '').length > 0 &&
+      (fs.statSync(f).isDirectory() || Buffer.from(before.get(f)!, 'base64').toString('utf8').includes(MARK));
+    assert.deepStrictEqual(
+      installed.map((h) => h.path).sort(),
+      expected.filter((f) => !oursBefore(f)).sort(),
+      `the agents found on this machine (${found.join(', ') || 'none: all'}) are the ones picked`,
+    );
     for (const h of installed) {
       assert.strictEqual(h.state, 'installed', JSON.stringify(h));
       assert.ok(files.includes(h.path), `${h.path} is one of the files the step names`);
@@ -276,16 +371,35 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       assert.match(fs.readFileSync(p, 'utf8'), new RegExp(MARK), `${p} holds Agent Lens's hooks`);
     }
     console.log(`      installed: ${installed.map((h) => h.path.replace(home, '~')).join(', ')}`);
-    await waitFor('the Agent hooks group to count them', () => a.ui.tree().find((r) => r.label === 'Agent hooks' && r.description.startsWith(`${installed.length} of`)), 10_000);
+    await waitFor(
+      'the Agent hooks group to count them',
+      () => a.ui.tree().find((r) => r.label === 'Agent hooks' && r.description.startsWith(`${installed.length} of`)),
+      10_000,
+    );
 
-    const removed = await click<HookStatus[]>(button('installHooks', 'agentLens.uninstallHooks'), { name: 'walkthrough-unhook-picker', req: { actions: [{ waitFor: QUICK_INPUT, hasText: 'Remove Agent Lens hooks' }, { sleep: 500 }], shot: false, after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } }, () => acceptDefaults<HookStatus[]>('agentLens.uninstallHooks', 1));
+    const removed = await click<HookStatus[]>(
+      button('installHooks', 'agentLens.uninstallHooks'),
+      {
+        name: 'walkthrough-unhook-picker',
+        req: {
+          actions: [{ waitFor: QUICK_INPUT, hasText: 'Remove Agent Lens hooks' }, { sleep: 500 }],
+          shot: false,
+          after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
+        },
+      },
+      () => acceptDefaults<HookStatus[]>('agentLens.uninstallHooks', 1),
+    );
     assert.ok(removed && removed.length === installed.length, `the same agents are preselected for removal: ${JSON.stringify(removed)}`);
     for (const h of removed) assert.strictEqual(h.state, 'absent', JSON.stringify(h));
     for (const f of files) {
       const was = before.get(f) ?? null;
       const now = snapshot(f);
       if (was !== null) assert.strictEqual(now, was, `${f} is restored byte for byte`);
-      else assert.ok(now === null || now === '[]' || !Buffer.from(now, 'base64').toString('utf8').includes(MARK), `${f} holds nothing of ours: ${now}`);
+      else
+        assert.ok(
+          now === null || now === '[]' || !Buffer.from(now, 'base64').toString('utf8').includes(MARK),
+          `${f} holds nothing of ours: ${now}`,
+        );
     }
   });
 
@@ -301,9 +415,20 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     assert.ok(!fs.existsSync(teamFile));
 
     // The brief (the active editor, later): a text editor has the focus now, not the walkthrough's webview.
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Write a greeting.\n\nSuccess: the report says it is done.\n' });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: 'Write a greeting.\n\nSuccess: the report says it is done.\n',
+    });
     await vscode.window.showTextDocument(doc);
-    const given: Partial<TeamAgent> = { key: 'worker', mode: 'embedded', display_name: 'Worker', launch: WORKER, process: 'handoff-worker', window_hint: undefined, description: 'Answers the walkthrough test' };
+    const given: Partial<TeamAgent> = {
+      key: 'worker',
+      mode: 'embedded',
+      display_name: 'Worker',
+      launch: WORKER,
+      process: 'handoff-worker',
+      window_hint: undefined,
+      description: 'Answers the walkthrough test',
+    };
     const registered = await click<TeamAgent>(
       button('dispatchBrief', 'agentLens.registerAgent'),
       {
@@ -336,8 +461,20 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     await vscode.window.showTextDocument(doc);
     const dispatched = await click<Dispatched>(
       button('dispatchBrief', 'agentLens.dispatchBrief'),
-      { name: 'walkthrough-dispatch', req: { actions: [...answer({ field: placeholder('Dispatch a brief') }), ...answer({ hasText: 'Task id for worker' }), { waitFor: placeholder('Where is the brief') }, { sleep: 300 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } },
-      () => vscode.commands.executeCommand<Dispatched>('agentLens.dispatchBrief', { agent: 'worker', taskId: 'walk-01', brief: doc.getText() }),
+      {
+        name: 'walkthrough-dispatch',
+        req: {
+          actions: [
+            ...answer({ field: placeholder('Dispatch a brief') }),
+            ...answer({ hasText: 'Task id for worker' }),
+            { waitFor: placeholder('Where is the brief') },
+            { sleep: 300 },
+          ],
+          after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
+        },
+      },
+      () =>
+        vscode.commands.executeCommand<Dispatched>('agentLens.dispatchBrief', { agent: 'worker', taskId: 'walk-01', brief: doc.getText() }),
     );
     assert.ok(dispatched?.delivered, `delivered: ${JSON.stringify(dispatched)}`);
     const taskId = dispatched.board?.task_id;
@@ -345,10 +482,17 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     const board = () => a.handoff()?.boards.find((b) => b.agent === 'worker');
     await waitFor('the worker to report done', () => board()?.state === 'done' && board()?.task_id === taskId, 60_000);
     assert.match(fs.readFileSync(path.join(root, 'worker', 'briefs', `${taskId}-brief.md`), 'utf8'), /Write a greeting\./);
-    assert.ok(a.ui.tree().some((i) => i.label === 'Worker' && i.description.startsWith(`done · ${taskId}`)), JSON.stringify(a.ui.tree().filter((i) => i.group === 'Handoff')));
+    assert.ok(
+      a.ui.tree().some((i) => i.label === 'Worker' && i.description.startsWith(`done · ${taskId}`)),
+      JSON.stringify(a.ui.tree().filter((i) => i.group === 'Handoff')),
+    );
     await screenshot('walkthrough-board', { expand: ['Handoff'] });
 
-    await click(button('dispatchBrief', 'agentLens.showHandoffStatus'), { name: 'walkthrough-status', req: { actions: answer({ hasText: 'worker: done' }), shot: false } }, () => acceptDefaults('agentLens.showHandoffStatus', 1));
+    await click(
+      button('dispatchBrief', 'agentLens.showHandoffStatus'),
+      { name: 'walkthrough-status', req: { actions: answer({ hasText: 'worker: done' }), shot: false } },
+      () => acceptDefaults('agentLens.showHandoffStatus', 1),
+    );
     await waitFor('the report open', () => vscode.window.activeTextEditor?.document.uri.fsPath === board()?.report_path, 15_000);
 
     await click(button('dispatchBrief', 'agentLens.openTeamFile'));
@@ -363,7 +507,8 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     await showStep(step('historyAndCast'), 'walkthrough-history-step');
     await click(button('historyAndCast', 'agentLens.showHistory'));
     // The output shows the agent terminal's transitions (the only terminal left): its last lines name Claude Code.
-    if (UI_DRIVER) await ui('walkthrough-history', { actions: [{ waitFor: '.part.panel .view-lines', hasText: 'Claude Code' }, { sleep: 500 }] });
+    if (UI_DRIVER)
+      await ui('walkthrough-history', { actions: [{ waitFor: '.part.panel .view-lines', hasText: 'Claude Code' }, { sleep: 500 }] });
 
     await waitFor('the agent to finish its recording', () => ['stopped', 'exited'].includes(stateOf(a, t)?.state ?? ''), 60_000);
     t.show();
@@ -372,7 +517,10 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
     const fallbackCast = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'al-walk-')), 'walkthrough.cast');
     const saved = await click<string>(
       button('historyAndCast', 'agentLens.recordTerminal'),
-      { name: 'walkthrough-save-cast', req: { actions: [{ waitFor: QUICK_INPUT_FIELD }, { sleep: 1200 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } },
+      {
+        name: 'walkthrough-save-cast',
+        req: { actions: [{ waitFor: QUICK_INPUT_FIELD }, { sleep: 1200 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] },
+      },
       // Without a runner to answer the save dialog, the active terminal (no id: a user has none) and a path.
       () => vscode.commands.executeCommand<string>('agentLens.recordTerminal', undefined, fallbackCast),
     );
@@ -384,11 +532,24 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
 
     await click(
       button('historyAndCast', 'agentLens.replayRecording'),
-      { name: 'walkthrough-open-cast', req: { actions: [{ waitFor: QUICK_INPUT_FIELD }, { sleep: 800 }, { fill: QUICK_INPUT_FIELD, text: saved }, { sleep: 800 }], after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }] } },
+      {
+        name: 'walkthrough-open-cast',
+        req: {
+          actions: [{ waitFor: QUICK_INPUT_FIELD }, { sleep: 800 }, { fill: QUICK_INPUT_FIELD, text: saved }, { sleep: 800 }],
+          after: [{ press: 'Enter', selector: QUICK_INPUT_FIELD }],
+        },
+      },
       () => vscode.commands.executeCommand('agentLens.replayRecording', vscode.Uri.file(saved)),
     );
-    const text = await waitFor('the replay document', () => vscode.window.activeTextEditor?.document.getText().includes('"state"') && vscode.window.activeTextEditor.document.getText(), 20_000);
-    const states = text.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { state: string }).state);
+    const text = await waitFor(
+      'the replay document',
+      () => vscode.window.activeTextEditor?.document.getText().includes('"state"') && vscode.window.activeTextEditor.document.getText(),
+      20_000,
+    );
+    const states = text
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { state: string }).state);
     for (const s of ['working', 'waiting']) assert.ok(states.includes(s), `replayed states ${states.join(', ')} lack ${s}`);
     await screenshot('walkthrough-replay');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -49,7 +49,11 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     const q = await wb.waitQuickInput('the answer input box', (x) => x.visible, 10_000);
     assert.match(`${q.title} ${q.message}`, /Which format do you want\?/);
     await wb.answerQuickInput('YAML please');
-    await waitUntil('Claude to send the answer to the model', () => m.mocks.claude.entries.some((e) => e.kind === 'agent' && String(e.last_user ?? '').includes('YAML please')), 30_000);
+    await waitUntil(
+      'Claude to send the answer to the model',
+      () => m.mocks.claude.entries.some((e) => e.kind === 'agent' && String(e.last_user ?? '').includes('YAML please')),
+      30_000,
+    );
     assert.ok(!(await wb.toasts()).some((t) => /no longer open/.test(t.text)), 'no "no longer open" warning');
     await wb.screenshot('answered-inline');
   });
@@ -68,7 +72,20 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
 
   it('Escape on every Agent Lens picker and input box warns nothing', async () => {
     await wb.clearToasts();
-    const titles = ['Install Agent Hooks…', 'Uninstall Agent Hooks…', 'Dispatch Brief…', 'Cancel Task…', 'Register External Agent…', 'Initialize Handoff Folder', 'Open Report', 'First Handshake', 'Add Routing Trigger…', 'Record Terminal to .cast', 'Answer…', 'Show Handoff Status'];
+    const titles = [
+      'Install Agent Hooks…',
+      'Uninstall Agent Hooks…',
+      'Dispatch Brief…',
+      'Cancel Task…',
+      'Register External Agent…',
+      'Initialize Handoff Folder',
+      'Open Report',
+      'First Handshake',
+      'Add Routing Trigger…',
+      'Record Terminal to .cast',
+      'Answer…',
+      'Show Handoff Status',
+    ];
     const opened: string[] = [];
     for (const title of titles) {
       await wb.palette(`Agent Lens: ${title}`);
@@ -88,7 +105,18 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
   it('a renamed terminal shows its new name in its row and in the next notification', async () => {
     await wb.renameTerminal('api-agent');
     await wb.waitRow('the row named api-agent', (r) => /^api-agent: Claude Code/.test(r.aria), 10_000);
-    m.mocks.claude.setScript({ title: 'List files', turns: [{ type: 'tool', name: 'Bash', text: 'I will list the files.', input: { command: 'touch notes.txt', description: 'Create notes.txt' } }, { type: 'text', text: 'Listed.\n' }] });
+    m.mocks.claude.setScript({
+      title: 'List files',
+      turns: [
+        {
+          type: 'tool',
+          name: 'Bash',
+          text: 'I will list the files.',
+          input: { command: 'touch notes.txt', description: 'Create notes.txt' },
+        },
+        { type: 'text', text: 'Listed.\n' },
+      ],
+    });
     await wb.typeInTerminal('list the files');
     await wb.waitRow('the approval under Needs you', (r) => /^api-agent: Claude Code · waiting for approval/.test(r.aria), 60_000);
     await wb.newTerminal(); // the user turns to other work: Claude's terminal is no longer the focused one
@@ -122,7 +150,10 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
       if (row) seen.push(row.aria);
       await sleep(500);
     }
-    assert.ok(seen.length > 0 && seen.every((s) => /working/.test(s)), `while the queued turn streams the row says working: ${JSON.stringify(seen)}`);
+    assert.ok(
+      seen.length > 0 && seen.every((s) => /working/.test(s)),
+      `while the queued turn streams the row says working: ${JSON.stringify(seen)}`,
+    );
   });
 
   it('an agent command that is not found is not listed as an agent', async () => {
@@ -131,6 +162,9 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     await wb.waitTerminalText(/command not found/, 15_000);
     await sleep(1500);
     const rows = await wb.rows();
-    assert.ok(!rows.some((r) => /Claude Code · exited/.test(r.aria)), `no exited agent for a command that never ran: ${JSON.stringify(rows.map((r) => r.aria))}`);
+    assert.ok(
+      !rows.some((r) => /Claude Code · exited/.test(r.aria)),
+      `no exited agent for a command that never ran: ${JSON.stringify(rows.map((r) => r.aria))}`,
+    );
   });
 });

@@ -29,7 +29,10 @@ describe('a user reloads the window while agents run', function () {
     await wb.newTerminal();
     await wb.typeInTerminal('opencode');
     await wb.waitRow('OpenCode idle', (r) => /OpenCode · idle/.test(r.aria), 60_000);
-    m.mocks.claude.setScript({ title: 'Long answer', turns: [{ type: 'text', text: long('Long', 90), chunks: 'lines', durationMs: 90_000 }] });
+    m.mocks.claude.setScript({
+      title: 'Long answer',
+      turns: [{ type: 'text', text: long('Long', 90), chunks: 'lines', durationMs: 90_000 }],
+    });
     await wb.newTerminal();
     await wb.typeInTerminal('claude');
     await wb.waitRow('Claude Code idle', (r) => /Claude Code · idle/.test(r.aria), 60_000);
@@ -47,7 +50,18 @@ describe('a user reloads the window while agents run', function () {
   });
 
   it('a permission dialog open at the reload is back under Needs you and notified', async () => {
-    m.mocks.claude.setScript({ title: 'Notes', turns: [{ type: 'tool', name: 'Bash', text: 'I will create the notes file.', input: { command: 'touch notes.txt', description: 'Create notes.txt' } }, { type: 'text', text: 'Created.\n' }] });
+    m.mocks.claude.setScript({
+      title: 'Notes',
+      turns: [
+        {
+          type: 'tool',
+          name: 'Bash',
+          text: 'I will create the notes file.',
+          input: { command: 'touch notes.txt', description: 'Create notes.txt' },
+        },
+        { type: 'text', text: 'Created.\n' },
+      ],
+    });
     await wb.clickRow(/Claude Code/);
     await sleep(500);
     await wb.typeInTerminal('create the notes file');
@@ -61,7 +75,9 @@ describe('a user reloads the window while agents run', function () {
     console.log(`      notified ${after.toFixed(1)} s after the dialog appeared (reload included)`);
     assert.match(toast.text, /Claude Code/);
     await wb.clickRow(/Claude Code · waiting for approval/);
-    await sleep(800);
+    // The row's click shows the terminal with the keyboard in it; the user then answers the dialog there.
+    await wb.waitTerminalFocus();
+    await sleep(300);
     await wb.press('Enter');
     await wb.waitRow('Claude at rest after the approval', (r) => /Claude Code · (completed|stopped|idle)/.test(r.aria), 60_000);
   });
@@ -69,7 +85,10 @@ describe('a user reloads the window while agents run', function () {
   it('a question Claude asks after a reload appears under Needs you', async () => {
     await wb.reload();
     await wb.waitRow('Claude Code after the reload', (r) => /Claude Code/.test(r.aria), 30_000);
-    m.mocks.claude.setScript({ title: 'Format', turns: [{ type: 'text', text: 'I can write it as JSON or YAML.\n\nWhich format do you want?\n', chunks: 'lines' }] });
+    m.mocks.claude.setScript({
+      title: 'Format',
+      turns: [{ type: 'text', text: 'I can write it as JSON or YAML.\n\nWhich format do you want?\n', chunks: 'lines' }],
+    });
     await wb.clickRow(/Claude Code/);
     await sleep(500);
     await wb.typeInTerminal('write the config');

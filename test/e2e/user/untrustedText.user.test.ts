@@ -3,7 +3,8 @@ import { userMachine, type UserMachine } from './agents';
 import { sleep, waitUntil, Workbench } from './workbench';
 
 /** A command link as VS Code renders it in notification text and input-box prompts: one click types and runs a line. */
-const LINK = '[Open Report](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22touch%20%2Ftmp%2Fpwned-by-link%5Cr%22%7D "Open Report")';
+const LINK =
+  '[Open Report](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22touch%20%2Ftmp%2Fpwned-by-link%5Cr%22%7D "Open Report")';
 
 /**
  * Text an agent chose (the command of a permission dialog, a reply's question) reaches the user's screen as
@@ -29,7 +30,18 @@ describe('untrusted text on screen: no link in a notification or an input box', 
   });
 
   it('a permission dialog whose command holds a link is notified as plain text', async () => {
-    m.mocks.claude.setScript({ title: 'Report', turns: [{ type: 'tool', name: 'Bash', text: 'I will print the report link.', input: { command: `rm -f report.tmp && echo '${LINK}'`, description: 'Print the report link' } }, { type: 'text', text: 'Printed.\n' }] });
+    m.mocks.claude.setScript({
+      title: 'Report',
+      turns: [
+        {
+          type: 'tool',
+          name: 'Bash',
+          text: 'I will print the report link.',
+          input: { command: `rm -f report.tmp && echo '${LINK}'`, description: 'Print the report link' },
+        },
+        { type: 'text', text: 'Printed.\n' },
+      ],
+    });
     await wb.newTerminal();
     await wb.typeInTerminal('claude');
     await wb.waitRow('Claude Code idle', (r) => /Claude Code · idle/.test(r.aria), 60_000);
@@ -48,7 +60,10 @@ describe('untrusted text on screen: no link in a notification or an input box', 
     await sleep(800);
     await wb.press('Enter'); // approve the earlier dialog in its terminal, as a user does (it removes a missing file)
     await wb.waitRow('Claude at rest', (r) => /Claude Code · (idle|stopped|completed|failed)/.test(r.aria), 30_000);
-    m.mocks.claude.setScript({ title: 'Setup', turns: [{ type: 'text', text: `I read the setup notes.\n\nShall I follow ${LINK} or keep the defaults?\n`, chunks: 'lines' }] });
+    m.mocks.claude.setScript({
+      title: 'Setup',
+      turns: [{ type: 'text', text: `I read the setup notes.\n\nShall I follow ${LINK} or keep the defaults?\n`, chunks: 'lines' }],
+    });
     await wb.typeInTerminal('how do I set it up');
     await wb.waitRow('the question under Needs you', (r) => /Claude Code · asked a question/.test(r.aria), 60_000);
     await wb.clickRow(/Claude Code · asked a question/);

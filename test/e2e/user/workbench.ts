@@ -79,7 +79,14 @@ function installExtension(): Promise<string> {
     if (!fs.existsSync(vsix)) throw new Error(`no .vsix at ${vsix}: run npm run test:e2e (it packages one)`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-user-ext-'));
     const ud = path.join(dir, 'ud');
-    execFileSync(process.execPath, [CS_ENTRY, '--install-extension', vsix, '--extensions-dir', path.join(dir, 'ext'), '--user-data-dir', ud], { env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: path.join(dir, '.config'), XDG_DATA_HOME: path.join(dir, '.local/share') }, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [CS_ENTRY, '--install-extension', vsix, '--extensions-dir', path.join(dir, 'ext'), '--user-data-dir', ud],
+      {
+        env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: path.join(dir, '.config'), XDG_DATA_HOME: path.join(dir, '.local/share') },
+        stdio: 'ignore',
+      },
+    );
     return path.join(dir, 'ext');
   })();
   return installed;
@@ -116,11 +123,32 @@ export class Workbench {
     fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
     fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...o.settings }, null, 2));
     const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), HOME: o.home, XDG_CONFIG_HOME: path.join(o.home, '.config'), XDG_DATA_HOME: path.join(o.home, '.local/share'), XDG_CACHE_HOME: path.join(o.home, '.cache'), ...o.env };
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      HOME: o.home,
+      XDG_CONFIG_HOME: path.join(o.home, '.config'),
+      XDG_DATA_HOME: path.join(o.home, '.local/share'),
+      XDG_CACHE_HOME: path.join(o.home, '.cache'),
+      ...o.env,
+    };
     for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k.startsWith('AGENT_LENS_HUB')) delete env[k];
     env.EXTENSIONS_GALLERY = JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' });
     const log = fs.openSync(path.join(artifacts, 'code-server.log'), 'a');
-    const args = [CS_ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--user-data-dir', userData, '--extensions-dir', extensions, o.workspace];
+    const args = [
+      CS_ENTRY,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensions,
+      o.workspace,
+    ];
     const server = spawn(process.execPath, args, { env, cwd: o.workspace, detached: true, stdio: ['ignore', log, log] });
     const base = `http://127.0.0.1:${port}`;
     await waitUntil('code-server to answer', async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000);
@@ -128,7 +156,17 @@ export class Workbench {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost', '--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=127.0.0.1;localhost'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+        '--proxy-server=http://127.0.0.1:9',
+        '--proxy-bypass-list=127.0.0.1;localhost',
+      ],
     });
     const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
     const consoleLog = fs.createWriteStream(path.join(artifacts, 'browser-console.log'), { flags: 'a' });
@@ -142,7 +180,9 @@ export class Workbench {
   /** The workbench is up, the trust question answered, and Agent Lens's view open in the side bar. */
   private async ready(trust: boolean): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    const trustButton = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: trust ? 'Yes, I trust the authors' : 'No, I don’t trust the authors' });
+    const trustButton = this.page.locator('.monaco-dialog-box .monaco-button', {
+      hasText: trust ? 'Yes, I trust the authors' : 'No, I don’t trust the authors',
+    });
     await trustButton.click({ timeout: 8000 }).catch(() => undefined);
     await this.showAgentLens();
   }
@@ -164,7 +204,10 @@ export class Workbench {
     await input.fill(`>${title}`);
     // The row whose label is exactly the title (several commands can contain it, e.g. Rename… and Rename with arg).
     const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(,|$)`);
-    const row = this.page.locator('.quick-input-widget .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) }).first();
+    const row = this.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exact }) })
+      .first();
     await row.waitFor({ timeout: 10_000 });
     await row.click();
   }
@@ -173,7 +216,13 @@ export class Workbench {
   async newTerminal(): Promise<void> {
     const before = await this.terminalTabs();
     await this.palette('Terminal: Create New Terminal');
-    await waitUntil('a new terminal tab', async () => (await this.terminalTabs()).length > before.length || (before.length === 0 && (await this.page.locator('.terminal-wrapper.active .xterm').count()) > 0), 20_000);
+    await waitUntil(
+      'a new terminal tab',
+      async () =>
+        (await this.terminalTabs()).length > before.length ||
+        (before.length === 0 && (await this.page.locator('.terminal-wrapper.active .xterm').count()) > 0),
+      20_000,
+    );
     await waitUntil('the shell prompt', async () => /[$#]\s*$/m.test(await this.terminalText()), 20_000);
   }
 
@@ -185,7 +234,13 @@ export class Workbench {
 
   /** The visible text of the active terminal (xterm's DOM renderer rows). */
   async terminalText(): Promise<string> {
-    return (await this.page.locator('.terminal-wrapper.active .xterm-rows').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    return (
+      await this.page
+        .locator('.terminal-wrapper.active .xterm-rows')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).replace(/\u00a0/g, ' ');
   }
 
   /** Clicks into the active terminal and types, as keys; `enter` presses Enter as a separate key after a pause. */
@@ -200,21 +255,35 @@ export class Workbench {
 
   async waitTerminalText(re: RegExp, timeoutMs = 30_000): Promise<string> {
     let last = '';
-    await waitUntil(`the terminal to show ${re}`, async () => re.test((last = await this.terminalText())), timeoutMs, () => last.slice(-600));
+    await waitUntil(
+      `the terminal to show ${re}`,
+      async () => re.test((last = await this.terminalText())),
+      timeoutMs,
+      () => last.slice(-600),
+    );
     return last;
   }
 
   /** Agent Lens's tree as the side bar shows it. */
   async rows(): Promise<TreeRow[]> {
     return this.page.evaluate(() =>
-      [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((r) => ({ aria: r.getAttribute('aria-label') ?? '', level: Number(r.getAttribute('aria-level') ?? 1), expanded: r.hasAttribute('aria-expanded') ? r.getAttribute('aria-expanded') === 'true' : undefined })),
+      [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((r) => ({
+        aria: r.getAttribute('aria-label') ?? '',
+        level: Number(r.getAttribute('aria-level') ?? 1),
+        expanded: r.hasAttribute('aria-expanded') ? r.getAttribute('aria-expanded') === 'true' : undefined,
+      })),
     );
   }
 
   async waitRow(what: string, pred: (r: TreeRow) => boolean, timeoutMs = 30_000): Promise<TreeRow> {
     let found: TreeRow | undefined;
     let seen: TreeRow[] = [];
-    await waitUntil(what, async () => (found = (seen = await this.rows()).find(pred)) !== undefined, timeoutMs, () => JSON.stringify(seen.map((r) => r.aria)));
+    await waitUntil(
+      what,
+      async () => (found = (seen = await this.rows()).find(pred)) !== undefined,
+      timeoutMs,
+      () => JSON.stringify(seen.map((r) => r.aria)),
+    );
     return found!;
   }
 
@@ -223,9 +292,13 @@ export class Workbench {
     return this.page.evaluate(() =>
       [...document.querySelectorAll('.notifications-toasts .notification-toast')].map((t) => ({
         text: (t.querySelector('.notification-list-item-message') as HTMLElement | null)?.innerText ?? '',
-        severity: ((icon: string) => (icon.includes('codicon-error') ? 'error' : icon.includes('codicon-warning') ? 'warning' : 'info'))(t.querySelector('.notification-list-item-icon')?.className ?? '') as Toast['severity'],
+        severity: ((icon: string) => (icon.includes('codicon-error') ? 'error' : icon.includes('codicon-warning') ? 'warning' : 'info'))(
+          t.querySelector('.notification-list-item-icon')?.className ?? '',
+        ) as Toast['severity'],
         links: [...t.querySelectorAll('.notification-list-item-message a')].map((a) => a.getAttribute('href') ?? a.textContent ?? ''),
-        buttons: [...t.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b as HTMLElement).innerText),
+        buttons: [...t.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map(
+          (b) => (b as HTMLElement).innerText,
+        ),
       })),
     );
   }
@@ -233,7 +306,12 @@ export class Workbench {
   async waitToast(what: string, pred: (t: Toast) => boolean, timeoutMs = 30_000): Promise<Toast> {
     let found: Toast | undefined;
     let seen: Toast[] = [];
-    await waitUntil(what, async () => (found = (seen = await this.toasts()).find(pred)) !== undefined, timeoutMs, () => JSON.stringify(seen.map((t) => t.text)));
+    await waitUntil(
+      what,
+      async () => (found = (seen = await this.toasts()).find(pred)) !== undefined,
+      timeoutMs,
+      () => JSON.stringify(seen.map((t) => t.text)),
+    );
     return found!;
   }
 
@@ -245,7 +323,9 @@ export class Workbench {
 
   /** Agent Lens's status bar items, by their accessible labels. */
   async statusItems(): Promise<string[]> {
-    return this.page.locator('.statusbar-item[id^="agent-lens.agent-lens."] a').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText));
+    return this.page
+      .locator('.statusbar-item[id^="agent-lens.agent-lens."] a')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText));
   }
 
   /** Hovers a tree row (its inline actions appear) and clicks the inline action with this label. */
@@ -274,15 +354,32 @@ export class Workbench {
     if (!visible) return { visible, title: '', message: '', items: [] };
     return {
       visible,
-      title: await w.locator('.quick-input-title').innerText().catch(() => ''),
-      message: await w.locator('.quick-input-message').innerText().catch(() => ''),
-      items: await w.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText)),
+      title: await w
+        .locator('.quick-input-title')
+        .innerText()
+        .catch(() => ''),
+      message: await w
+        .locator('.quick-input-message')
+        .innerText()
+        .catch(() => ''),
+      items: await w
+        .locator('.monaco-list-row')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText)),
     };
   }
 
-  async waitQuickInput(what: string, pred: (q: Awaited<ReturnType<Workbench['quickInput']>>) => boolean, timeoutMs = 15_000): Promise<Awaited<ReturnType<Workbench['quickInput']>>> {
+  async waitQuickInput(
+    what: string,
+    pred: (q: Awaited<ReturnType<Workbench['quickInput']>>) => boolean,
+    timeoutMs = 15_000,
+  ): Promise<Awaited<ReturnType<Workbench['quickInput']>>> {
     let q = await this.quickInput();
-    await waitUntil(what, async () => pred((q = await this.quickInput())), timeoutMs, () => JSON.stringify(q));
+    await waitUntil(
+      what,
+      async () => pred((q = await this.quickInput())),
+      timeoutMs,
+      () => JSON.stringify(q),
+    );
     return q;
   }
 
@@ -294,13 +391,25 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Waits until a terminal has the keyboard (what a row's click opens takes a moment on a busy machine). */
+  async waitTerminalFocus(timeoutMs = 15_000): Promise<void> {
+    await waitUntil(
+      'a terminal to have the keyboard focus',
+      async () => this.page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false),
+      timeoutMs,
+    );
+  }
+
   async press(key: string): Promise<void> {
     await this.page.keyboard.press(key);
   }
 
   /** Clicks one of Agent Lens's status bar items (`summary`, `active`, `handoff`). */
   async clickStatusItem(item: 'summary' | 'active' | 'handoff'): Promise<void> {
-    await this.page.locator(`[id="agent-lens.agent-lens.agentLens.${item}"] a, [id="agent-lens.agent-lens.agentLens.${item}"]`).first().click();
+    await this.page
+      .locator(`[id="agent-lens.agent-lens.agentLens.${item}"] a, [id="agent-lens.agent-lens.agentLens.${item}"]`)
+      .first()
+      .click();
   }
 
   /** Terminal: Rename… from the palette, with the new name typed into its input box. */
@@ -368,7 +477,12 @@ function groupAlive(pid: number | undefined): boolean {
 }
 
 /** Polls `probe` until it is true; the error says what was awaited and, when given, what was last seen. */
-export async function waitUntil(what: string, probe: () => Promise<boolean | undefined> | boolean | undefined, timeoutMs: number, seen?: () => string): Promise<void> {
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean | undefined> | boolean | undefined,
+  timeoutMs: number,
+  seen?: () => string,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await probe()) return;

@@ -28,14 +28,32 @@ export interface FuzzRequest {
 }
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
-const OTHER_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', ''];
+const OTHER_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'multipart/form-data; boundary=x',
+  '',
+];
 const STATUSES = ['received', 'in_progress', 'done', 'failed', 'blocked', 'cancelled', 'DONE', 'finished', ''];
 
 function bodyArb(limit: number): fc.Arbitrary<{ kind: BodyKind; bytes: Buffer }> {
   const text = (kind: BodyKind, a: fc.Arbitrary<string>) => a.map((s) => ({ kind, bytes: Buffer.from(s, 'utf8') }));
-  const id = fc.oneof(fc.constantFrom('worker::t1', 'worker::t2', 'other::x', '::', 'worker::', '../x::y', '/etc::passwd'), fc.string({ maxLength: 20 }));
+  const id = fc.oneof(
+    fc.constantFrom('worker::t1', 'worker::t2', 'other::x', '::', 'worker::', '../x::y', '/etc::passwd'),
+    fc.string({ maxLength: 20 }),
+  );
   const event = fc.record(
-    { id, status: fc.constantFrom(...STATUSES), summary: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('   ')), report_path: fc.oneof(fc.constant(null), fc.constantFrom('../../etc/passwd', '/etc/passwd', 'worker/report.md', 'reports/t1.md'), fc.string({ maxLength: 20 })) },
+    {
+      id,
+      status: fc.constantFrom(...STATUSES),
+      summary: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('   ')),
+      report_path: fc.oneof(
+        fc.constant(null),
+        fc.constantFrom('../../etc/passwd', '/etc/passwd', 'worker/report.md', 'reports/t1.md'),
+        fc.string({ maxLength: 20 }),
+      ),
+    },
     { requiredKeys: ['id', 'status', 'summary'] },
   );
   const report = fc.record({
@@ -43,17 +61,62 @@ function bodyArb(limit: number): fc.Arbitrary<{ kind: BodyKind; bytes: Buffer }>
     agent: fc.constantFrom('claude-code', 'codex', 'opencode', 'hermes', 'gemini', 'vim', ''),
     at: fc.oneof(fc.double({ min: 1, max: 2e12, noNaN: true }), fc.constant(-1), fc.constant(0)),
     pid: fc.option(fc.integer({ min: -5, max: 1 << 22 }), { nil: undefined }),
-    payload: fc.oneof(fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }), fc.constant({ hook_event_name: 'Notification', session_id: 's1', message: 'Claude needs your permission to use Bash' })),
+    payload: fc.oneof(
+      fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+      fc.constant({ hook_event_name: 'Notification', session_id: 's1', message: 'Claude needs your permission to use Bash' }),
+    ),
   });
-  const dispatch = fc.record({ agent: fc.constantFrom('worker', 'nobody', '../x', ''), task_id: fc.constantFrom('t9', '../../t', 'a/b', ''), brief: fc.string({ maxLength: 30 }), message: fc.option(fc.constantFrom('go', 'line\nbreak', '\x1b[31mred', 'Read {brief_path}'), { nil: undefined }) }, { requiredKeys: [] });
-  const big = (kind: BodyKind, delta: fc.Arbitrary<number>) => delta.map((d) => ({ kind, bytes: Buffer.from(`{"pad":"${'x'.repeat(Math.max(0, limit + d - 10))}"}`, 'utf8') }));
+  const dispatch = fc.record(
+    {
+      agent: fc.constantFrom('worker', 'nobody', '../x', ''),
+      task_id: fc.constantFrom('t9', '../../t', 'a/b', ''),
+      brief: fc.string({ maxLength: 30 }),
+      message: fc.option(fc.constantFrom('go', 'line\nbreak', '\x1b[31mred', 'Read {brief_path}'), { nil: undefined }),
+    },
+    { requiredKeys: [] },
+  );
+  const big = (kind: BodyKind, delta: fc.Arbitrary<number>) =>
+    delta.map((d) => ({ kind, bytes: Buffer.from(`{"pad":"${'x'.repeat(Math.max(0, limit + d - 10))}"}`, 'utf8') }));
   return fc.oneof(
-    { weight: 4, arbitrary: text('json', fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? 'null')) },
-    { weight: 4, arbitrary: text('event', event.map((e) => JSON.stringify(e))) },
-    { weight: 3, arbitrary: text('report', report.map((r) => JSON.stringify(r))) },
-    { weight: 1, arbitrary: text('dispatch', dispatch.map((r) => JSON.stringify(r))) },
+    {
+      weight: 4,
+      arbitrary: text(
+        'json',
+        fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? 'null'),
+      ),
+    },
+    {
+      weight: 4,
+      arbitrary: text(
+        'event',
+        event.map((e) => JSON.stringify(e)),
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: text(
+        'report',
+        report.map((r) => JSON.stringify(r)),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: text(
+        'dispatch',
+        dispatch.map((r) => JSON.stringify(r)),
+      ),
+    },
     { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((b) => ({ kind: 'bytes' as const, bytes: Buffer.from(b) })) },
-    { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from([0xc3, 0x28]), Buffer.from('{"a":"\ud800"}', 'latin1')).map((bytes) => ({ kind: 'bad-utf8' as const, bytes })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+          Buffer.from([0xc3, 0x28]),
+          Buffer.from('{"a":"\ud800"}', 'latin1'),
+        )
+        .map((bytes) => ({ kind: 'bad-utf8' as const, bytes })),
+    },
     { weight: 1, arbitrary: big('near-limit', fc.integer({ min: -64, max: 0 })) },
     { weight: 1, arbitrary: big('over-limit', fc.integer({ min: 1, max: 4096 })) },
     { weight: 1, arbitrary: fc.constant({ kind: 'empty' as const, bytes: Buffer.alloc(0) }) },
@@ -64,18 +127,48 @@ export function requestArb(routes: ReadonlyMap<string, RouteSpec>, limit: number
   const known = [...routes.keys()];
   const path = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(...known) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...known), fc.string({ maxLength: 20 })).map(([p, q]) => `${p}?${encodeURIComponent(q)}`) },
-    { weight: 1, arbitrary: fc.constantFrom('/', '/handoff/', '/handoff/../v1/hooks', '/v1/hooks/', '//handoff', '/%2e%2e/etc/passwd', '/HANDOFF', '/handoff%00', '*') },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom(...known), fc.string({ maxLength: 20 })).map(([p, q]) => `${p}?${encodeURIComponent(q)}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '/',
+        '/handoff/',
+        '/handoff/../v1/hooks',
+        '/v1/hooks/',
+        '//handoff',
+        '/%2e%2e/etc/passwd',
+        '/HANDOFF',
+        '/handoff%00',
+        '*',
+      ),
+    },
     { weight: 1, arbitrary: fc.webPath().map((p) => p || '/') },
   );
   return fc.record({
-    method: fc.oneof({ weight: 10, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 3, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,8}$/) }),
+    method: fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom('GET', 'POST') },
+      { weight: 3, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+      { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,8}$/) },
+    ),
     path,
-    host: fc.oneof({ weight: 12, arbitrary: fc.constantFrom<HostKind>('ip', 'localhost') }, { weight: 3, arbitrary: fc.constantFrom<HostKind>('upper', 'other-port', 'evil', 'none') }),
+    host: fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom<HostKind>('ip', 'localhost') },
+      { weight: 3, arbitrary: fc.constantFrom<HostKind>('upper', 'other-port', 'evil', 'none') },
+    ),
     origin: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     secFetchSite: fc.option(fc.constantFrom('none', 'same-origin', 'cross-site'), { nil: undefined, freq: 8 }),
-    token: fc.oneof({ weight: 14, arbitrary: fc.constantFrom<TokenKind>('bearer', 'x-handoff') }, { weight: 5, arbitrary: fc.constantFrom<TokenKind>('x-handoff-spaced', 'wrong', 'truncated', 'lowercase-scheme', 'long', 'none') }),
-    contentType: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...JSON_TYPES) }, { weight: 2, arbitrary: fc.constantFrom(...OTHER_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) }),
+    token: fc.oneof(
+      { weight: 14, arbitrary: fc.constantFrom<TokenKind>('bearer', 'x-handoff') },
+      { weight: 5, arbitrary: fc.constantFrom<TokenKind>('x-handoff-spaced', 'wrong', 'truncated', 'lowercase-scheme', 'long', 'none') },
+    ),
+    contentType: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...JSON_TYPES) },
+      { weight: 2, arbitrary: fc.constantFrom(...OTHER_TYPES) },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    ),
     body: fc.option(bodyArb(limit), { nil: undefined, freq: 10 }),
     chunked: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
@@ -119,25 +212,39 @@ export function allowedStatuses(r: FuzzRequest, routes: ReadonlyMap<string, Rout
 
 function hostHeader(kind: HostKind, port: number): string | undefined {
   switch (kind) {
-    case 'ip': return `127.0.0.1:${port}`;
-    case 'localhost': return `localhost:${port}`;
-    case 'upper': return `LOCALHOST:${port}`;
-    case 'other-port': return `127.0.0.1:${port === 65535 ? 1 : port + 1}`;
-    case 'evil': return `evil.example:${port}`;
-    case 'none': return undefined;
+    case 'ip':
+      return `127.0.0.1:${port}`;
+    case 'localhost':
+      return `localhost:${port}`;
+    case 'upper':
+      return `LOCALHOST:${port}`;
+    case 'other-port':
+      return `127.0.0.1:${port === 65535 ? 1 : port + 1}`;
+    case 'evil':
+      return `evil.example:${port}`;
+    case 'none':
+      return undefined;
   }
 }
 
 function tokenHeader(kind: TokenKind, token: string): string | undefined {
   switch (kind) {
-    case 'bearer': return `Authorization: Bearer ${token}`;
-    case 'x-handoff': return `X-Handoff-Token: ${token}`;
-    case 'x-handoff-spaced': return `X-Handoff-Token:   ${token}  `;
-    case 'wrong': return `Authorization: Bearer ${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
-    case 'truncated': return `X-Handoff-Token: ${token.slice(0, 10)}`;
-    case 'lowercase-scheme': return `Authorization: bearer ${token}`;
-    case 'long': return `Authorization: Bearer ${token.repeat(5)}`;
-    case 'none': return undefined;
+    case 'bearer':
+      return `Authorization: Bearer ${token}`;
+    case 'x-handoff':
+      return `X-Handoff-Token: ${token}`;
+    case 'x-handoff-spaced':
+      return `X-Handoff-Token:   ${token}  `;
+    case 'wrong':
+      return `Authorization: Bearer ${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+    case 'truncated':
+      return `X-Handoff-Token: ${token.slice(0, 10)}`;
+    case 'lowercase-scheme':
+      return `Authorization: bearer ${token}`;
+    case 'long':
+      return `Authorization: Bearer ${token.repeat(5)}`;
+    case 'none':
+      return undefined;
   }
 }
 

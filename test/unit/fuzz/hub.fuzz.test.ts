@@ -70,7 +70,14 @@ describe('fuzz: hub and doorbell over real HTTP', function () {
   });
 
   const fingerprint = () =>
-    JSON.stringify({ t: served.store.terminals(), w: served.store.waits(), s: served.store.sessions(), b: served.service.boards.all(), u: served.service.boards.ungrouped, f: listFiles(path.join(tmp, 'handoff')) });
+    JSON.stringify({
+      t: served.store.terminals(),
+      w: served.store.waits(),
+      s: served.store.sessions(),
+      b: served.service.boards.all(),
+      u: served.service.boards.ungrouped,
+      f: listFiles(path.join(tmp, 'handoff')),
+    });
 
   /** Sends every request (16 at a time); returns the answers that were not among the allowed ones. */
   async function run(reqs: FuzzRequest[]): Promise<{ wrong: string[]; statuses: Map<number, number> }> {
@@ -83,7 +90,10 @@ describe('fuzz: hub and doorbell over real HTTP', function () {
         const { status, head, ms } = await send(served.port, encode(r, served.port, token));
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         const allowed = allowedStatuses(r, ROUTES, REPORT_BODY_LIMIT);
-        if (!allowed.includes(status) && wrong.length < 10) wrong.push(`${describeReq(r)} → ${status} after ${ms} ms (want ${allowed.join('/')}): ${head.split('\r\n')[0]} ${head.split('\r\n\r\n')[1] ?? ''}`);
+        if (!allowed.includes(status) && wrong.length < 10)
+          wrong.push(
+            `${describeReq(r)} → ${status} after ${ms} ms (want ${allowed.join('/')}): ${head.split('\r\n')[0]} ${head.split('\r\n\r\n')[1] ?? ''}`,
+          );
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -91,7 +101,9 @@ describe('fuzz: hub and doorbell over real HTTP', function () {
   }
 
   it(`changes nothing for ${Math.ceil(N / 4)} requests without a valid token, Host or Origin (seed ${SEED})`, async () => {
-    const unauth = requestArb(ROUTES, REPORT_BODY_LIMIT).filter((r) => r.path.split('?')[0] !== HEALTH_PATH && (!tokenValid(r) || r.origin || !['ip', 'localhost', 'upper'].includes(r.host)));
+    const unauth = requestArb(ROUTES, REPORT_BODY_LIMIT).filter(
+      (r) => r.path.split('?')[0] !== HEALTH_PATH && (!tokenValid(r) || r.origin || !['ip', 'localhost', 'upper'].includes(r.host)),
+    );
     const reqs = fc.sample(unauth, { numRuns: Math.ceil(N / 4), seed: SEED });
     const before = fingerprint();
     const { wrong, statuses } = await run(reqs);
@@ -109,11 +121,19 @@ describe('fuzz: hub and doorbell over real HTTP', function () {
     // The mixed run did reach the handlers: the fingerprint check above can fail.
     assert.ok((statuses.get(200) ?? 0) > 0, `no request was served: ${[...statuses].join(' ')}`);
     assert.notStrictEqual(fingerprint(), before, 'valid requests changed nothing: the state check would see nothing either');
-    console.log(`      statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    console.log(
+      `      statuses: ${[...statuses]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    );
   });
 
   it('still answers, saw no unhandled rejection, and never logged the token', async () => {
-    const { status } = await send(served.port, Buffer.from(`GET ${HEALTH_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nConnection: close\r\n\r\n`));
+    const { status } = await send(
+      served.port,
+      Buffer.from(`GET ${HEALTH_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nConnection: close\r\n\r\n`),
+    );
     assert.strictEqual(status, 200);
     assert.deepStrictEqual(rejections, []);
     assert.ok(!logs.some((l) => l.includes(token)), 'the token is in a log line');

@@ -23,19 +23,68 @@ const opts = (extra: Partial<fc.Parameters<unknown>> = {}) => ({ numRuns: RUNS, 
 const ESC = '\x1b';
 /** Escape sequences a terminal stream may hold, well-formed or not, with random parameters. */
 const escape = fc.oneof(
-  fc.tuple(fc.array(fc.oneof(fc.nat(99999).map(String), fc.constant('')), { maxLength: 40 }), fc.constantFrom('m', 'H', 'J', 'K', 'h', 'l', 'r', 'S', 'T', '@', 'P', 'X', 'q', 'u', 't')).map(([ps, f]) => `${ESC}[${ps.join(';')}${f}`),
-  fc.tuple(fc.constantFrom('?1049', '?2026', '?25', '?1', '?2004', '?1004', '>4;0', '>7', '?u'), fc.constantFrom('h', 'l', 'm', 'u')).map(([p, f]) => `${ESC}[${p}${f}`),
-  fc.tuple(fc.constantFrom(0, 2, 7, 8, 10, 11, 52, 99, 133, 633, 1337, 7501, 9), fc.string({ maxLength: 200 }), fc.constantFrom('\x07', `${ESC}\\`, '')).map(([n, b, t]) => `${ESC}]${n};${b}${t}`),
-  fc.constantFrom(`${ESC}]7501;state=working:app=codex${ESC}\\`, `${ESC}]7501;state=blocked:app=codex:kind=permission${ESC}\\`, `${ESC}]7501;state=done:app=codex${ESC}\\`, `${ESC}]0;✳ Claude Code\x07`, `${ESC}]0;π - demo\x07`),
+  fc
+    .tuple(
+      fc.array(fc.oneof(fc.nat(99999).map(String), fc.constant('')), { maxLength: 40 }),
+      fc.constantFrom('m', 'H', 'J', 'K', 'h', 'l', 'r', 'S', 'T', '@', 'P', 'X', 'q', 'u', 't'),
+    )
+    .map(([ps, f]) => `${ESC}[${ps.join(';')}${f}`),
+  fc
+    .tuple(fc.constantFrom('?1049', '?2026', '?25', '?1', '?2004', '?1004', '>4;0', '>7', '?u'), fc.constantFrom('h', 'l', 'm', 'u'))
+    .map(([p, f]) => `${ESC}[${p}${f}`),
+  fc
+    .tuple(
+      fc.constantFrom(0, 2, 7, 8, 10, 11, 52, 99, 133, 633, 1337, 7501, 9),
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom('\x07', `${ESC}\\`, ''),
+    )
+    .map(([n, b, t]) => `${ESC}]${n};${b}${t}`),
+  fc.constantFrom(
+    `${ESC}]7501;state=working:app=codex${ESC}\\`,
+    `${ESC}]7501;state=blocked:app=codex:kind=permission${ESC}\\`,
+    `${ESC}]7501;state=done:app=codex${ESC}\\`,
+    `${ESC}]0;✳ Claude Code\x07`,
+    `${ESC}]0;π - demo\x07`,
+  ),
   fc.string({ maxLength: 300 }).map((s) => `${ESC}P${s}${ESC}\\`),
-  fc.constantFrom(`${ESC}c`, `${ESC}7`, `${ESC}8`, `${ESC}M`, `${ESC}(0`, `${ESC}(B`, `${ESC}`, `${ESC}[`, `${ESC}]`, '\r', '\n', '\b', '\t', '\x00', '\u009b31m'),
+  fc.constantFrom(
+    `${ESC}c`,
+    `${ESC}7`,
+    `${ESC}8`,
+    `${ESC}M`,
+    `${ESC}(0`,
+    `${ESC}(B`,
+    `${ESC}`,
+    `${ESC}[`,
+    `${ESC}]`,
+    '\r',
+    '\n',
+    '\b',
+    '\t',
+    '\x00',
+    '\u009b31m',
+  ),
 );
 const screenText = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 200 }),
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('latin1')),
-  fc.constantFrom('❯ 1. Yes\r\n  2. No\r\n', ' Do you want to proceed?\r\n', '✻ Worked for 3s · done', 'esc to interrupt', '› Ask Codex to do anything', '↑↓ navigate  enter select  escape/ctrl+c cancel', '─'.repeat(120), 'Enter to confirm · Esc to cancel', '(y/n) '),
+  fc.constantFrom(
+    '❯ 1. Yes\r\n  2. No\r\n',
+    ' Do you want to proceed?\r\n',
+    '✻ Worked for 3s · done',
+    'esc to interrupt',
+    '› Ask Codex to do anything',
+    '↑↓ navigate  enter select  escape/ctrl+c cancel',
+    '─'.repeat(120),
+    'Enter to confirm · Esc to cancel',
+    '(y/n) ',
+  ),
 );
-const chunk = fc.oneof({ weight: 3, arbitrary: screenText }, { weight: 3, arbitrary: escape }, { weight: 1, arbitrary: fc.array(escape, { maxLength: 30 }).map((a) => a.join('')) });
+const chunk = fc.oneof(
+  { weight: 3, arbitrary: screenText },
+  { weight: 3, arbitrary: escape },
+  { weight: 1, arbitrary: fc.array(escape, { maxLength: 30 }).map((a) => a.join('')) },
+);
 
 describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
   this.timeout(600_000);
@@ -45,7 +94,16 @@ describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
     fc.assert(
       fc.property(
         fc.constantFrom(undefined, 'claude', 'codex', 'codex exec hi', 'opencode', 'gemini', 'pi', 'claude -p x', 'bash'),
-        fc.array(fc.tuple(fc.double({ min: 0, max: 2, noNaN: true }), fc.oneof({ weight: 9, arbitrary: chunk }, { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 200 })) })), { maxLength: 60 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 2, noNaN: true }),
+            fc.oneof(
+              { weight: 9, arbitrary: chunk },
+              { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 200 })) },
+            ),
+          ),
+          { maxLength: 60 },
+        ),
         fc.option(fc.integer({ min: -1, max: 255 }), { nil: undefined }),
         (commandLine, events, exitCode) => {
           const d = new TerminalDetector({ cols: 80, rows: 24, commandLine });
@@ -89,28 +147,48 @@ describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
   });
 
   it('the session-log decoders: mutated Claude transcripts and Codex rollouts never throw, line by line', () => {
-    for (const [agent, file] of [['claude-code', 'transcript.jsonl'], ['codex', 'rollout.jsonl']] as const) {
+    for (const [agent, file] of [
+      ['claude-code', 'transcript.jsonl'],
+      ['codex', 'rollout.jsonl'],
+    ] as const) {
       const lines = realLines(fixtureFiles(file), 500);
       assert.ok(lines.length > 50, `${agent}: real lines to start from`);
       fc.assert(
-        fc.property(fc.array(fc.oneof({ weight: 9, arbitrary: mutatedLine(lines) }, { weight: 1, arbitrary: fc.string({ maxLength: 100 }) }), { minLength: 1, maxLength: 30 }), (ls) => {
-          let problems = 0;
-          const dec = decoderFor(agent, () => problems++);
-          for (const l of ls) for (const e of dec.line(l)) assert.ok(AGENT_STATES.includes(e.state as never), `${agent}: event state ${e.state}`);
-          assert.ok(problems >= 0);
-        }),
+        fc.property(
+          fc.array(fc.oneof({ weight: 9, arbitrary: mutatedLine(lines) }, { weight: 1, arbitrary: fc.string({ maxLength: 100 }) }), {
+            minLength: 1,
+            maxLength: 30,
+          }),
+          (ls) => {
+            let problems = 0;
+            const dec = decoderFor(agent, () => problems++);
+            for (const l of ls)
+              for (const e of dec.line(l)) assert.ok(AGENT_STATES.includes(e.state as never), `${agent}: event state ${e.state}`);
+            assert.ok(problems >= 0);
+          },
+        ),
         opts(),
       );
     }
   });
 
   it('replay --log: whole mutated log files (OpenCode rows dumps too) decode or fail with one LogFileError line', () => {
-    const dumps = fixtureFiles('storage.json').slice(0, 8).map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown>);
+    const dumps = fixtureFiles('storage.json')
+      .slice(0, 8)
+      .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown>);
     const transcripts = realLines(fixtureFiles('transcript.jsonl'), 200);
     fc.assert(
       fc.property(
-        fc.oneof(mutatedObject(dumps).map((o) => JSON.stringify(o, null, 1)), fc.array(mutatedLine(transcripts), { maxLength: 10 }).map((l) => l.join('\n')), fc.string({ maxLength: 300 })),
-        (text) => assert.strictEqual(cleanOutcome(() => decodeLogFile('fuzz.log', text), [LogFileError]), undefined),
+        fc.oneof(
+          mutatedObject(dumps).map((o) => JSON.stringify(o, null, 1)),
+          fc.array(mutatedLine(transcripts), { maxLength: 10 }).map((l) => l.join('\n')),
+          fc.string({ maxLength: 300 }),
+        ),
+        (text) =>
+          assert.strictEqual(
+            cleanOutcome(() => decodeLogFile('fuzz.log', text), [LogFileError]),
+            undefined,
+          ),
       ),
       opts(),
     );
@@ -119,19 +197,35 @@ describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
   it('replay --hooks: mutated hook files parse or fail with one HookFileError line', () => {
     const lines = realLines([...fixtureFiles('hooks.jsonl'), ...fixtureFiles('events.jsonl')], 400);
     fc.assert(
-      fc.property(fc.array(mutatedLine(lines), { maxLength: 10 }), (ls) => assert.strictEqual(cleanOutcome(() => parseHookFile('fuzz.jsonl', ls.join('\n')), [HookFileError]), undefined)),
+      fc.property(fc.array(mutatedLine(lines), { maxLength: 10 }), (ls) =>
+        assert.strictEqual(
+          cleanOutcome(() => parseHookFile('fuzz.jsonl', ls.join('\n')), [HookFileError]),
+          undefined,
+        ),
+      ),
       opts(),
     );
   });
 
   it('hook reports: mutated real payloads of every agent are recorded or refused with 400, and the store stays readable', () => {
-    const payloads = realLines([...fixtureFiles('hooks.jsonl'), ...fixtureFiles('events.jsonl')], 600).map((l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload);
+    const payloads = realLines([...fixtureFiles('hooks.jsonl'), ...fixtureFiles('events.jsonl')], 600).map(
+      (l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload,
+    );
     const store = new AgentStore();
     store.openTerminal('T1', 'agent one');
     const hooks = new HookSource(store, { terminalFor: (pids) => (pids.includes(4242) ? 'T1' : undefined) });
     fc.assert(
       fc.property(
-        fc.record({ v: fc.oneof({ weight: 9, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.jsonValue() }), agent: fc.constantFrom(...REPORTING_AGENTS, 'amp'), at: fc.oneof(fc.double({ min: 1, max: 2e12, noNaN: true }), fc.jsonValue()), pid: fc.constantFrom(4242, 1, undefined), payload: mutatedObject(payloads) }, { requiredKeys: ['v', 'agent', 'at', 'payload'] }),
+        fc.record(
+          {
+            v: fc.oneof({ weight: 9, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.jsonValue() }),
+            agent: fc.constantFrom(...REPORTING_AGENTS, 'amp'),
+            at: fc.oneof(fc.double({ min: 1, max: 2e12, noNaN: true }), fc.jsonValue()),
+            pid: fc.constantFrom(4242, 1, undefined),
+            payload: mutatedObject(payloads),
+          },
+          { requiredKeys: ['v', 'agent', 'at', 'payload'] },
+        ),
         (body) => {
           const bad = cleanOutcome(() => hooks.handle(body), [HubError]);
           assert.strictEqual(bad, undefined);
@@ -148,11 +242,34 @@ describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
 
   it('team.toml: mutated registries and random text parse or fail with one TeamError line', () => {
     const seed = fs.readFileSync(path.join(ROOT, 'test/unit/fuzz/team.sample.toml'), 'utf8');
-    const edit = fc.tuple(fc.nat(), fc.nat(8), fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('[', ']', '"', "'''", '"""', '=', '\n', '[[', '.', '\\', '#', '__proto__', '\u0000')));
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.nat(8),
+      fc.oneof(
+        fc.string({ maxLength: 6 }),
+        fc.constantFrom('[', ']', '"', "'''", '"""', '=', '\n', '[[', '.', '\\', '#', '__proto__', '\u0000'),
+      ),
+    );
     fc.assert(
-      fc.property(fc.oneof({ weight: 4, arbitrary: fc.array(edit, { minLength: 1, maxLength: 4 }).map((es) => es.reduce((t, [at, del, ins]) => t.slice(0, at % (t.length + 1)) + ins + t.slice((at % (t.length + 1)) + del), seed)) }, { weight: 1, arbitrary: fc.string({ maxLength: 300 }) }), (text) => {
-        assert.strictEqual(cleanOutcome(() => parseTeam(text, 'team.toml'), [TeamError]), undefined);
-      }),
+      fc.property(
+        fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc
+              .array(edit, { minLength: 1, maxLength: 4 })
+              .map((es) =>
+                es.reduce((t, [at, del, ins]) => t.slice(0, at % (t.length + 1)) + ins + t.slice((at % (t.length + 1)) + del), seed),
+              ),
+          },
+          { weight: 1, arbitrary: fc.string({ maxLength: 300 }) },
+        ),
+        (text) => {
+          assert.strictEqual(
+            cleanOutcome(() => parseTeam(text, 'team.toml'), [TeamError]),
+            undefined,
+          );
+        },
+      ),
       opts({ numRuns: RUNS * 2 }),
     );
   });

@@ -34,12 +34,22 @@ export function fixtureFiles(name: string, agent?: string): string[] {
 
 /** Non-empty lines of the given files, at most `max` of them, spread over the files. */
 export function realLines(files: readonly string[], max = 400): string[] {
-  const all = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== ''));
+  const all = files.flatMap((f) =>
+    fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== ''),
+  );
   const step = Math.max(1, Math.floor(all.length / max));
   return all.filter((_, i) => i % step === 0).slice(0, max);
 }
 
-function nodes(v: Json, out: { parent: Json[] | { [k: string]: Json } | undefined; key: string | number }[] = [], parent?: Json[] | { [k: string]: Json }, key: string | number = ''): typeof out {
+function nodes(
+  v: Json,
+  out: { parent: Json[] | { [k: string]: Json } | undefined; key: string | number }[] = [],
+  parent?: Json[] | { [k: string]: Json },
+  key: string | number = '',
+): typeof out {
   out.push({ parent, key });
   if (Array.isArray(v)) v.forEach((x, i) => nodes(x, out, v, i));
   else if (v && typeof v === 'object') for (const k of Object.keys(v)) nodes(v[k], out, v, k);
@@ -68,14 +78,28 @@ function apply(original: Json, e: Edit): Json {
 
 const editArb: fc.Arbitrary<Edit> = fc.record({
   at: fc.nat(),
-  op: fc.oneof({ weight: 6, arbitrary: fc.constant<'replace'>('replace') }, { weight: 3, arbitrary: fc.constant<'delete'>('delete') }, { weight: 1, arbitrary: fc.constantFrom<'stringify' | 'huge'>('stringify', 'huge') }),
+  op: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<'replace'>('replace') },
+    { weight: 3, arbitrary: fc.constant<'delete'>('delete') },
+    { weight: 1, arbitrary: fc.constantFrom<'stringify' | 'huge'>('stringify', 'huge') },
+  ),
   value: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
 });
 
 /** A real JSON line, mutated: 1–3 node edits, then sometimes cut short or given stray bytes. */
 export function mutatedLine(lines: readonly string[]): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.constantFrom(...lines), fc.array(editArb, { minLength: 1, maxLength: 3 }), fc.oneof({ weight: 8, arbitrary: fc.constant('whole') }, { weight: 1, arbitrary: fc.constant('cut') }, { weight: 1, arbitrary: fc.constant('noise') }), fc.nat(), fc.string({ maxLength: 8 }))
+    .tuple(
+      fc.constantFrom(...lines),
+      fc.array(editArb, { minLength: 1, maxLength: 3 }),
+      fc.oneof(
+        { weight: 8, arbitrary: fc.constant('whole') },
+        { weight: 1, arbitrary: fc.constant('cut') },
+        { weight: 1, arbitrary: fc.constant('noise') },
+      ),
+      fc.nat(),
+      fc.string({ maxLength: 8 }),
+    )
     .map(([line, edits, tail, at, noise]) => {
       let text: string;
       try {
@@ -91,7 +115,9 @@ export function mutatedLine(lines: readonly string[]): fc.Arbitrary<string> {
 
 /** A real JSON object (a hook payload), mutated. */
 export function mutatedObject(objects: readonly Record<string, unknown>[]): fc.Arbitrary<unknown> {
-  return fc.tuple(fc.constantFrom(...objects), fc.array(editArb, { minLength: 1, maxLength: 3 })).map(([o, edits]) => edits.reduce<Json>((v, e) => apply(v, e), o as Json));
+  return fc
+    .tuple(fc.constantFrom(...objects), fc.array(editArb, { minLength: 1, maxLength: 3 }))
+    .map(([o, edits]) => edits.reduce<Json>((v, e) => apply(v, e), o as Json));
 }
 
 /** What a parser may do with bad input: return, or throw one of its documented errors with a one-line message. */
@@ -100,7 +126,8 @@ export function cleanOutcome(f: () => unknown, documented: readonly (new (...a: 
     f();
     return undefined;
   } catch (e) {
-    if (!documented.some((c) => e instanceof c)) return `undocumented ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}\n${(e as Error)?.stack?.split('\n').slice(1, 4).join('\n')}`;
+    if (!documented.some((c) => e instanceof c))
+      return `undocumented ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}\n${(e as Error)?.stack?.split('\n').slice(1, 4).join('\n')}`;
     const msg = (e as Error).message;
     if (!msg || msg.includes('\n')) return `error message is not one line: ${JSON.stringify(msg)}`;
     return undefined;

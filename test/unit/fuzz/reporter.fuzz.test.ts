@@ -17,7 +17,10 @@ const STDIN_LIMIT = 1024 * 1024;
 
 function runReporter(stdin: Buffer, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'dist/agent-lens-report.js'), 'claude-code'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [path.join(ROOT, 'dist/agent-lens-report.js'), 'claude-code'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -76,7 +79,11 @@ describe(`fuzz: the hook reporter’s stdin (seed ${SEED})`, function () {
   });
 
   it('regression: a payload over the hub limit after the usual trim still arrives, cut harder, with its event name', async () => {
-    const big = { hook_event_name: 'Stop', session_id: 's-1', ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, 'x'.repeat(9000)])) };
+    const big = {
+      hook_event_name: 'Stop',
+      session_id: 's-1',
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, 'x'.repeat(9000)])),
+    };
     const before = received;
     const r = await runReporter(Buffer.from(JSON.stringify(big)), env);
     assert.deepStrictEqual([r.code, r.stdout, received - before], [0, '', 1]);
@@ -86,12 +93,27 @@ describe(`fuzz: the hook reporter’s stdin (seed ${SEED})`, function () {
   });
 
   it(`random bytes, cut and mutated payloads, huge and deep JSON: exit 0, silent, one valid report per JSON object (${RUNS} runs)`, async () => {
-    const payloads = realLines(fixtureFiles('hooks.jsonl', 'claude-code'), 200).map((l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload);
+    const payloads = realLines(fixtureFiles('hooks.jsonl', 'claude-code'), 200).map(
+      (l) => (JSON.parse(l) as { payload: Record<string, unknown> }).payload,
+    );
     const stdin = fc.oneof(
       { weight: 3, arbitrary: mutatedObject(payloads).map((o) => Buffer.from(JSON.stringify(o))) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...payloads), fc.nat()).map(([p, n]) => { const t = JSON.stringify(p); return Buffer.from(t.slice(0, n % t.length)); }) },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(fc.constantFrom(...payloads), fc.nat()).map(([p, n]) => {
+          const t = JSON.stringify(p);
+          return Buffer.from(t.slice(0, n % t.length));
+        }),
+      },
       { weight: 2, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)) },
-      { weight: 1, arbitrary: fc.integer({ min: 1, max: 300 }).map((n) => Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`field${i}`, 'x'.repeat(9000)]))))) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 1, max: 300 })
+          .map((n) =>
+            Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`field${i}`, 'x'.repeat(9000)])))),
+          ),
+      },
       { weight: 1, arbitrary: fc.integer({ min: 10, max: 200_000 }).map((d) => Buffer.from(`{"a":${'['.repeat(d)}${']'.repeat(d)}}`)) },
       { weight: 1, arbitrary: fc.integer({ min: -100, max: 100 }).map((d) => Buffer.from(`{"a":"${'y'.repeat(STDIN_LIMIT - 8 + d)}"}`)) },
     );
@@ -102,8 +124,16 @@ describe(`fuzz: the hook reporter’s stdin (seed ${SEED})`, function () {
         const r = await runReporter(input, env);
         assert.deepStrictEqual([r.code, r.stdout], [0, ''], `exit code and stdout (stderr: ${r.stderr.slice(0, 200)})`);
         const want = isObjectJson(input) ? 1 : 0;
-        assert.strictEqual(received - before, want, `reports the hub got for ${input.length} bytes starting ${JSON.stringify(input.subarray(0, 60).toString('latin1'))}`);
-        assert.strictEqual([...hub.refused.values()].reduce((a, b) => a + b, 0), refused, `the hub refused the report: ${JSON.stringify([...hub.refused])}`);
+        assert.strictEqual(
+          received - before,
+          want,
+          `reports the hub got for ${input.length} bytes starting ${JSON.stringify(input.subarray(0, 60).toString('latin1'))}`,
+        );
+        assert.strictEqual(
+          [...hub.refused.values()].reduce((a, b) => a + b, 0),
+          refused,
+          `the hub refused the report: ${JSON.stringify([...hub.refused])}`,
+        );
       }),
       { numRuns: RUNS, seed: SEED },
     );

@@ -29,19 +29,130 @@ const SEED = fuzzSeed();
 // ---- hostile text -------------------------------------------------------------------------------------------
 
 const ARGS = fc.string({ maxLength: 16 }).map((s) => encodeURIComponent(JSON.stringify({ text: `${s}\r` })));
-const COMMANDS = ['workbench.action.terminal.sendSequence', 'agentLens.recordTerminal', 'agentLens.answerWait', 'workbench.extensions.installExtension', '_workbench.open'];
+const COMMANDS = [
+  'workbench.action.terminal.sendSequence',
+  'agentLens.recordTerminal',
+  'agentLens.answerWait',
+  'workbench.extensions.installExtension',
+  '_workbench.open',
+];
 const target = fc.oneof(
   fc.tuple(fc.constantFrom(...COMMANDS), ARGS).map(([c, a]) => `command:${c}?${a}`),
-  fc.constantFrom('https://evil.example/x', 'http://127.0.0.1:1/', 'file:///etc/passwd', 'command:agentLens.showHistory', 'HTTPS://E.EXAMPLE', 'Command:x'),
+  fc.constantFrom(
+    'https://evil.example/x',
+    'http://127.0.0.1:1/',
+    'file:///etc/passwd',
+    'command:agentLens.showHistory',
+    'HTTPS://E.EXAMPLE',
+    'Command:x',
+  ),
 );
-const title = fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom('"', "'"), fc.constantFrom('Open Report', 'Show Terminal', '')).map(([q, t]) => ` ${q}${t}${q}`));
+const title = fc.oneof(
+  fc.constant(''),
+  fc.tuple(fc.constantFrom('"', "'"), fc.constantFrom('Open Report', 'Show Terminal', '')).map(([q, t]) => ` ${q}${t}${q}`),
+);
 /** What may stand between `]` and `(`: nothing, or a character a renderer might drop or a layer might turn into a space. */
-const SPLITS = ['', '', '', '\u200b', '\u200c', '\u200d', '\u202e', '\u2066', '\u061c', '\u00ad', '\ufeff', '\u{e0020}', '\n', '\r\n', '\t', '\u2028', '\u0085', '\x00'];
+const SPLITS = [
+  '',
+  '',
+  '',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u202e',
+  '\u2066',
+  '\u061c',
+  '\u00ad',
+  '\ufeff',
+  '\u{e0020}',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u2028',
+  '\u0085',
+  '\x00',
+];
 const linkWith = (splits: readonly string[]) =>
-  fc.tuple(fc.constantFrom('', '[', ']', '[[', 'x]'), fc.oneof(fc.constantFrom('Open Report', 'Show Terminal', '[x]', 'a]b', '$(pass) OK'), fc.string({ maxLength: 8 })), fc.constantFrom(...splits), target, title).map(([pre, l, sp, t, ti]) => `${pre}[${l}]${sp}(${t}${ti})`);
+  fc
+    .tuple(
+      fc.constantFrom('', '[', ']', '[[', 'x]'),
+      fc.oneof(fc.constantFrom('Open Report', 'Show Terminal', '[x]', 'a]b', '$(pass) OK'), fc.string({ maxLength: 8 })),
+      fc.constantFrom(...splits),
+      target,
+      title,
+    )
+    .map(([pre, l, sp, t, ti]) => `${pre}[${l}]${sp}(${t}${ti})`);
 const link = linkWith(SPLITS);
-const MARKUP = ['![i](https://evil.example/x.png)', '<https://evil.example>', '<img src=x onerror=alert(1)>', '<a href="command:x">y</a>', '<script>x</script>', '&#x202E;', '&#8238;', '&rlm;', '&lrm;', '&zwj;', '&lt;b&gt;', '# heading', '**bold**', '_em_', '~~del~~', '`code`', '    indented', '> quote', '- item', '1. item', '| a | b |', '---', '<!-- c -->', 'www.evil.example', 'https://evil.example/p', 'a@evil.example', '[r]: https://evil.example', '[x][r]', '$(zap)', '\\$(zap)', '$(sync~spin)', '\\', '](', ']', '(', '"', '{0}', '{1}'];
-const HIDDEN = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\x00', '\x07', '\x1b[2J', '\x7f', '\u0085', '\u009b', '\u2028', '\u2029', '\u200b', '\ufeff', '\u00ad', '\u{e0041}', '\u200d', '\r', '\n', '\t'];
+const MARKUP = [
+  '![i](https://evil.example/x.png)',
+  '<https://evil.example>',
+  '<img src=x onerror=alert(1)>',
+  '<a href="command:x">y</a>',
+  '<script>x</script>',
+  '&#x202E;',
+  '&#8238;',
+  '&rlm;',
+  '&lrm;',
+  '&zwj;',
+  '&lt;b&gt;',
+  '# heading',
+  '**bold**',
+  '_em_',
+  '~~del~~',
+  '`code`',
+  '    indented',
+  '> quote',
+  '- item',
+  '1. item',
+  '| a | b |',
+  '---',
+  '<!-- c -->',
+  'www.evil.example',
+  'https://evil.example/p',
+  'a@evil.example',
+  '[r]: https://evil.example',
+  '[x][r]',
+  '$(zap)',
+  '\\$(zap)',
+  '$(sync~spin)',
+  '\\',
+  '](',
+  ']',
+  '(',
+  '"',
+  '{0}',
+  '{1}',
+];
+const HIDDEN = [
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+  '\x00',
+  '\x07',
+  '\x1b[2J',
+  '\x7f',
+  '\u0085',
+  '\u009b',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\ufeff',
+  '\u00ad',
+  '\u{e0041}',
+  '\u200d',
+  '\r',
+  '\n',
+  '\t',
+];
 const piece = fc.oneof(
   { weight: 4, arbitrary: link },
   { weight: 2, arbitrary: fc.constantFrom(...MARKUP) },
@@ -54,9 +165,29 @@ const text = fc.array(piece, { maxLength: 8 }).map((a) => a.join(''));
 const huge = fc.tuple(piece, fc.integer({ min: 2000, max: 10_000 })).map(([p, n]) => (p || 'x').repeat(Math.ceil(n / (p || 'x').length)));
 const hostile = fc.oneof({ weight: 12, arbitrary: text }, { weight: 1, arbitrary: huge });
 
-const FIELDS = ['name', 'name2', 'question', 'option', 'evidence', 'reason', 'summary', 'error', 'taskId', 'agentName', 'key', 'note', 'mode', 'path', 'route', 'template', 'why'] as const;
+const FIELDS = [
+  'name',
+  'name2',
+  'question',
+  'option',
+  'evidence',
+  'reason',
+  'summary',
+  'error',
+  'taskId',
+  'agentName',
+  'key',
+  'note',
+  'mode',
+  'path',
+  'route',
+  'template',
+  'why',
+] as const;
 type Hostile = Record<(typeof FIELDS)[number], string>;
-const values = fc.record(Object.fromEntries(FIELDS.map((f) => [f, hostile])) as Record<(typeof FIELDS)[number], fc.Arbitrary<string>>) as fc.Arbitrary<Hostile>;
+const values = fc.record(
+  Object.fromEntries(FIELDS.map((f) => [f, hostile])) as Record<(typeof FIELDS)[number], fc.Arbitrary<string>>,
+) as fc.Arbitrary<Hostile>;
 
 // ---- what the user sees -------------------------------------------------------------------------------------
 
@@ -72,7 +203,10 @@ function checkPick(where: string, spec: PickSpec): void {
   const p = shownPick(spec);
   checkPlain(`${where} label`, p.label, LIMITS.label + (spec.icon ? spec.icon.length + 4 : 0));
   assert.deepStrictEqual(iconsIn(p.label), spec.icon ? [spec.icon] : [], `${where}: icons in ${JSON.stringify(p.label)}`);
-  for (const [k, v] of [['description', p.description], ['detail', p.detail]] as const) {
+  for (const [k, v] of [
+    ['description', p.description],
+    ['detail', p.detail],
+  ] as const) {
     if (v === undefined) continue;
     checkPlain(`${where} ${k}`, v, k === 'detail' ? LIMITS.detail : LIMITS.description);
     assert.deepStrictEqual(iconsIn(v), [], `${where} ${k}: icons in ${JSON.stringify(v)}`);
@@ -91,7 +225,16 @@ function checkTree(rows: readonly TreeRow[], depth = 0): number {
 }
 
 function board(agent: string, h: Hostile, extra: Partial<Board>): Board {
-  return { ...idleBoard(agent, 0), task_id: h.taskId, last_event: { id: h.key, status: 'progress', summary: h.summary, report_path: null, at: 0, via: 'terminal' }, delivery: 'delivered', delivered_to: h.name, brief_path: h.path, report_path: h.path, ...extra };
+  return {
+    ...idleBoard(agent, 0),
+    task_id: h.taskId,
+    last_event: { id: h.key, status: 'progress', summary: h.summary, report_path: null, at: 0, via: 'terminal' },
+    delivery: 'delivered',
+    delivered_to: h.name,
+    brief_path: h.path,
+    report_path: h.path,
+    ...extra,
+  };
 }
 
 /** Terminals, waits (a dialog with options, a reply that asks), boards, routes and hooks, every text hostile. */
@@ -100,9 +243,21 @@ function world(h: Hostile, active: string): ViewInput {
   store.openTerminal('A', h.name);
   store.openTerminal('B', h.name2);
   store.openTerminal('C', h.name);
-  store.observe(obs('hook', 1000, 'waiting', { wait: 'permission', question: h.question, evidence: h.evidence, locator: { terminalId: 'A' } }));
-  store.observe({ ...obs('hook', 1000, 'waiting', { evidence: h.evidence, locator: { terminalId: 'C' } }), wait: { kind: 'question', question: h.question, options: [h.option, 'No'] } });
-  store.observe(obs('jsonl-watcher', 2000, 'failed', { agent: 'codex', reason: h.reason, evidence: h.evidence, locator: { terminalId: 'B', sessionId: 'S' } }));
+  store.observe(
+    obs('hook', 1000, 'waiting', { wait: 'permission', question: h.question, evidence: h.evidence, locator: { terminalId: 'A' } }),
+  );
+  store.observe({
+    ...obs('hook', 1000, 'waiting', { evidence: h.evidence, locator: { terminalId: 'C' } }),
+    wait: { kind: 'question', question: h.question, options: [h.option, 'No'] },
+  });
+  store.observe(
+    obs('jsonl-watcher', 2000, 'failed', {
+      agent: 'codex',
+      reason: h.reason,
+      evidence: h.evidence,
+      locator: { terminalId: 'B', sessionId: 'S' },
+    }),
+  );
   const handoff: HandoffView = {
     agents: [
       { key: h.key, name: h.agentName, mode: h.mode, drivable: true, note: h.note, board: board(h.key, h, { state: 'in_progress' }) },
@@ -114,7 +269,14 @@ function world(h: Hostile, active: string): ViewInput {
     ungrouped: [{ id: h.key, status: 'done', summary: h.summary, report_path: null, at: 0, via: 'doorbell' }],
     routes: [{ id: 'r', from: h.route, to: h.key, template: h.template, created: 0, pending: true }],
   };
-  return { terminals: store.terminals(), waits: store.waits(), now: 60_000, activeTerminalId: active, hooks: [{ agent: 'codex', scope: 'user', state: 'error', path: h.path, note: h.note }], handoff };
+  return {
+    terminals: store.terminals(),
+    waits: store.waits(),
+    now: 60_000,
+    activeTerminalId: active,
+    hooks: [{ agent: 'codex', scope: 'user', state: 'error', path: h.path, note: h.note }],
+    handoff,
+  };
 }
 
 function checkViews(h: Hostile): void {
@@ -123,7 +285,11 @@ function checkViews(h: Hostile): void {
     assert.ok(checkTree(treeRows(v)) >= 15, 'every kind of row was built');
     const sb = statusBar(v);
     const s = v.terminals.find((t) => t.id === active)!;
-    for (const [item, icons] of [[sb.summary, 2], [sb.handoff, 1], [sb.active, 1]] as const) {
+    for (const [item, icons] of [
+      [sb.summary, 2],
+      [sb.handoff, 1],
+      [sb.active, 1],
+    ] as const) {
       assert.ok(item, 'every status-bar item is shown');
       assert.deepStrictEqual(hiddenIn(item.text), [], item.text);
       assert.strictEqual(iconsIn(item.text).length, icons, `status-bar text ${JSON.stringify(item.text)}`);
@@ -150,7 +316,10 @@ function checkMessages(h: Hostile): void {
     ['board blocked', msg.boardNotice({ ...b, state: 'blocked', last_event: null }).text],
     ['dispatch refused', msg.dispatchNotice({ submitted: false, delivered: false, refused: h.error }, msg.briefWhat(h.key, h.taskId)).text],
     ['dispatch failed', msg.dispatchNotice({ submitted: true, delivered: false, error: h.error, board: b }, msg.handshakeWhat(h.key)).text],
-    ['dispatch delivered', msg.dispatchNotice({ submitted: true, delivered: true, note: h.note, board: b }, msg.briefWhat(h.key, h.taskId)).text],
+    [
+      'dispatch delivered',
+      msg.dispatchNotice({ submitted: true, delivered: true, note: h.note, board: b }, msg.briefWhat(h.key, h.taskId)).text,
+    ],
     ['ready', msg.readyNotice(h.key, h.summary)],
     ['no agent', msg.noAgentNotice(h.path)],
     ['init', msg.initNotice(h.path)],
@@ -162,7 +331,12 @@ function checkMessages(h: Hostile): void {
     ['replay failed', msg.replayFailedNotice(h.error)],
   ];
   for (const [where, t] of texts) checkPlain(where, t);
-  const boxes = [msg.answerBox(w, h.name), { prompt: msg.taskIdPrompt(h.key) }, { prompt: msg.cancelPrompt(h.key, h.taskId) }, { title: msg.handshakeProgress(h.key) }];
+  const boxes = [
+    msg.answerBox(w, h.name),
+    { prompt: msg.taskIdPrompt(h.key) },
+    { prompt: msg.cancelPrompt(h.key, h.taskId) },
+    { title: msg.handshakeProgress(h.key) },
+  ];
   for (const box of boxes) for (const [k, t] of Object.entries(shownInput(box))) checkPlain(`input ${k}`, t);
   const log = msg.waitLogLines(w, h.name);
   for (const line of [log.info, log.trace ?? '']) assert.deepStrictEqual(hiddenIn(line), [], line);
@@ -173,7 +347,20 @@ function checkMessages(h: Hostile): void {
     ['name pick', picks.namePicks([h.name, h.name2])],
     ['brief pick', picks.briefSourcePicks(true, h.path)],
     ['mode pick', picks.modePicks()],
-    ['hook pick', picks.hookPicks([{ agent: 'claude-code', scope: 'system', state: 'partial', found: { found: true, why: h.why }, path: h.path, note: h.note, picked: true }])],
+    [
+      'hook pick',
+      picks.hookPicks([
+        {
+          agent: 'claude-code',
+          scope: 'system',
+          state: 'partial',
+          found: { found: true, why: h.why },
+          path: h.path,
+          note: h.note,
+          picked: true,
+        },
+      ]),
+    ],
   ];
   for (const [where, list] of specs) for (const p of list) checkPick(where, p);
 }
@@ -199,13 +386,26 @@ describe(`fuzz: hostile text in every message, prompt, pick, tree row and status
       throw new DispatchFailure('no_terminal', reason);
     };
     const hub = new Hub({ bodyLimit: 64 * 1024 });
-    const service = new HandoffService({ root: path.join(tmp, 'h'), teamFile: team, hub, hubFile: path.join(tmp, 'hub.json'), hubEnv: 'AGENT_LENS_HUB', cli: '/bin/false', finder: { find }, trusted: () => trusted, log: () => undefined, sleep: async () => undefined });
+    const service = new HandoffService({
+      root: path.join(tmp, 'h'),
+      teamFile: team,
+      hub,
+      hubFile: path.join(tmp, 'hub.json'),
+      hubEnv: 'AGENT_LENS_HUB',
+      cli: '/bin/false',
+      finder: { find },
+      trusted: () => trusted,
+      log: () => undefined,
+      sleep: async () => undefined,
+    });
     service.start();
     await hub.listen();
     let n = 0;
     let rawLinks = 0;
     // The schema refuses control characters in launch (a test of its own): links split by anything else reach the text.
-    const launch = fc.tuple(linkWith(['', '', '\u200b', '\u202e', '\u2066', ' ']), text).map(([l, t]) => `claude ${l} ${t.replace(/[\p{Cc}\u2028\u2029]/gu, '')}`);
+    const launch = fc
+      .tuple(linkWith(['', '', '\u200b', '\u202e', '\u2066', ' ']), text)
+      .map(([l, t]) => `claude ${l} ${t.replace(/[\p{Cc}\u2028\u2029]/gu, '')}`);
     try {
       await fc.assert(
         fc.asyncProperty(launch, hostile, fc.boolean(), async (cmd, why, finderFails) => {
