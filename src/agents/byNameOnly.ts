@@ -3,7 +3,7 @@ import type { AgentSignature } from './screenRules';
 
 /**
  * More agents, identified by command line, package and process only (not verified against the real programs
- * here): their screens fall back to seed 000's generic rules and the generic dialog shape. The headless flags
+ * here): their screens fall back to the generic rules (seedRules.ts) and the generic dialog shape. The headless flags
  * are the ones each CLI documents for one prompt and exit.
  */
 export function byNameOnly(

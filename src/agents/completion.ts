@@ -1,8 +1,8 @@
 /**
- * The completion shape (seed 000): a spinner symbol anchored at line start, a capitalised past-tense
+ * The completion shape: a spinner symbol anchored at line start, a capitalised past-tense
  * verb, " for ", a duration. The verb list is deliberately open; the anchor is what keeps ordinary text
  * such as "Retried for 3s" from matching. Claude Code 2.1.328 draws its completion line with ✻ (U+273B),
- * which the seed's class lacked; `Sautéed`/`Cogitated` stay as the legacy unanchored fallback.
+ * which older patterns lacked; `Sautéed`/`Cogitated` stay as the legacy unanchored fallback.
  * Rows are at most a screen wide, and every quantified group is separated by a required literal, so
  * matching is linear in the row length.
  */

@@ -38,7 +38,7 @@ export interface StateRule extends Marker {
 /**
  * Turn outcome markers: the lowest one on screen is the most recent turn's outcome. `completion` markers
  * (the completion shape) read as `stopped` from the screen, because the screen cannot tell success from
- * failure (seed 000); a reply ending with a question turns them into waiting.
+ * failure; a reply ending with a question turns them into waiting.
  */
 export interface OutcomeMarker extends Marker {
   state: 'stopped' | 'failed';

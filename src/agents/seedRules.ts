@@ -1,7 +1,7 @@
 import type { StateRule } from './screenRules';
 
 /**
- * Seed 000's agent-neutral dialog and working cues. The three recorded CLIs have exact rules of their own;
+ * Agent-neutral dialog and working cues, for agents without rules of their own. The three recorded CLIs have exact rules of their own;
  * these serve the agents we have no recordings of yet, and only in the bottom rows of an identified agent's TUI.
  */
 export const SEED_WAITING: StateRule[] = [

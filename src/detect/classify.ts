@@ -115,7 +115,7 @@ export function identify(frame: Frame, sigs: readonly AgentSignature[]): { agent
 
 /**
  * The first rule that matches in the newest turn: a row above `boundary` (the latest turn outcome on screen)
- * belongs to an earlier turn and decides nothing, however long it stays on screen (issue 10, stale lines).
+ * belongs to an earlier turn and decides nothing, however long it stays on screen.
  * Titles and OSC bodies (row -1) are always current.
  */
 function firstRule(frame: Frame, rules: readonly StateRule[], boundary = -1): Candidate | undefined {

@@ -165,7 +165,7 @@ export class TerminalDetector {
     const known = code !== undefined && code !== '';
     const evidence = known ? `process ended with exit code ${code}` : 'process ended';
     if (this.headless && known) {
-      // The run's own exit status is its outcome (issue 10): there is no TUI left to say anything else.
+      // The run's own exit status is its outcome: there is no TUI left to say anything else.
       const ok = Number(code) === 0;
       this.emit({
         t,

@@ -1,6 +1,6 @@
 /**
  * "Does this reply end with a question?" — one definition for the screen (the reply line above the prompt)
- * and the hooks (the reply's full text), per seed 001: strip trailing whitespace, markdown emphasis,
+ * and the hooks (the reply's full text) alike: strip trailing whitespace, markdown emphasis,
  * backticks, closing brackets and quotes, then look for `?` or the full-width `？`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * One agent's handoff board (seed 002 §7.5) and how doorbell events fold into it. Pure: the board store
+ * One agent's handoff board and how doorbell events fold into it. Pure: the board store
  * persists what this returns.
  */
 
@@ -12,7 +12,7 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 /** done, blocked and cancelled end a task: they are idempotent and free the in-flight gate. */
 export const TERMINAL_STATUSES: readonly EventStatus[] = ['done', 'blocked', 'cancelled'];
 
-/** The seed's eight places a dispatch can break (§5.6), named in `error_reason`. */
+/** The eight places a dispatch can break, named in `error_reason`. */
 export const ERROR_POINTS = {
   not_registered: 'not registered',
   workspace_not_folder: 'workspace not a folder',
@@ -90,7 +90,7 @@ export function flattenSummary(s: string): string {
   return chars.length > SUMMARY_MAX ? chars.slice(0, SUMMARY_MAX).join('') : flat;
 }
 
-/** The task id of the first handshake (seed 002 §7.0 step 2): its progress event makes the board `ready`. */
+/** The task id of the first handshake: its progress event makes the board `ready`. */
 export const HANDSHAKE_TASK = 'handshake';
 
 /** A task is in flight while the board is in progress: another task id is refused until it ends (the in-flight gate). */

@@ -72,7 +72,7 @@ export class Boards {
   }
 
   /**
-   * A restart: the hub's token changed, so nothing in flight can report to this run (seed 002 §7.5). Every
+   * A restart: the hub's token changed, so nothing in flight can report to this run. Every
    * board starts idle in memory; no folder under the root is listed, so planted folders cost nothing. So that
    * a reader of the files sees the reset too, a registered agent's status.json that does not read idle is
    * rewritten, if its folder is a real one (the first RESET_WRITES_MAX agents; the rest when they next change).

@@ -4,7 +4,7 @@ import { shellQuote } from '../common/shellQuote';
 
 /**
  * The brief and the protocol file an agent reads. The doorbell contract is generated here, never written by
- * hand (seed 002 §7.0: hand-written contracts lost the token header and the agents looped on 403/422).
+ * hand: hand-written contracts lost the token header and the agents looped on 403/422.
  */
 
 export interface ContractFacts {
@@ -81,7 +81,7 @@ export interface BriefInput {
   workspace?: string;
 }
 
-/** The brief file: the user's task, the fixed sections of seed 002 §7.3, then the generated contract. */
+/** The brief file: the user's task, the fixed sections every brief has, then the generated contract. */
 export function renderBrief(b: BriefInput, facts: ContractFacts): string {
   return [
     `# Brief ${b.agent}::${b.taskId}`,

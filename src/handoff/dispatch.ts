@@ -55,7 +55,7 @@ export interface DispatchRequest {
 }
 
 export interface DispatchResult {
-  /** The brief is on the board (written, status set) — not that it was delivered (seed 002 §7.5). */
+  /** The brief is on the board (written, status set) — not that it was delivered. */
   submitted: boolean;
   delivered: boolean;
   /** Set when the in-flight gate refused: nothing was written. */
@@ -65,7 +65,7 @@ export interface DispatchResult {
   brief_path?: string;
   report_path?: string;
   contract?: string;
-  /** The registry's `note` for this agent (the leader's own memo), echoed with every result (seed 002 §1). */
+  /** The registry's `note` for this agent (the leader's own memo), echoed with every result. */
   note?: string;
 }
 
@@ -91,7 +91,7 @@ function readMdHead(file: string): string | undefined {
 export class Dispatcher {
   constructor(private readonly d: DispatchDeps) {}
 
-  /** Seed 002's agent_dispatch: brief on the board (contract appended), status set, then the steps deliver the line. */
+  /** A dispatch: brief on the board (contract appended), status set, then the steps deliver the line. */
   async dispatch(req: DispatchRequest): Promise<DispatchResult> {
     const pre = this.prepare(req.agent, req.taskId);
     if ('result' in pre) return pre.result;
@@ -139,7 +139,7 @@ export class Dispatcher {
     };
   }
 
-  /** The first handshake (seed 002 §7.0 step 2): the agent reads read.md and rings progress; the board turns `ready`. */
+  /** The first handshake: the agent reads read.md and rings progress; the board turns `ready`. */
   async handshake(key: string): Promise<DispatchResult> {
     const pre = this.prepare(key, HANDSHAKE_TASK);
     if ('result' in pre) return pre.result;

@@ -6,14 +6,14 @@ import type { Boards, IncomingEvent } from './boards';
 import { isSafeSegment, splitEventId } from './paths';
 import { printable } from '../common/printable';
 
-/** Seed 002 §7.2's paths, on the same hub as the hooks. */
+/** The doorbell's paths, on the same hub as the hooks. */
 export const DOORBELL_PATH = '/handoff';
 export const HEALTH_PATH = '/handoff/health';
 export const DISPATCH_PATH = '/handoff/dispatch';
 export const BOARDS_PATH = '/handoff/boards';
 
 /**
- * Validates a doorbell body exactly as seed 002 §7.2 answers it: 422 when id, status or summary is missing
+ * Validates a doorbell body exactly as the contract in every brief says: 422 when id, status or summary is missing
  * (or not a string), 400 for an invalid status or an empty id or summary. Body-not-JSON (400) is the hub's.
  */
 export function parseEvent(body: unknown): IncomingEvent {

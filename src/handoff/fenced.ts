@@ -1,5 +1,5 @@
 /**
- * Seed 002 §7.2's fallback: an agent that cannot reach the doorbell prints a ```handoff fenced JSON block;
+ * The doorbell's fallback: an agent that cannot reach the doorbell prints a ```handoff fenced JSON block;
  * Agent Lens reads it from the terminal's output and rings the doorbell for it. Bounded: only the last
  * TAIL_MAX characters of plain text are kept, and a block body is at most BLOCK_MAX characters.
  */

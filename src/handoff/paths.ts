@@ -21,7 +21,7 @@ export function checkSegment(what: 'agent key' | 'task id', s: string): string {
   return s;
 }
 
-/** Where one agent's handoff files live under the handoff root (seed 002 §7). */
+/** Where one agent's handoff files live under the handoff root. */
 export class HandoffPaths {
   readonly root: string;
   /**
@@ -232,7 +232,7 @@ export function realPrefix(p: string): string {
   }
 }
 
-/** `{agent}::{task_id}` split; undefined when the id has no `::` (seed 002 §7.2: such an event groups nowhere). */
+/** `{agent}::{task_id}` split; undefined when the id has no `::` (such an event goes on no board). */
 export function splitEventId(id: string): { agent: string; taskId: string } | undefined {
   const i = id.indexOf('::');
   if (i < 0) return undefined;

@@ -9,7 +9,7 @@ import { isAgent } from '../common/agents';
 import { TURN_ENDED } from '../common/states';
 
 /**
- * Routing triggers (seed 000): when terminal A's agent comes to rest as Stopped or Completed, registered agent
+ * Routing triggers: when terminal A's agent comes to rest as Stopped or Completed, registered agent
  * B gets a brief made from a template, once per transition. A target busy with another task holds one pending
  * brief per route (the newest replaces an older one) until its in-flight gate opens: never an unbounded queue.
  */

@@ -41,7 +41,7 @@ export interface HandoffOptions {
 }
 
 /**
- * Everything of seed 002 that is not a view: the registry, the boards, the dispatcher and the doorbell routes,
+ * Everything of the handoff that is not a view: the registry, the boards, the dispatcher and the doorbell routes,
  * wired on a hub. The extension and `agent-lens serve` run the same one; nothing here imports VS Code.
  */
 export class HandoffService {
@@ -85,7 +85,7 @@ export class HandoffService {
     };
   }
 
-  /** Loads the registry, resets every board (a restart: seed 002 §7.5), mounts the routes, watches team.toml. */
+  /** Loads the registry, resets every board (a restart: nothing in flight can report to this run), mounts the routes, watches team.toml. */
   start(): void {
     const err = this.registry.load();
     if (err) this.o.log('warn', `team.toml: ${err.message}`);

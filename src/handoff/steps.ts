@@ -1,7 +1,7 @@
 import type { DispatchStep } from './team/schema';
 
 /**
- * The dispatch steps engine (seed 002 §1.1): a deterministic sequence, no model in the loop. Every step is
+ * The dispatch steps engine: a deterministic sequence, no model in the loop. Every step is
  * checked and every placeholder resolved before the first keystroke, so a bad step fails the dispatch with
  * nothing typed (a literal `{hwnd}` in a terminal is the seed's classic bug).
  */
@@ -33,7 +33,7 @@ export const KEYS: Record<string, string> = {
   'ctrl+u': '\x15',
 };
 
-/** Enter is pressed at least this long after typing: a TUI takes text and Enter in one burst as a paste (seed 001, rule 2 of §1.1). */
+/** Enter is pressed at least this long after typing: a TUI takes text and Enter in one burst as a paste and does not submit it. */
 export const ENTER_AFTER_TYPE_MS = 1000;
 /**
  * What follows a key press ending in ESC waits this long, so it is not read as an Alt sequence. Above tmux's

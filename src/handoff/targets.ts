@@ -6,7 +6,7 @@ import type { TeamAgent } from './team/schema';
 import { type AgentId, isAgent } from '../common/agents';
 import type { AgentState } from '../common/states';
 
-/** How far below a terminal's shell the agent process may sit (seed 002 §2: up to four parents). */
+/** How far below a terminal's shell the agent process may sit: wrappers and package runners put up to four parents between them. */
 export const MAX_DEPTH = 4;
 
 /** Whether a process is the registry's `process`: its name, or the program or script it runs (`node …/claude`, `bash agent.sh`). */

@@ -18,7 +18,7 @@ import {
 } from './targets';
 import type { TeamAgent } from './team/schema';
 
-/** How long a launched agent has to show its process (seed 002 §2: TUIs take 5–10 s to come up). */
+/** How long a launched agent has to show its process (TUIs take 5–10 s to come up). */
 export const LAUNCH_WAIT_MS = 10_000;
 
 function tmux(args: string[], socket?: string): Promise<string> {

@@ -168,7 +168,7 @@ export class Hub {
       if (status === 500) this.opts.log?.('warn', `hub: ${printable(req.url ?? '')}: ${printable((e as Error).message)}`);
       // Drain what is left so the client reads our answer instead of a reset.
       req.resume();
-      // A 403 says nothing (seed 002 §7.2): the caller is told only that it is not let in.
+      // A 403 says nothing more: the caller is told only that it is not let in, never why.
       const json = status === 403 ? '' : JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
       if (!res.headersSent)
         res

@@ -29,7 +29,7 @@ export function checkOrigin(req: IncomingMessage): void {
 
 /**
  * Constant-time comparison of the token, given as `Authorization: Bearer …` (the hook reporter) or
- * `X-Handoff-Token: …` (seed 002's doorbell contract); a length mismatch is refused without comparing.
+ * `X-Handoff-Token: …` (the doorbell contract briefs give agents); a length mismatch is refused without comparing.
  */
 export function checkToken(req: IncomingMessage, token: string): void {
   const auth = req.headers.authorization ?? '';

@@ -4,7 +4,7 @@ import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
  * Claude Code 2.1.328 transcripts (`~/.claude/projects/<cwd>/<session>.jsonl`), see
- * recordings/claude-code/FACTS.md §5. Only `user`, `assistant` and `system`/`turn_duration` entries say
+ * Only `user`, `assistant` and `system`/`turn_duration` entries say
  * anything about the turn; everything else (attachments, API request blobs, snapshots) is skipped unparsed.
  */
 
@@ -194,7 +194,7 @@ function firstText(blocks: Block[]): string | undefined {
   return undefined;
 }
 
-/** FACTS §5: a dialog rejection has toolDenialBeforeRun; Esc during a running command does not. */
+/** A dialog rejection has toolDenialBeforeRun; Esc during a running command does not. */
 function denialReason(tool: string, beforeRun: boolean | null | undefined): string {
   if (tool === 'AskUserQuestion') return 'question dismissed';
   return beforeRun ? 'permission rejected' : 'interrupted';

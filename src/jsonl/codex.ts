@@ -4,7 +4,7 @@ import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
  * Codex 0.169.0 rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`), see
- * recordings/codex/FACTS.md §5. Lines are `{timestamp, ordinal, type, payload}`; only `session_meta` and
+ * Lines are `{timestamp, ordinal, type, payload}`; only `session_meta` and
  * four `event_msg` payload types matter. `response_item` lines (tool lists, instructions: 20 KB+) are skipped.
  */
 
@@ -116,7 +116,7 @@ function decodeEvent(kind: string, payload: unknown, problems: ProblemCounter): 
   }
 }
 
-/** A failed turn is also a task_complete, one with `error` (FACTS §5). */
+/** A failed turn is also a task_complete, one with `error`. */
 function taskComplete(p: TaskComplete): Emit {
   if (!p.error)
     return { state: 'completed', evidence: evidence('codex.task_complete', `duration_ms ${p.duration_ms ?? '?'}`), turn: p.turn_id };

@@ -3,7 +3,7 @@ import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
 
 /**
- * OpenCode 1.18.33 keeps sessions in SQLite (recordings/opencode/FACTS.md §6); the DB reader hands rows here.
+ * OpenCode 1.18.33 keeps sessions in SQLite; the DB reader hands rows here.
  * A session's state is decided from its newest assistant message (and a newer user message, if any), and an
  * event is emitted only when that derived state changes. Rows arrive incrementally and in any order, so the
  * decoder keeps, per session, the newest message of each role and the error texts of failed tool parts.
@@ -256,7 +256,7 @@ function errorOutcome(error: NonNullable<Msg['error']>): Pick<LogEvent, 'reason'
   return { reason: error.name.replace(/Error$/, '') || 'error', evidence: ev };
 }
 
-/** The tool errors OpenCode writes when the user says no (FACTS §6): the turn stops there. */
+/** The tool errors OpenCode writes when the user says no: the turn stops there. */
 function toolRefusal(errors: Map<string, string> | undefined): Pick<LogEvent, 'reason' | 'evidence'> | undefined {
   for (const text of errors?.values() ?? []) {
     if (text.includes('rejected permission')) return { reason: 'permission rejected', evidence: evidence('opencode.part.tool', text) };

@@ -24,7 +24,7 @@ export function isPromptRecord(o: Observation): boolean {
   return o.prompt === true && o.state === 'working' && (o.provenance === undefined || o.provenance === 'verified');
 }
 
-/** A reply that ends with a question: a turn's end that asks (seed 001). */
+/** A reply that ends with a question: a turn's end that asks: listed, never notified. */
 export function isReplyQuestion(o: Observation): boolean {
   return o.state === 'waiting' && o.wait?.kind === 'reply-question';
 }

@@ -5,7 +5,7 @@ import type { Wait } from './waits';
 
 export interface NotifyOptions {
   enabled(): boolean;
-  /** Seconds a dialog may stay open before we notify (seed 001: 15 s; people at the screen answer sooner). */
+  /** Seconds a dialog may stay open before we notify (15 s by default; people at the screen answer sooner). */
   delaySeconds(): number;
   /** True while this terminal is the focused, visible one: the user already sees the dialog. */
   isFocused(terminalId: string): boolean;

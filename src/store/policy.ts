@@ -21,7 +21,7 @@ export function answerableInline(w: Pick<Wait, 'kind'>): boolean {
 }
 
 /**
- * A wait worth a notification: a dialog (not a reply that merely ends with a question, seed 001) that has
+ * A wait worth a notification: a dialog (not a reply that merely ends with a question) that has
  * been open `delayMs` since it appeared, in a terminal the user is not looking at.
  */
 export function worthNotifying(w: Wait, now: number, delayMs: number, focused: boolean): boolean {

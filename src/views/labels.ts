@@ -9,7 +9,7 @@ import { type AgentId, isAgent, isAgentKind, NO_AGENT } from '../common/agents';
 import type { AgentState } from '../common/states';
 import type { Source } from '../common/sources';
 
-/** How each state looks (seed 000's colours: working green, waiting orange, stopped/failed red, completed green, exited grey). */
+/** How each state looks (working green, waiting orange, stopped/failed red, completed green, exited grey). */
 export const LOOK: Record<AgentState, { icon: string; color?: string; label: () => string }> = {
   working: { icon: 'sync~spin', color: 'charts.green', label: () => l10n.t('working') },
   waiting: { icon: 'bell-dot', color: 'charts.orange', label: () => l10n.t('waiting') },

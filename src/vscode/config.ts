@@ -15,6 +15,15 @@ export interface AgentLensConfig {
   claudeConfigDirs: string[];
   codexHomes: string[];
   opencodeDatabases: string[];
+  /** Where handoff boards live and where team.toml is (empty: the default under the workspace's .agent-lens). */
+  handoffRoot: PathSetting;
+  handoffTeamFile: PathSetting;
+}
+
+/** A path setting and the settings layer that gave it: a workspace's choice is held to that workspace's folder. */
+export interface PathSetting {
+  value: string;
+  from: 'user' | 'workspace' | 'default';
 }
 
 const DEFAULT_AGENTS: Record<AgentKind, boolean> = Object.fromEntries(AGENT_KINDS.map((a) => [a, true])) as Record<AgentKind, boolean>;
@@ -47,7 +56,19 @@ export function readConfig(): AgentLensConfig {
     claudeConfigDirs: paths(get('agentLens.sessionLogs.claudeConfigDirs')),
     codexHomes: paths(get('agentLens.sessionLogs.codexHomes')),
     opencodeDatabases: paths(get('agentLens.sessionLogs.opencodeDatabases')),
+    handoffRoot: pathSetting('agentLens.handoff.root', trusted),
+    handoffTeamFile: pathSetting('agentLens.handoff.teamFile', trusted),
   };
+}
+
+/** A path setting's value and where it came from; in Restricted Mode only the user's own value counts. */
+function pathSetting(key: SettingKey, trusted: boolean): PathSetting {
+  const v = readSetting(key, trusted);
+  const value = typeof v === 'string' ? v.trim() : '';
+  if (!value) return { value, from: 'default' };
+  const i = vscode.workspace.getConfiguration().inspect<string>(key);
+  const fromWorkspace = trusted && (i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined);
+  return { value, from: fromWorkspace ? 'workspace' : 'user' };
 }
 
 /** The agents the configuration switches off. */

@@ -21,6 +21,7 @@ import type { TerminalAdapter } from './terminals';
 import { printable } from '../common/printable';
 import * as ui from './ui';
 import { COMMAND_IDS } from '../views/commandIds';
+import { type AgentLensConfig, type PathSetting, readConfig } from './config';
 
 const ROUTES_KEY = 'agentLens.routes';
 
@@ -28,28 +29,24 @@ const ROUTES_KEY = 'agentLens.routes';
  * Where the registry and the boards live: the settings, else `.agent-lens/` in the workspace (or the home folder
  * without one), and who chose each (the service lets only the user's own choice lead through a link).
  */
-export function handoffLocations(): {
+export function handoffLocations(config: AgentLensConfig): {
   root: string;
   teamFile: string;
   workspace?: string;
   rootFrom: 'user' | 'workspace' | 'default';
   teamFrom: 'user' | 'workspace' | 'default';
 } {
-  const c = vscode.workspace.getConfiguration('agentLens.handoff');
   const ws = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const base = ws ?? os.homedir();
-  const locate = (key: 'root' | 'teamFile', def: string) => {
-    const s = (c.get<string>(key) ?? '').trim().replace(/^~(?=\/|$)/, os.homedir());
+  const locate = (p: PathSetting, def: string) => {
+    const s = p.value.replace(/^~(?=\/|$)/, os.homedir());
     if (!s) return { at: path.join(base, '.agent-lens', def), from: 'default' as const };
-    // Both settings are restricted: in Restricted Mode get() ignores the workspace's values, so a user value wins.
-    const i = c.inspect<string>(key);
-    const fromWorkspace = vscode.workspace.isTrusted && (i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined);
     // A relative path is resolved in whichever workspace is open: the user named it, the repository decides what is there.
-    const fromUser = !fromWorkspace && i?.globalValue !== undefined && path.isAbsolute(s);
+    const fromUser = p.from === 'user' && path.isAbsolute(s);
     return { at: path.resolve(base, s), from: fromUser ? ('user' as const) : ('workspace' as const) };
   };
-  const root = locate('root', 'handoff');
-  const team = locate('teamFile', 'team.toml');
+  const root = locate(config.handoffRoot, 'handoff');
+  const team = locate(config.handoffTeamFile, 'team.toml');
   return { root: root.at, teamFile: team.at, workspace: ws, rootFrom: root.from, teamFrom: team.from };
 }
 
@@ -101,7 +98,7 @@ export class HandoffHost implements vscode.Disposable {
     if (!this.hub) return;
     this.service?.dispose();
     this.routerImpl?.dispose();
-    const loc = handoffLocations();
+    const loc = handoffLocations(readConfig());
     const service = new HandoffService({
       ...loc,
       hub: this.hub.hub,

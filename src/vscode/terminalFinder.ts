@@ -20,11 +20,11 @@ import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
 import { shellWord } from '../common/shellQuote';
 
-/** How long a launched agent has to be identified (seed 002 §2: a TUI takes 5–10 s to come up). */
+/** How long a launched agent has to be identified (a TUI takes 5–10 s to come up). */
 export const LAUNCH_WAIT_MS = 10_000;
 
 /**
- * Finds an agent's VS Code terminal fresh for every dispatch (seed 002 §2). A terminal qualifies only while its
+ * Finds an agent's VS Code terminal fresh for every dispatch (terminals come and go). A terminal qualifies only while its
  * agent holds it (`terminalVerdict`): the registry's `process` in the foreground process group of the
  * terminal's tty (Linux /proc, `ps` on macOS; on Windows, where that cannot be read, below its shell while
  * Agent Lens shows a running agent there), or, without `process`, a running agent Agent Lens shows there with

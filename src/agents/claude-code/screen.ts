@@ -1,7 +1,7 @@
 import { COMPLETION_SHAPE } from '../completion';
 import type { AgentSignature } from '../screenRules';
 
-/** Claude Code, checked against 2.1.328 (shared/recordings/claude-code, FACTS.md). */
+/** Claude Code, checked against 2.1.328 (its recordings: test/fixtures/recordings/claude-code, test/fixtures/live/claude-code). */
 export const screen: AgentSignature = {
   agent: 'claude-code',
   displayName: 'Claude Code',
@@ -25,7 +25,7 @@ export const screen: AgentSignature = {
       weight: 1,
       altScreenOnly: true,
     },
-    // Seed 000's literal markers, kept weak: a cat of a file can print them too.
+    // The product's name on screen, kept weak: a cat of a file can print it too.
     { id: 'cc.seed-name', where: 'screen', pattern: /\bClaude Code\b/, weight: 1, altScreenOnly: true },
   ],
   waiting: [

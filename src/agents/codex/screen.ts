@@ -1,7 +1,7 @@
 import { CODEX_COMPLETION } from '../completion';
 import type { AgentSignature } from '../screenRules';
 
-/** OpenAI Codex CLI, checked against 0.169.0 (shared/recordings/codex, FACTS.md). */
+/** OpenAI Codex CLI, checked against 0.169.0 (its recordings: test/fixtures/recordings/codex, test/fixtures/live/codex). */
 export const screen: AgentSignature = {
   agent: 'codex',
   displayName: 'Codex',
@@ -24,7 +24,7 @@ export const screen: AgentSignature = {
     },
     { id: 'cx.composer', where: 'bottom', pattern: /^› Ask Codex to do anything/, weight: 1, altScreenOnly: true },
     { id: 'cx.title-action', where: 'title', pattern: /^\[ [!.] \] Action Required \| /, weight: 1 },
-    // Seed 000's patterns that still hold somewhere in 0.169 (case-insensitive version string, model name).
+    // Older Codex patterns that still hold somewhere in 0.169 (case-insensitive version string, model name).
     { id: 'cx.seed-version', where: 'screen', pattern: /\bcodex v\d/i, weight: 1, altScreenOnly: true },
     { id: 'cx.seed-model', where: 'bottom', pattern: /\bgpt-[0-9.]+/i, weight: 1, altScreenOnly: true },
   ],

@@ -3,7 +3,7 @@ import { type Meaning, obj, permissionWait, str } from '../hookMeaning';
 type Payload = Record<string, unknown>;
 
 /**
- * Gemini CLI 0.61.0 hooks (recordings/gemini/FACTS.md §5). Notification `ToolPermission` fires when the
+ * Gemini CLI 0.61.0 hooks, as the CLI fires them. Notification `ToolPermission` fires when the
  * approval dialog appears; AfterAgent ends every turn (also an interrupted or failed one, with the partial
  * text), so it says only whether a reply asks, never that a turn completed; a denial fires nothing.
  * SessionEnd fires three times at exit.

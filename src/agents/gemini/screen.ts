@@ -5,7 +5,7 @@ import type { AgentSignature } from '../screenRules';
 const STATUS_ROW = /\? for shortcuts|^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] |^\s*Executing Hooks?: |^─{20,}$/;
 
 /**
- * Gemini CLI 0.61.0 (recordings/gemini/FACTS.md; harness recordings in test/fixtures/live/gemini). An inline
+ * Gemini CLI 0.61.0 (harness recordings in test/fixtures/live/gemini). An inline
  * TUI without a completion line: a finished turn is its reply `✦ …` as the lowest outcome, and a reply that
  * ends with a question asks.
  */
@@ -17,7 +17,7 @@ export const screen: AgentSignature = {
   packages: ['@google/gemini-cli'],
   processNames: ['gemini'],
   headless: { flags: ['-p', '--prompt'] },
-  // The title Gemini CLI 0.61.0 sets itself (FACTS.md §4): icon, two spaces, state, folder.
+  // The title Gemini CLI 0.61.0 sets itself: icon, two spaces, state, folder.
   identify: [{ id: 'gm.title', where: 'title', pattern: /^(?:◇ {2}Ready|✦ {2}Working…|✋ {2}Action Required) \(/, weight: 2 }],
   waiting: [
     {
@@ -30,7 +30,7 @@ export const screen: AgentSignature = {
     ...SEED_WAITING,
   ],
   working: [
-    // The elapsed time goes 0s … 59s, 1m, 1m 1s (FACTS.md §2).
+    // The elapsed time goes 0s … 59s, 1m, 1m 1s.
     { id: 'gm.esc-to-cancel', where: 'bottom', pattern: /\(esc to cancel, \d+[hms](?: \d+[ms]){0,2}\)/, state: 'working' },
     { id: 'gm.title-working', where: 'title', pattern: /^✦ {2}Working…/, state: 'working' },
     ...SEED_WORKING,

@@ -3,7 +3,7 @@ import { type Meaning, obj, permissionWait, questionWait, str } from '../hookMea
 type Payload = Record<string, unknown>;
 
 /**
- * Hermes 0.19.0 plugin hooks (seed 001; Hermes cannot be installed here, so this follows its source and is
+ * Hermes 0.19.0 plugin hooks (Hermes cannot be installed here, so this follows its source and is
  * unverified against a running CLI). The plugin sends `{hook, ...kwargs}`. `on_session_end` fires after
  * every turn on 0.19.0, so only an interrupted one closes anything.
  */

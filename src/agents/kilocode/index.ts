@@ -6,6 +6,6 @@ export const agent: AgentDescriptor = {
   screen,
   doc: {
     identifiedBy: 'command line (incl. its npm package and headless flags), process',
-    verified: "unverified: seed 000's generic rules and the generic dialog shape",
+    verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

@@ -14,7 +14,7 @@ export interface OpenCodeSessionState {
 }
 
 /**
- * OpenCode 1.18.33 bus events as a plugin receives them (recordings/opencode/FACTS.md §5). `session.status`
+ * OpenCode 1.18.33 bus events as a plugin receives them. `session.status`
  * stays busy while a dialog waits, so status changes are ignored while one is open; idle ends the turn.
  * `permission.updated` does not exist in this version: it is `permission.asked` / `permission.replied`.
  */

@@ -1,6 +1,6 @@
 import type { AgentSignature } from '../screenRules';
 
-/** OpenCode, checked against 1.18.33 (shared/recordings/opencode, FACTS.md). */
+/** OpenCode, checked against 1.18.33 (its recordings: test/fixtures/recordings/opencode, test/fixtures/live/opencode). */
 export const screen: AgentSignature = {
   agent: 'opencode',
   displayName: 'OpenCode',

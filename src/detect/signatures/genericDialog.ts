@@ -1,5 +1,5 @@
 /**
- * The shape of a dialog no agent's rule names (issue 10): a choice list with a selection cursor, or a
+ * The shape of a dialog no agent's rule names: a choice list with a selection cursor, or a
  * confirm/cancel hint next to choices or a question. Agent-independent, checked only on identified agents'
  * screens after their own dialog rules, and only in the bottom rows where TUIs draw dialogs. Every pattern
  * is anchored and bounded: they run on single rows.

@@ -1,5 +1,5 @@
 /**
- * `agent-lens-report <agent>`: run by an agent's hook with the hook's JSON on stdin. Seed 001's rules: never a
+ * `agent-lens-report <agent>`: run by an agent's hook with the hook's JSON on stdin. Its rules: never a
  * byte on stdout (some CLIs feed a hook's stdout to the model); exit 0 always; bounded time (3 s for its own
  * request; hooks are registered with timeout 10); credentials only from the environment (`AGENT_LENS_HUB`
  * names the discovery file). Every agent's reporter waits for its own request, Codex's too (Codex shows a hook

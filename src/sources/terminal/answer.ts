@@ -3,7 +3,7 @@ import type { Scheduler } from '../../common/scheduler';
 
 /**
  * Enter arrives as a write of its own, at least this long after the text: TUIs take a chunk that contains
- * Enter as a paste and never submit it (seed 001).
+ * Enter as a paste and never submit it.
  */
 export const ENTER_DELAY_MS = 1000;
 
