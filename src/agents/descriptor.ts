@@ -5,7 +5,7 @@ import type { HookTable } from './hookRow';
 /**
  * Everything Agent Lens knows about one agent, kept in the agent's own folder (src/agents/<id>/). The registry
  * (./registry.ts) lists them; every other list of agents — signatures, hooks, session logs, settings, the
- * README's table — is derived from it or checked against it (test/unit/agentRegistry.test.ts).
+ * README's table — is derived from it or checked against it (test/unit/agents/registry.test.ts).
  */
 export interface AgentDescriptor {
   id: AgentKind;

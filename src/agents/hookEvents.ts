@@ -9,7 +9,7 @@ export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
 /**
  * What each agent's hook events mean, by event name, for the agents whose events can be read one at a time
  * (OpenCode's plugin events need the session's state: opencodeMeaning). Kept apart from the registry so the
- * reporter, which runs on every hook, loads only these tables; test/unit/agentRegistry.test.ts checks that
+ * reporter, which runs on every hook, loads only these tables; test/unit/agents/registry.test.ts checks that
  * they and the registry name the same agents.
  */
 export const HOOK_EVENTS: Readonly<

@@ -4,7 +4,7 @@ import { OUTCOME_STATES } from '../common/states';
 
 /**
  * What is shown for one agent session, given each source's latest word (any order). Pure; table-tested in
- * test/unit/arbitrate.test.ts. In order:
+ * test/unit/store/arbitrate.test.ts. In order:
  *
  * 1. Exited (the process is gone) ends everything.
  * 2. The process scan's "it runs" counts only while no other source has spoken.

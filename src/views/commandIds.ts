@@ -1,6 +1,6 @@
 /**
  * Every command Agent Lens registers, by one name each. package.json's `contributes.commands` lists the same
- * ids (test/unit/commandIds.test.ts checks both ways); `openRow` is internal: a row's click, never in a menu.
+ * ids (test/unit/views/commandIds.test.ts checks both ways); `openRow` is internal: a row's click, never in a menu.
  */
 export const COMMAND_IDS = {
   focusTerminal: 'agentLens.focusTerminal',

@@ -3,7 +3,7 @@ import { arr, type Meaning, obj, permissionWait, questionWait, str } from '../ho
 type Payload = Record<string, unknown>;
 
 /**
- * Claude Code 2.1.328 hooks, as the CLI fires them (test/unit/hookReplay.test.ts replays recorded ones).
+ * Claude Code 2.1.328 hooks, as the CLI fires them (test/unit/replay/hooks.test.ts replays recorded ones).
  * PermissionRequest fires when the dialog opens (also for AskUserQuestion); Notification `permission_prompt`
  * about 6 s later only if nobody answered, and for either dialog, so it is a reminder. `idle_prompt` follows
  * any unanswered reply and is ignored. A denial or an interrupt fires nothing: the screen closes those waits.

@@ -1,0 +1,114 @@
+/**
+ * The agent registry (src/agents) is the one list of agents: every other list — the agent ids, the detector's
+ * signatures, the hook installer's choices, the reporter's agents, the log sources, package.json's setting and
+ * the README's table — is derived from it or must agree with it, and this says where they do not.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AGENT_VERSIONS } from '../../../harness/homeBase';
+import { AGENTS, configDirOf } from '../../../src/agents/registry';
+import { agentTable } from '../../../src/agents/table';
+import { HOOK_EVENTS } from '../../../src/agents/hookEvents';
+import { AGENT_KINDS } from '../../../src/common/agents';
+import { SIGNATURES } from '../../../src/detect/signatures';
+import { HOOK_TABLES } from '../../../src/integrations/install/hookTable';
+import { hookTargets } from '../../../src/integrations/install/targets';
+import { REPORTING_AGENTS } from '../../../src/hooks/wire';
+import { defaultLogLocations, tailRoots } from '../../../src/sources/logs/logSources';
+import { ROOT } from '../helpers';
+
+const ids = AGENTS.map((a) => a.id);
+const withHooks = (kind?: 'settings' | 'plugin') =>
+  AGENTS.filter((a) => (kind ? a.hooks === kind : a.hooks))
+    .map((a) => a.id)
+    .sort();
+const README_TABLE = /<!-- agents:[^\n]*-->\n([^]*?)\n<!-- \/agents -->/;
+
+describe('agent registry: one folder per agent, every list agrees', () => {
+  it('lists each folder of src/agents once, in the order of the agent ids, each with its own screen rules', () => {
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'src/agents'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    assert.deepStrictEqual([...ids].sort(), folders.sort());
+    assert.deepStrictEqual(ids, [...AGENT_KINDS]);
+    for (const a of AGENTS) assert.strictEqual(a.screen.agent, a.id, `src/agents/${a.id}/screen.ts names another agent`);
+    assert.deepStrictEqual(
+      SIGNATURES,
+      AGENTS.map((a) => a.screen),
+    );
+  });
+
+  it('the hook installer offers, and the reporter accepts, exactly the agents whose descriptor has hooks', () => {
+    assert.deepStrictEqual([...REPORTING_AGENTS].sort(), withHooks());
+    assert.deepStrictEqual(Object.keys(HOOK_TABLES).sort(), withHooks('settings'));
+    assert.deepStrictEqual(
+      AGENTS.filter((a) => a.hookRows)
+        .map((a) => a.id)
+        .sort(),
+      withHooks('settings'),
+      'every agent with settings hooks has its rows',
+    );
+    assert.deepStrictEqual(
+      [...Object.keys(HOOK_EVENTS), 'opencode'].sort(),
+      withHooks(),
+      'the reporter reads the events of every agent with hooks (OpenCode’s through opencodeMeaning)',
+    );
+    const ctx = { env: {}, home: '/home/u', reporter: '/x/agent-lens-report', opencodePluginSource: '/x/p.js', hermesSources: [] };
+    assert.deepStrictEqual([...new Set(hookTargets(ctx).map((t) => t.agent))].sort(), withHooks());
+  });
+
+  it('hook files and session logs live in each agent’s own configuration folder, as its environment says', () => {
+    const ctx = {
+      env: { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_CONFIG_DIR: '/o', HERMES_HOME: '/h' },
+      home: '/home/u',
+      reporter: '/r',
+      opencodePluginSource: '/p.js',
+      hermesSources: [],
+    };
+    for (const t of hookTargets(ctx).filter((x) => x.scope === 'user'))
+      assert.ok(t.path.startsWith(`${configDirOf(t.agent, ctx.env, ctx.home)}/`), `${t.agent}: ${t.path}`);
+    assert.deepStrictEqual(
+      tailRoots(defaultLogLocations(ctx.env, ctx.home)).map((r) => [r.agent, path.dirname(r.dir)]),
+      [
+        ['claude-code', '/c'],
+        ['codex', '/x'],
+      ],
+    );
+    assert.deepStrictEqual(
+      AGENTS.filter((a) => a.logs === 'jsonl').map((a) => a.id),
+      ['claude-code', 'codex'],
+    );
+    assert.deepStrictEqual(
+      AGENTS.filter((a) => a.logs === 'sqlite').map((a) => a.id),
+      ['opencode'],
+    );
+  });
+
+  it('package.json’s agentLens.agents switch lists every agent, on by default', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: {
+        configuration: { properties: Record<string, { default: Record<string, boolean>; properties: Record<string, unknown> }> };
+      };
+    };
+    const setting = pkg.contributes.configuration.properties['agentLens.agents'];
+    assert.deepStrictEqual(Object.keys(setting.properties), ids);
+    assert.deepStrictEqual(setting.default, Object.fromEntries(ids.map((id) => [id, true])));
+  });
+
+  it('the versions the harness installs are the versions the descriptors say were verified', () => {
+    for (const [id, version] of Object.entries(AGENT_VERSIONS))
+      assert.strictEqual(AGENTS.find((a) => a.id === id)?.screen.seenIn.split(' ')[0], version, id);
+  });
+
+  it('the README’s table of agents is the registry’s (AGENT_LENS_WRITE_README=1 rewrites it)', () => {
+    const file = path.join(ROOT, 'README.md');
+    const readme = fs.readFileSync(file, 'utf8');
+    const m = README_TABLE.exec(readme);
+    assert.ok(m, 'README.md has no <!-- agents: … --> … <!-- /agents --> block');
+    const want = agentTable(AGENTS);
+    if (m[1] !== want && process.env.AGENT_LENS_WRITE_README === '1') fs.writeFileSync(file, readme.replace(m[1], want));
+    else assert.strictEqual(m[1], want, 'the README’s table differs from src/agents: rerun this test with AGENT_LENS_WRITE_README=1');
+  });
+});

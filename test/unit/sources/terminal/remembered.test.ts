@@ -1,0 +1,149 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TerminalMemory } from '../../../../src/sources/terminal/terminalMemory';
+import { parseRemembered, REMEMBERED_FOR_MS, type RememberedTerminal, rememberedWords } from '../../../../src/sources/terminal/remembered';
+import { AgentStore } from '../../../../src/store/store';
+
+/** A terminal revived after Reload Window gets back what it had: the agent's session, and a dialog that waited. */
+describe('remembered terminals across a reload', () => {
+  const now = 1_000_000;
+  const r: RememberedTerminal = {
+    shellPid: 100,
+    agent: 'claude-code',
+    agentPid: 200,
+    cwd: '/work/demo-app',
+    sessionIds: ['sess-1'],
+    wait: {
+      kind: 'permission',
+      question: 'Bash: rm -rf build',
+      options: ['Yes', 'No'],
+      openedAt: now - 20_000,
+      openedBy: 'hook',
+      byHook: true,
+    },
+    savedAt: now - 5000,
+  };
+  const found = { agent: 'claude-code' as const, pid: 200 };
+
+  it('brings back the session and the open dialog, dated from when it appeared', () => {
+    const store = new AgentStore({ now: () => now });
+    store.openTerminal('t1', 'claude');
+    for (const o of rememberedWords(r, 't1', found, true, now)) store.observe(o);
+    const t = store.terminal('t1')!;
+    assert.deepStrictEqual([t.agent, t.state, t.waitKind], ['claude-code', 'waiting', 'permission']);
+    const [w] = store.waits();
+    assert.deepStrictEqual([w.question, w.options, w.openedAt, w.terminalId], ['Bash: rm -rf build', ['Yes', 'No'], now - 20_000, 't1']);
+    // Hooks of the session (Claude's Stop applies only to sessions the store knows) are taken again.
+    assert.ok(store.knowsAgentSession('claude-code', 'sess-1'));
+  });
+
+  it('a dialog a hook saw stays closed when its marker is gone (answered during the reload)', () => {
+    const words = rememberedWords(r, 't1', found, false, now);
+    assert.ok(words.every((o) => o.state !== 'waiting'));
+    assert.strictEqual(words.length, 1, 'the session id still comes back');
+  });
+
+  it('a dialog only the screen saw comes back whatever the markers say', () => {
+    const screenOnly = { ...r, wait: { ...r.wait!, openedBy: 'pty-scrape' as const, byHook: false } };
+    assert.ok(rememberedWords(screenOnly, 't1', found, false, now).some((o) => o.state === 'waiting'));
+  });
+
+  it('gives nothing for another agent, another process, or a memory too old', () => {
+    assert.deepStrictEqual(rememberedWords(r, 't1', { agent: 'codex', pid: 200 }, true, now), []);
+    assert.deepStrictEqual(rememberedWords(r, 't1', { agent: 'claude-code', pid: 201 }, true, now), []);
+    assert.deepStrictEqual(rememberedWords(r, 't1', found, true, r.savedAt + REMEMBERED_FOR_MS + 1), []);
+  });
+
+  it('a newer word of any source closes the restored dialog as usual', () => {
+    const store = new AgentStore({ now: () => now });
+    store.openTerminal('t1', 'claude');
+    for (const o of rememberedWords(r, 't1', found, true, now)) store.observe(o);
+    store.observe({
+      source: 'jsonl-watcher',
+      at: now + 1000,
+      agent: 'claude-code',
+      state: 'working',
+      evidence: 'claude.tool_result',
+      locator: { sessionId: 'sess-1' },
+    });
+    assert.deepStrictEqual([store.terminal('t1')!.state, store.waits().length], ['working', 0]);
+  });
+
+  it('a log read before the scan found the terminal is taken over when the remembered session comes back', () => {
+    const store = new AgentStore({ now: () => now });
+    store.openTerminal('t1', 'claude');
+    // The log's backlog is read at activation, before the revived terminal's agent is found: a session apart.
+    store.observe({
+      source: 'jsonl-watcher',
+      at: now - 30_000,
+      agent: 'claude-code',
+      state: 'working',
+      evidence: 'claude.prompt: "human"',
+      prompt: true,
+      locator: { sessionId: 'sess-1', cwd: '/work/demo-app' },
+    });
+    assert.strictEqual(store.terminal('t1')!.agent, 'shell');
+    for (const o of rememberedWords({ ...r, wait: undefined }, 't1', found, true, now)) store.observe(o);
+    store.observe({
+      source: 'process',
+      at: now,
+      agent: 'claude-code',
+      state: 'idle',
+      evidence: 'process claude (pid 200), running since before this window (re)loaded',
+      locator: { terminalId: 't1' },
+    });
+    const t = store.terminal('t1')!;
+    assert.deepStrictEqual([t.agent, t.state, t.source], ['claude-code', 'working', 'jsonl-watcher']);
+  });
+
+  it('reads back only well-formed, recent entries from the workspace state', () => {
+    const kept = parseRemembered([r, { ...r, savedAt: now - REMEMBERED_FOR_MS - 1 }, { shellPid: 'x' }, null, 7], now);
+    assert.deepStrictEqual(kept, [r]);
+    assert.deepStrictEqual(parseRemembered('garbage', now), []);
+  });
+
+  it('a window keeps it in a 0600 file at once, and the next window gives it back (a reload may end the host abruptly)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-mem-'));
+    fs.chmodSync(dir, 0o700);
+    const file = path.join(dir, 'hubs', 'ws.terminals.json');
+    const markers = path.join(dir, 'hubs', 'waiting');
+    const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
+    const before = new AgentStore({ now: () => now });
+    before.openTerminal('t1', 'claude');
+    const m1 = new TerminalMemory(
+      file,
+      before,
+      facts,
+      () => markers,
+      () => undefined,
+    );
+    before.observe({
+      source: 'hook',
+      at: now - 1000,
+      agent: 'claude-code',
+      state: 'waiting',
+      evidence: 'PermissionRequest',
+      wait: { kind: 'permission', question: 'Bash: rm -rf build' },
+      locator: { terminalId: 't1', sessionId: 'sess-9' },
+    });
+    m1.dispose();
+    assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
+    fs.mkdirSync(markers);
+    fs.writeFileSync(path.join(markers, '200'), '');
+    const after = new AgentStore({ now: () => now });
+    after.openTerminal('t9', 'claude');
+    const m2 = new TerminalMemory(
+      file,
+      after,
+      facts,
+      () => markers,
+      () => undefined,
+    );
+    m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
+    assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
+    m2.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
