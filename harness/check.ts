@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseCommandLine } from '../src/cli/args';
 import { HARNESS_ID, type Mark, resolveSegments } from './anchors';
 import type { AgentName } from './homes';
 import { ALL_SCENARIOS } from './scenarios/index';
@@ -103,9 +104,13 @@ export function checkRecording(dir: string, relabel = false): string[] {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const relabel = args.includes('--relabel');
-  const roots = args.filter((a) => !a.startsWith('--'));
+  const { values, positionals: roots } = parseCommandLine(
+    process.argv.slice(2),
+    { relabel: { type: 'boolean' } },
+    (m) => new Error(m),
+    true,
+  );
+  const relabel = values.relabel === true;
   if (!roots.length) roots.push('test/fixtures/recordings');
   let bad = 0;
   let n = 0;

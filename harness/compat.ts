@@ -19,6 +19,7 @@ import { replayFused } from '../src/replay/fused';
 import { decodeLogFile } from '../src/replay/logFiles';
 import { replayCast } from '../src/replay/replay';
 import { agreement, parseExpected } from '../src/replay/score';
+import { parseCommandLine } from '../src/cli/args';
 import { runScenario } from './driver';
 import { AGENT_VERSIONS } from './homes';
 import { castStartMs, recordingLog } from './recordingLogs';
@@ -38,27 +39,26 @@ interface Row {
   problems: string[];
 }
 
+const COMPAT_USAGE =
+  'usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]';
+
 function parseArgs(argv: string[]) {
-  const o: { agents?: string[]; scenarios?: string[]; from?: string; out?: string } = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--agent') o.agents = val().split(',');
-    else if (a === '--scenario') o.scenarios = val().split(',');
-    else if (a === '--from') o.from = val();
-    else if (a === '--keep-out') o.out = val();
-    else if (a === '--help' || a === '-h') {
-      console.log(
-        'usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]',
-      );
-      process.exit(0);
-    } else throw new Error(`unknown argument ${a} (try --help)`);
+  const { values: v } = parseCommandLine(
+    argv,
+    {
+      agent: { type: 'string' },
+      scenario: { type: 'string' },
+      from: { type: 'string' },
+      'keep-out': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    (m) => new Error(`${m} (try --help)`),
+  );
+  if (v.help) {
+    console.log(COMPAT_USAGE);
+    process.exit(0);
   }
-  return o;
+  return { agents: v.agent?.split(','), scenarios: v.scenario?.split(','), from: v.from, out: v['keep-out'] };
 }
 
 function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number; strictWithLog?: number } {

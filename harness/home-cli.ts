@@ -8,29 +8,37 @@
  * With --shell: one POSIX shell line that does exactly that (`eval "$(node home-cli.js … --shell)"`).
  */
 import { type AgentName, prepareHome } from './homes';
+import { parseCommandLine } from '../src/cli/args';
 import { shellWord } from '../src/common/shellQuote';
 
 function main(): void {
-  const a = process.argv.slice(2);
-  const get = (k: string) => {
-    const i = a.indexOf(k);
-    return i >= 0 ? a[i + 1] : undefined;
-  };
-  const agent = (get('--agent') ?? 'claude-code') as AgentName;
-  const baseUrl = get('--base-url');
+  const usage =
+    'usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]';
+  const { values: v } = parseCommandLine(
+    process.argv.slice(2),
+    {
+      agent: { type: 'string' },
+      'base-url': { type: 'string' },
+      'run-dir': { type: 'string' },
+      'permission-mode': { type: 'string' },
+      'no-hooks': { type: 'boolean' },
+      shell: { type: 'boolean' },
+    },
+    (m) => new Error(`${m}\n${usage}`),
+  );
+  const agent = (v.agent ?? 'claude-code') as AgentName;
+  const baseUrl = v['base-url'];
   if (!baseUrl) {
-    process.stderr.write(
-      'usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]\n',
-    );
+    process.stderr.write(`${usage}\n`);
     process.exit(2);
   }
   const h = prepareHome(agent, {
     baseUrl,
-    runDir: get('--run-dir'),
-    permissionMode: get('--permission-mode'),
-    hooks: !a.includes('--no-hooks'),
+    runDir: v['run-dir'],
+    permissionMode: v['permission-mode'],
+    hooks: v['no-hooks'] !== true,
   });
-  if (a.includes('--shell')) {
+  if (v.shell) {
     const env = Object.entries(h.env).map(([k, v]) => shellWord(`${k}=${v}`));
     process.stdout.write(`cd ${shellWord(h.cwd)} && env -i ${env.join(' ')} ${[h.command, ...h.args].map(shellWord).join(' ')}\n`);
     return;
@@ -40,4 +48,9 @@ function main(): void {
   );
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  process.stderr.write(`home-cli: ${(e as Error).message}\n`);
+  process.exit(2);
+}

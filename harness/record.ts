@@ -10,52 +10,45 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseCommandLine } from '../src/cli/args';
 import { runScenario } from './driver';
 import { ALL_SCENARIOS } from './scenarios/index';
 
+const RECORD_USAGE =
+  'usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]';
+
 function parseArgs(argv: string[]) {
-  const o: {
-    agents?: string[];
-    scenarios?: string[];
-    out: string;
-    keep: boolean;
-    verbose: boolean;
-    list: boolean;
-    exportScripts?: string;
-    strace: boolean;
-    force: boolean;
-  } = {
-    out: 'test/fixtures/live',
-    keep: false,
-    verbose: false,
-    list: false,
-    strace: false,
-    force: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--agent') o.agents = val().split(',');
-    else if (a === '--scenario') o.scenarios = val().split(',');
-    else if (a === '--out') o.out = val();
-    else if (a === '--keep') o.keep = true;
-    else if (a === '--verbose' || a === '-v') o.verbose = true;
-    else if (a === '--list') o.list = true;
-    else if (a === '--strace') o.strace = true;
-    else if (a === '--force') o.force = true;
-    else if (a === '--export-mock-scripts') o.exportScripts = val();
-    else if (a === '--help' || a === '-h') {
-      console.log(
-        'usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]',
-      );
-      process.exit(0);
-    } else throw new Error(`unknown argument ${a}`);
+  const { values: v } = parseCommandLine(
+    argv,
+    {
+      agent: { type: 'string' },
+      scenario: { type: 'string' },
+      out: { type: 'string' },
+      keep: { type: 'boolean' },
+      verbose: { type: 'boolean', short: 'v' },
+      list: { type: 'boolean' },
+      strace: { type: 'boolean' },
+      force: { type: 'boolean' },
+      'export-mock-scripts': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    (m) => new Error(`${m} (usage: ${RECORD_USAGE})`),
+  );
+  if (v.help) {
+    console.log(RECORD_USAGE);
+    process.exit(0);
   }
-  return o;
+  return {
+    agents: v.agent?.split(','),
+    scenarios: v.scenario?.split(','),
+    out: v.out ?? 'test/fixtures/live',
+    keep: v.keep === true,
+    verbose: v.verbose === true,
+    list: v.list === true,
+    exportScripts: v['export-mock-scripts'],
+    strace: v.strace === true,
+    force: v.force === true,
+  };
 }
 
 async function main(): Promise<void> {

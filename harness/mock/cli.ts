@@ -9,6 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseCommandLine } from '../../src/cli/args';
 import { createAnthropicMock } from './anthropic';
 import { type MockServer, loadScript } from './common';
 import { createChatMock } from './openai-chat';
@@ -16,18 +17,19 @@ import { createResponsesMock } from './openai-responses';
 import { createGeminiMock } from './gemini';
 
 export async function mockCliMain(argv: string[], defaultProtocol?: string): Promise<MockServer> {
-  const o: Record<string, string | boolean> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const k = a.slice(2);
-    if (k === 'verbose' || k === 'help') o[k] = true;
-    else {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      o[k] = v;
-    }
-  }
+  const { values: o } = parseCommandLine(
+    argv,
+    {
+      script: { type: 'string' },
+      protocol: { type: 'string' },
+      'port-file': { type: 'string' },
+      log: { type: 'string' },
+      port: { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    (m) => new Error(m),
+  );
   if (o.help || !o.script) {
     process.stdout.write(
       'usage: mock --script <file.json> [--protocol anthropic|responses|chat|gemini] [--port-file <path>] [--log <path>] [--port N] [--verbose]\n',

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseCommandLine } from './args';
 import * as fs from 'fs';
 import { CastError, parseCast } from '../formats/cast';
 import { replayFused } from '../replay/fused';
@@ -48,37 +49,45 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { file: '', screen: false, logs: [], hooks: [] };
-  const value = (name: string, v: string | undefined) => {
-    if (v === undefined) throw new UsageError(`${name} needs a value`);
-    return v;
+  const { values: v, positionals } = parseCommandLine(
+    argv,
+    {
+      'command-line': { type: 'string' },
+      cols: { type: 'string' },
+      rows: { type: 'string' },
+      screen: { type: 'boolean' },
+      log: { type: 'string', multiple: true },
+      hooks: { type: 'string', multiple: true },
+      t0: { type: 'string' },
+    },
+    (m) => new UsageError(m),
+    true,
+  );
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+  const a: Args = {
+    file: positionals[0] ?? '',
+    screen: v.screen === true,
+    logs: v.log ?? [],
+    hooks: v.hooks ?? [],
+    commandLine: v['command-line'],
   };
-  const intArg = (name: string, v: string | undefined) => {
-    const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < 2 || n > 1000) throw new UsageError(`${name} needs a whole number from 2 to 1000`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--command-line') a.commandLine = value(arg, argv[++i]);
-    else if (arg.startsWith('--command-line=')) a.commandLine = arg.slice('--command-line='.length);
-    else if (arg === '--cols') a.cols = intArg('--cols', argv[++i]);
-    else if (arg === '--rows') a.rows = intArg('--rows', argv[++i]);
-    else if (arg === '--screen') a.screen = true;
-    else if (arg === '--log') a.logs.push(value(arg, argv[++i]));
-    else if (arg === '--hooks') a.hooks.push(value(arg, argv[++i]));
-    else if (arg === '--t0') {
-      const n = Number(value(arg, argv[++i]));
-      if (!Number.isFinite(n) || n <= 0) throw new UsageError('--t0 needs epoch seconds, for example 1796229278.919');
-      a.t0 = n;
-    } else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
-    else if (!a.file) a.file = arg;
-    else throw new UsageError(`unexpected argument ${arg}`);
+  if (v.cols !== undefined) a.cols = intArg('--cols', v.cols);
+  if (v.rows !== undefined) a.rows = intArg('--rows', v.rows);
+  if (v.t0 !== undefined) {
+    const n = Number(v.t0);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError('--t0 needs epoch seconds, for example 1796229278.919');
+    a.t0 = n;
   }
   if (!a.file) throw new UsageError('replay needs a FILE.cast');
   if (a.t0 !== undefined && a.logs.length + a.hooks.length === 0)
     throw new UsageError('--t0 places session logs and hooks on the cast clock: give --log FILE or --hooks FILE too');
   return a;
+}
+
+function intArg(name: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 2 || n > 1000) throw new UsageError(`${name} needs a whole number from 2 to 1000`);
+  return n;
 }
 
 function round(t: number): number {

@@ -1,3 +1,4 @@
+import { parseCommandLine } from './args';
 import * as path from 'path';
 import { FileReadError, readRegularFile } from '../common/fsutil';
 import type { Board } from '../handoff/board';
@@ -31,20 +32,12 @@ export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [
 type Flags = Record<string, string | true>;
 
 function flags(argv: string[], known: Record<string, 'value' | 'switch'>): Flags {
+  const options = Object.fromEntries(
+    Object.entries(known).map(([name, kind]) => [name, { type: kind === 'value' ? ('string' as const) : ('boolean' as const) }]),
+  );
+  const { values } = parseCommandLine(argv, options, (m) => new HandoffUsageError(m));
   const out: Flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') ? a.slice(2, eq > 0 ? eq : undefined) : '';
-    const kind = known[name];
-    if (!kind) throw new HandoffUsageError(`unknown argument ${a}`);
-    if (kind === 'switch') out[name] = true;
-    else {
-      const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new HandoffUsageError(`--${name} needs a value`);
-      out[name] = v;
-    }
-  }
+  for (const [name, v] of Object.entries(values)) if (typeof v === 'string' || v === true) out[name] = v;
   return out;
 }
 
