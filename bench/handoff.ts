@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { HandoffService } from '../src/handoff/service';
 import { Hub } from '../src/hub/hub';
+import { SILENT } from '../src/common/log';
 
 type Print = (s: string) => void;
 
@@ -50,7 +51,7 @@ export async function benchHandoff(print: Print): Promise<void> {
     hubEnv: 'AGENT_LENS_HUB',
     cli: 'agent-lens',
     finder,
-    log: () => undefined,
+    log: SILENT,
     sleep: async () => undefined,
   });
   service.start();

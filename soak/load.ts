@@ -27,6 +27,7 @@ import {
   heapSlope,
 } from './loadChecks';
 import { LoadTerminals, loadRecordings } from './loadTerminals';
+import { type Logger, logTo } from '../src/common/log';
 
 const CLIENT = path.join(__dirname, 'load-client.js');
 const HOOKS = path.resolve('test/fixtures/recordings/claude-code/04-bash-permission-approve/hooks.jsonl');
@@ -60,7 +61,7 @@ const finder = {
   }),
 };
 
-function handoff(root: string, hub: Hub, log: (l: 'info' | 'warn', m: string) => void): HandoffService {
+function handoff(root: string, hub: Hub, log: Logger): HandoffService {
   fs.mkdirSync(root, { recursive: true });
   const teamFile = path.join(root, 'team.toml');
   fs.writeFileSync(teamFile, AGENTS.map((k) => `[${k}]\nmode = "embedded"\nprocess = "${k}"\n`).join('\n'));
@@ -101,7 +102,7 @@ function heapMb(): number {
 export async function runLoad(o: LoadOptions, print: (line: string) => void): Promise<LoadFigures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-load-'));
   const warnings: string[] = [];
-  const log = (l: 'info' | 'warn', m: string) => void (l === 'warn' && warnings.length < 20 && warnings.push(m));
+  const log = logTo((l, m) => void (l === 'warn' && warnings.length < 20 && warnings.push(m)));
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log });
   const store = new AgentStore();
   const hooks = new HookSource(store, { terminalFor: () => undefined });

@@ -14,6 +14,7 @@ import { HookSource } from '../src/sources/hooks/hookSource';
 import { AgentStore } from '../src/store/store';
 import type { SessionSummary } from '../src/store/types';
 import { type Recording, settledState } from './loadTerminals';
+import { SILENT } from '../src/common/log';
 
 export type Sent =
   | { kind: 'hook'; report: { payload: { session_id: string } } }
@@ -100,7 +101,7 @@ export async function compareBoards(sent: Sent[], service: HandoffService, truth
     finder,
     workspace: truthRoot,
     sleep: async () => undefined,
-    log: () => undefined,
+    log: SILENT,
   });
   truth.start();
   await hub.listen();

@@ -25,6 +25,7 @@ import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, rowClick } from './vscode/tree';
 import { waitHandlers } from './vscode/waitCommands';
 import { type Raised, waitNotifications } from './vscode/waitNotices';
+import { escaped } from './common/log';
 
 /** What activation builds, handed from one wiring step to the next. */
 interface Parts {
@@ -73,7 +74,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   const config = () => settings.current;
   const census = new AgentCensus();
   // The store's lines can name hook-supplied session ids and terminal names: escaped, so none can forge a line.
-  const store = new AgentStore({ log: (m) => log.info(printable(m)), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
+  const store = new AgentStore({ log: escaped(log), agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
   store.setSwitchedOff(switchedOff(config()));
   const terminals = new TerminalAdapter(store, config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
@@ -127,13 +128,7 @@ function views(input: () => ViewInput): Pick<Parts, 'tree' | 'view' | 'statusBar
 function terminalMemory(store: AgentStore, terminals: TerminalAdapter, log: vscode.LogOutputChannel): TerminalMemory {
   const hubs = path.join(agentLensHome(), 'hubs');
   const file = path.join(hubs, `${workspaceKey()}.terminals.json`);
-  const memory = new TerminalMemory(
-    file,
-    store,
-    terminals,
-    () => markerDir(path.join(hubs, 'hub.json')),
-    (m) => log.info(m),
-  );
+  const memory = new TerminalMemory(file, store, terminals, () => markerDir(path.join(hubs, 'hub.json')), log);
   terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
   return memory;
 }

@@ -8,6 +8,7 @@ import { removeDiscovery, writeDiscovery } from '../hub/discovery';
 import { Hub } from '../hub/hub';
 import { HookSource } from '../sources/hooks/hookSource';
 import { AgentStore } from '../store/store';
+import { logTo } from '../common/log';
 
 export interface ServeOptions {
   /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */
@@ -59,9 +60,13 @@ export async function serve(o: ServeOptions): Promise<Served> {
     if (!fs.statSync(root).isDirectory()) throw new Error(`--root ${root} is not a folder`);
   }
   const infoFile = path.resolve(o.infoFile);
-  const log = (level: 'info' | 'warn', msg: string) => o.log(`${level === 'warn' ? 'warning: ' : ''}${msg}`);
+  // stderr gets what a person running serve acts on: info and above; warnings and errors say so.
+  const log = logTo((level, msg) => {
+    if (level === 'info') o.log(msg);
+    else if (level === 'warn' || level === 'error') o.log(`${level === 'warn' ? 'warning' : 'error'}: ${msg}`);
+  });
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log });
-  const store = new AgentStore({ log: (m) => log('info', m) });
+  const store = new AgentStore({ log });
   const hooks = new HookSource(store, { terminalFor: () => undefined });
   hub.mount(REPORT_PATH, hooks.handle);
   const service = new HandoffService({
@@ -77,8 +82,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
   const port = await hub.listen();
   fs.mkdirSync(path.dirname(infoFile), { recursive: true, mode: 0o700 });
   writeDiscovery(infoFile, { v: 1, port, token: hub.token, pid: process.pid });
-  log(
-    'info',
+  log.info(
     `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`,
   );
   return {

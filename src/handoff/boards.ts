@@ -3,6 +3,7 @@ import { readRegularFile, writeFileAtomic } from '../common/fsutil';
 import { applyEvent, type Board, type BoardEvent, type EventOutcome, idleBoard } from './board';
 import { type HandoffPaths, isSafeSegment, splitEventId } from './paths';
 import { quoted as quote } from '../common/printable';
+import { type Logger } from '../common/log';
 
 /** An event's fields once the doorbell validated them. */
 export interface IncomingEvent {
@@ -36,7 +37,7 @@ const STATUS_MAX = 64 * 1024;
 
 export interface BoardsOptions {
   now?: () => number;
-  warn?: (msg: string) => void;
+  log?: Logger;
   /**
    * Whether team.toml names this key. Only registered agents get a folder, status.json and events.jsonl;
    * unset, every key counts as registered (a Boards on its own, as the dispatcher's tests use it).
@@ -228,6 +229,6 @@ export class Boards {
   }
 
   private warn(msg: string): void {
-    this.opts.warn?.(msg);
+    this.opts.log?.warn(msg);
   }
 }

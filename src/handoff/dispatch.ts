@@ -8,6 +8,7 @@ import { printable, quoted } from '../common/printable';
 import { checkSegment, type HandoffPaths, isSafeSegment, type PathError } from './paths';
 import { type DeliveryTarget, planSteps, render, runActions, type StepError, type StepVars } from './steps';
 import { DRIVABLE_MODES, stepsOf, type TeamAgent } from './team/schema';
+import { type Logger } from '../common/log';
 
 /** A dispatch that broke at one of the seed's eight points; the board says which (`error_reason`). */
 export class DispatchFailure extends Error {
@@ -42,7 +43,7 @@ export interface DispatchDeps {
    * repository. Unset: trusted (`agent-lens serve`, whose registry the user names on its command line).
    */
   trusted?(): boolean;
-  log?(level: 'info' | 'warn', msg: string): void;
+  log?: Logger;
 }
 
 export interface DispatchRequest {
@@ -125,7 +126,7 @@ export class Dispatcher {
       delivery: 'pending',
       delivered_to: null,
     });
-    this.d.log?.('info', `dispatch ${agent.key}::${req.taskId}: brief on the board at ${briefPath}`);
+    this.d.log?.info(`dispatch ${agent.key}::${req.taskId}: brief on the board at ${briefPath}`);
     const delivered = await this.deliver(agent, { message, task_id: req.taskId, brief_path: briefPath });
     return {
       submitted: true,
@@ -280,7 +281,7 @@ export class Dispatcher {
         cur.task_id === vars.task_id && cur.delivery === 'pending'
           ? this.d.boards.set({ ...cur, delivery: 'delivered', delivered_to: target.title })
           : cur;
-      this.d.log?.('info', `dispatch ${agent.key}::${vars.task_id}: delivered to ${printable(target.title)}`);
+      this.d.log?.info(`dispatch ${agent.key}::${vars.task_id}: delivered to ${printable(target.title)}`);
       return { ok: true, board };
     } catch (e) {
       const f = e instanceof DispatchFailure ? e : new DispatchFailure('delivery_failed', (e as Error).message);
@@ -318,7 +319,7 @@ export class Dispatcher {
     // The key, the task id and the finder's message may carry what a request sent: escaped before they reach
     // the log, the board's error_reason and the answer.
     const error = printable(`${ERROR_POINTS[f.point]}: ${f.message}`);
-    this.d.log?.('warn', `dispatch ${printable(key)}::${printable(taskId)} failed: ${error}`);
+    this.d.log?.warn(`dispatch ${printable(key)}::${printable(taskId)} failed: ${error}`);
     const cur = this.d.boards.get(key);
     const board = this.d.boards.set(
       {

@@ -5,6 +5,7 @@ import { EVENT_STATUSES, type EventStatus, flattenSummary } from './board';
 import type { Boards, IncomingEvent } from './boards';
 import { isSafeSegment, splitEventId } from './paths';
 import { printable } from '../common/printable';
+import { type Logger } from '../common/log';
 
 /** The doorbell's paths, on the same hub as the hooks. */
 export const DOORBELL_PATH = '/handoff';
@@ -48,7 +49,7 @@ export interface HandoffRoutes {
   dispatch?: (body: unknown) => Promise<Reply>;
   /** A report path that would leave the handoff root is refused: the board never links outside it. */
   checkReportPath?: (agent: string, p: string) => string;
-  log?: (level: 'info' | 'warn', msg: string) => void;
+  log?: Logger;
 }
 
 /** Mounts the doorbell, its health check, tooling's dispatch and the boards read-out on the hub. */
@@ -77,8 +78,7 @@ export function ring(r: HandoffRoutes, body: unknown, via: 'doorbell' | 'termina
   }
   const receipt = r.boards.receive(ev, via);
   // The id and the warning quote what the sender wrote: escaped, so no control character reaches the log.
-  r.log?.(
-    receipt.warning ? 'warn' : 'info',
+  r.log?.[receipt.warning ? 'warn' : 'info'](
     printable(
       `doorbell (${via}): ${ev.id} ${ev.status} “${ev.summary}” → ${receipt.outcome}${receipt.warning ? `: ${receipt.warning}` : ''}`,
     ),

@@ -7,6 +7,7 @@ import type { DispatchRequest, DispatchResult } from './dispatch';
 import { printable } from '../common/printable';
 import { isAgent } from '../common/agents';
 import { TURN_ENDED } from '../common/states';
+import type { Logger } from '../common/log';
 
 /**
  * Routing triggers: when terminal A's agent comes to rest as Stopped or Completed, registered agent
@@ -50,7 +51,7 @@ export interface RouterDeps {
   taskId(agent: string): string;
   /** A's report path, when A is itself a handoff agent whose board names one. */
   reportPathOf(terminalName: string): string | undefined;
-  log(level: 'info' | 'warn', msg: string): void;
+  log: Logger;
   /** Persist the list (workspace state in VS Code). */
   save(routes: Route[]): void;
 }
@@ -115,7 +116,7 @@ export class Router {
       const req: DispatchRequest = { agent: r.to, taskId: this.d.taskId(r.to), brief };
       if (isInFlight(this.d.boards.get(r.to))) {
         this.pending.set(r.id, req);
-        this.d.log('info', `route ${printable(a.name)} → ${r.to}: ${r.to} is busy; the brief waits for its task to end`);
+        this.d.log.info(`route ${printable(a.name)} → ${r.to}: ${r.to} is busy; the brief waits for its task to end`);
         continue;
       }
       void this.fire(r.id, req);
@@ -137,7 +138,7 @@ export class Router {
     this.fired.push({ route: routeId, agent: req.agent, taskId: req.taskId, at: Date.now(), result });
     if (this.fired.length > 50) this.fired.shift();
     if (res.refused) this.pending.set(routeId, req);
-    this.d.log(res.error ? 'warn' : 'info', `route fired → ${req.agent}::${req.taskId}: ${result}`);
+    this.d.log[res.error ? 'warn' : 'info'](`route fired → ${req.agent}::${req.taskId}: ${result}`);
   }
 
   dispose(): void {

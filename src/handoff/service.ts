@@ -10,6 +10,7 @@ import { quoted } from '../common/printable';
 import { HandoffPaths, splitEventId } from './paths';
 import { TeamRegistry } from './team/registry';
 import type { TeamAgent } from './team/schema';
+import { type Logger } from '../common/log';
 
 /**
  * Who chose a path: the user (user settings, serve's command line), the workspace's settings, or nobody (the
@@ -34,7 +35,7 @@ export interface HandoffOptions {
   workspace?: string;
   /** Whether team.toml's `launch` may run (VS Code's workspace trust); unset means trusted (see DispatchDeps). */
   trusted?: () => boolean;
-  log(level: 'info' | 'warn', msg: string): void;
+  log: Logger;
   sleep?: (ms: number) => Promise<void>;
   /** Called when a board, the registry or the ungrouped list changed. */
   onChange?: () => void;
@@ -59,11 +60,11 @@ export class HandoffService {
     this.paths = new HandoffPaths(o.root, { checkFrom: checkFrom(o.rootFrom) });
     this.registry = new TeamRegistry(o.teamFile, {
       onChange: () => o.onChange?.(),
-      warn: (m) => o.log('warn', m),
+      log: o.log,
       checkFrom: checkFrom(o.teamFrom),
     });
     // Only agents in team.toml get folders and files; any other key the doorbell hears stays in memory, capped.
-    this.boards = new Boards(this.paths, { warn: (m) => o.log('warn', m), registered: (k) => this.registry.get(k) !== undefined });
+    this.boards = new Boards(this.paths, { log: o.log, registered: (k) => this.registry.get(k) !== undefined });
     this.subs.push(this.boards.onChange(() => o.onChange?.()));
     const deps: DispatchDeps = {
       agent: (k) => this.registry.get(k),
@@ -88,13 +89,12 @@ export class HandoffService {
   /** Loads the registry, resets every board (a restart: nothing in flight can report to this run), mounts the routes, watches team.toml. */
   start(): void {
     const err = this.registry.load();
-    if (err) this.o.log('warn', `team.toml: ${err.message}`);
+    if (err) this.o.log.warn(`team.toml: ${err.message}`);
     const root = this.paths.rootCheck();
     if (root.refused)
-      this.o.log('warn', `handoff root ${this.paths.root}: ${root.refused}. Boards are kept in memory; nothing is written under it.`);
+      this.o.log.warn(`handoff root ${this.paths.root}: ${root.refused}. Boards are kept in memory; nothing is written under it.`);
     if (root.resolvesTo)
-      this.o.log(
-        'info',
+      this.o.log.info(
         `handoff root ${this.paths.root} leads through a symbolic link to ${root.resolvesTo}: handoff files are written there`,
       );
     this.boards.resetAll(this.registry.agents().map((a) => a.key));

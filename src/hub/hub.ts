@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'net';
 import { printable } from '../common/printable';
 import { type ConnectionFacts, ConnectionGuard, type CutCounts } from './connections';
 import { checkHost, checkOrigin, checkToken, HubError, readJson } from './security';
+import { type Logger } from '../common/log';
 
 export type { ConnectionFacts } from './connections';
 
@@ -33,7 +34,7 @@ export interface HubOptions {
   bodyLimit: number;
   /** A fixed port (`agent-lens serve --port`); default: any free one. */
   port?: number;
-  log?: (level: 'info' | 'warn', msg: string) => void;
+  log?: Logger;
   /** Tests: shorter limits than HUB_LIMITS, to see a slow client cut off quickly. */
   limits?: Partial<HubLimits>;
 }
@@ -165,7 +166,7 @@ export class Hub {
     } catch (e) {
       const status = e instanceof HubError ? e.status : 500;
       this.refused.set(status, (this.refused.get(status) ?? 0) + 1);
-      if (status === 500) this.opts.log?.('warn', `hub: ${printable(req.url ?? '')}: ${printable((e as Error).message)}`);
+      if (status === 500) this.opts.log?.warn(`hub: ${printable(req.url ?? '')}: ${printable((e as Error).message)}`);
       // Drain what is left so the client reads our answer instead of a reset.
       req.resume();
       // A 403 says nothing more: the caller is told only that it is not let in, never why.

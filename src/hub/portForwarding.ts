@@ -1,3 +1,4 @@
+import { type Logger } from '../common/log';
 /**
  * Keeps VS Code from auto-forwarding the hub's port. In Remote-SSH, containers and code-server, VS Code scans
  * for listening ports (the extension host's included) and forwards them to the client machine, where any local
@@ -40,11 +41,11 @@ export function ignorePortForwarding(
   workspace: PortAttributesApi,
   port: number,
   ignoreAction: number | undefined,
-  log?: (msg: string) => void,
+  log?: Logger,
 ): Disposable | undefined {
   const register = workspace.registerPortAttributesProvider;
   if (typeof register !== 'function') {
-    log?.(`${ADVICE} (hub port ${port}; this VS Code has no port attributes API)`);
+    log?.info(`${ADVICE} (hub port ${port}; this VS Code has no port attributes API)`);
     return undefined;
   }
   const action = ignoreAction ?? PORT_AUTO_FORWARD_IGNORE;
@@ -56,7 +57,7 @@ export function ignorePortForwarding(
     // portRange's end is exclusive.
     return register.call(workspace, { portRange: [port, port + 1] }, provider);
   } catch (e) {
-    log?.(`${ADVICE} (hub port ${port}; VS Code refused the port attributes API: ${(e as Error).message.split('\n')[0]})`);
+    log?.info(`${ADVICE} (hub port ${port}; VS Code refused the port attributes API: ${(e as Error).message.split('\n')[0]})`);
     return undefined;
   }
 }

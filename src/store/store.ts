@@ -8,6 +8,7 @@ import { TRUST_RULES, trustOf } from './trustRules';
 import type { SessionSummary, StateChange, TerminalState } from './types';
 import type { Wait } from './waits';
 import { type AgentKind, isAgentKind } from '../common/agents';
+import { type Logger } from '../common/log';
 
 /** Sessions not linked to a terminal that are kept (a log seen before its terminal, other programs' agents). */
 const UNLINKED_KEPT = 200;
@@ -25,7 +26,7 @@ export interface StoreOptions {
   now?: () => number;
   /** How many processes of this agent run in this folder on this machine (undefined: cannot tell). */
   agentsInFolder?: (agent: AgentKind, cwd: string) => number | undefined;
-  log?: (msg: string) => void;
+  log?: Logger;
 }
 
 /**
@@ -288,7 +289,7 @@ export class AgentStore {
   private adopt(rec: TerminalRecord, s: AgentSession, why: string): void {
     const target = rec.session!;
     // Session ids, folders and terminal names come from hook payloads, logs and programs: escaped.
-    this.opts.log?.(
+    this.opts.log?.info(
       `linked ${s.agent} session ${printable([...s.agentSessionIds].join(', '))} to terminal "${printable(rec.name)}": ${printable(why)}`,
     );
     this.unlinked.delete(s);

@@ -22,6 +22,7 @@ import { printable } from '../common/printable';
 import * as ui from './ui';
 import { COMMAND_IDS } from '../views/commandIds';
 import { type AgentLensConfig, type PathSetting, readConfig } from './config';
+import { escaped } from '../common/log';
 
 const ROUTES_KEY = 'agentLens.routes';
 
@@ -109,7 +110,7 @@ export class HandoffHost implements vscode.Disposable {
       // Asked at each dispatch, so granting trust takes effect without a restart.
       trusted: () => vscode.workspace.isTrusted,
       // Service and router lines quote ids, names and reasons from requests: escaped once more here, so none forges a line.
-      log: (level, m) => this.log[level](printable(m)),
+      log: escaped(this.log),
       onChange: () => this.boardsChanged(),
     });
     this.service = service;
@@ -119,7 +120,7 @@ export class HandoffHost implements vscode.Disposable {
       boards: service.boards,
       taskId: (agent) => this.nextTaskId(agent),
       reportPathOf: (name) => service.boards.all().find((b) => b.delivered_to === name && b.report_path)?.report_path ?? undefined,
-      log: (level, m) => this.log[level](printable(m)),
+      log: escaped(this.log),
       save: (routes) => {
         this.savedRoutes = routes;
         void this.context.workspaceState.update(ROUTES_KEY, routes);

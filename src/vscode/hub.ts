@@ -35,10 +35,10 @@ export async function startHub(
 ): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
-  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), debug: (m) => log.debug(m) });
+  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), log });
   // First: it refuses a bin folder others can write, and then no hub should be left listening.
   const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
-  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log: (level, m) => log[level](m) });
+  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log });
   hub.mount(REPORT_PATH, hooks.handle);
   const port = await hub.listen();
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
@@ -47,7 +47,7 @@ export async function startHub(
         vscode.workspace as unknown as PortAttributesApi,
         port,
         (vscode as unknown as { PortAutoForwardAction?: { Ignore?: number } }).PortAutoForwardAction?.Ignore,
-        (m) => log.info(m),
+        log,
       )
     : undefined;
   writeDiscovery(discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });

@@ -5,6 +5,7 @@ import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
 import { printable } from '../common/printable';
 import type { AgentLensConfig } from './config';
+import { escaped } from '../common/log';
 
 interface Running {
   jsonl: JsonlLogSource;
@@ -35,7 +36,7 @@ export function startLogSources(
     if (!c.sessionLogsEnabled) return;
     const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
-    const logTo = (level: 'debug' | 'info' | 'warn', msg: string) => log[level](printable(msg));
+    const logTo = escaped(log);
     const r: Running = {
       jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }),
       opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }),

@@ -135,7 +135,7 @@ export class TerminalAdapter implements vscode.Disposable {
       ...FALLBACK_SIZE,
       stats: this.stats,
       // The evidence is screen text: escaped like the name, so a line on screen cannot forge a log line.
-      log: (tid, o) =>
+      onWord: (tid, o) =>
         this.log.info(printable(`[${this.store.terminal(tid)?.name ?? tid}] ${o.agent} → ${o.state} (${o.source}) ${o.evidence}`)),
     });
     this.sessions.set(id, session);

@@ -20,6 +20,7 @@ import {
   type TeamAgent,
   type TomlLine,
 } from './schema';
+import { type Logger } from '../../common/log';
 
 /**
  * A problem with team.toml. The message is one line, `file:line: [key].field: problem`; indexes in field
@@ -246,7 +247,7 @@ export function locate(lines: TomlLine[], key: string, p: Path): number | undefi
 
 export interface TeamRegistryOptions {
   onChange?: () => void;
-  warn?: (msg: string) => void;
+  log?: Logger;
   /**
    * The workspace folder, when the workspace chose this file (its settings or the default location): no link
    * from there down to the file's folder is followed (workspaceTeamRefusal). Unset: the user's own choice.
@@ -351,6 +352,6 @@ export class TeamRegistry {
   private warnOnce(msg: string): void {
     if (this.warned.has(msg)) return;
     this.warned.add(msg);
-    this.opts.warn?.(msg);
+    this.opts.log?.warn(msg);
   }
 }

@@ -6,6 +6,7 @@ import { HubError } from '../../hub/security';
 import { printable } from '../../common/printable';
 import type { Locator, Observation } from '../../store/observation';
 import type { AgentStore } from '../../store/store';
+import { type Logger } from '../../common/log';
 
 export interface HookSourceOptions {
   /** The terminal whose shell is among these processes (the sender's parents and session), if any. */
@@ -13,7 +14,7 @@ export interface HookSourceOptions {
   /** Who sent a report, from its connection (default: the kernel's answer on Linux; unverified elsewhere). */
   identify?: (connection: ConnectionFacts, claim: Claim) => PeerVerdict;
   /** Debug lines: reports refused because the kernel disproved where they say they come from. */
-  debug?: (msg: string) => void;
+  log?: Logger;
   now?: () => number;
 }
 
@@ -70,7 +71,7 @@ export class HookSource {
       // and the reporter's copy is orphaned before the hub looks — and is only as good as any unverified report.
       if (this.opts.terminalFor(claimedPids(r)) !== undefined) {
         this.counts.disproven++;
-        this.opts.debug?.(
+        this.opts.log?.debug(
           `hook report refused: ${r.agent} report claiming process ${r.pid ?? '-'} (ancestry ${(r.ancestry ?? []).slice(0, 8).join(' ') || '-'}, session ${printable(JSON.stringify(String(r.payload.session_id ?? '-')).slice(0, 80))}): ${verdict.why}`,
         );
         return undefined;

@@ -4,6 +4,7 @@ import { configDirOf } from '../../agents/registry';
 import { decoderFor, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
 import type { Observation } from '../../store/observation';
 import { LogTailer, type TailRoot } from './tailer';
+import { type Logger } from '../../common/log';
 
 /** Where the agents keep their session logs; defaults follow each CLI's own environment variables. */
 export interface LogLocations {
@@ -64,7 +65,7 @@ export function logEventToObservation(e: LogEvent, logPath?: string): Observatio
 export interface LogSourceOptions {
   locations: LogLocations;
   sink(o: Observation): void;
-  log?(level: 'debug' | 'info' | 'warn', msg: string): void;
+  log?: Logger;
 }
 
 /**
@@ -114,8 +115,7 @@ export class JsonlLogSource {
     const key = `${agent}:${kind}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    this.opts.log?.(
-      'warn',
+    this.opts.log?.warn(
       `${file}: a ${agent} log line could not be read (${kind}): ${detail}. Further lines like it are counted, not logged.`,
     );
   }

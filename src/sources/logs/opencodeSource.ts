@@ -4,6 +4,7 @@ import { createOpenCodeDecoder, type OpenCodeDecoder, type OpenCodeRows } from '
 import type { Observation } from '../../store/observation';
 import { logEventToObservation } from './logSources';
 import { OpenCodeDb, OpenCodeDbError } from './opencodeDb';
+import { type Logger } from '../../common/log';
 
 /** A safety poll for changes no file event reported; a poll of unchanged files is two stat calls. */
 const POLL_MS = 1000;
@@ -13,7 +14,7 @@ const MIN_GAP_MS = 150;
 export interface OpenCodeSourceOptions {
   databases: string[];
   sink(o: Observation): void;
-  log?(level: 'debug' | 'info' | 'warn', msg: string): void;
+  log?: Logger;
 }
 
 interface Watched {
@@ -39,9 +40,7 @@ export class OpenCodeLogSource {
     this.watched = [...new Set(opts.databases.map((d) => path.resolve(d)))].map((file) => ({
       file,
       db: new OpenCodeDb(file),
-      decoder: createOpenCodeDecoder((kind, detail) =>
-        opts.log?.('warn', `${file}: an OpenCode row could not be read (${kind}): ${detail}`),
-      ),
+      decoder: createOpenCodeDecoder((kind, detail) => opts.log?.warn(`${file}: an OpenCode row could not be read (${kind}): ${detail}`)),
       lastRead: 0,
     }));
   }
@@ -114,7 +113,7 @@ export class OpenCodeLogSource {
       const msg = e instanceof OpenCodeDbError ? e.message : `unexpected: ${(e as Error).message}`;
       // Logged once per kind of failure; the next change is read again.
       if (w.failing !== msg)
-        this.opts.log?.('warn', `${w.file}: cannot read the OpenCode database now (${msg}); trying again on its next change`);
+        this.opts.log?.warn(`${w.file}: cannot read the OpenCode database now (${msg}); trying again on its next change`);
       w.failing = msg;
     }
   }

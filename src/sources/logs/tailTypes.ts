@@ -2,6 +2,7 @@ import type { FSWatcher } from 'chokidar';
 import type * as fs from 'fs';
 import type { DirWatch, WatchFn } from './dirWatch';
 import type { ReadFile, Run } from './fileReads';
+import { type Logger } from '../../common/log';
 
 export interface TailRoot {
   dir: string;
@@ -25,7 +26,7 @@ export interface TailerOptions {
   /** The file was truncated or replaced (rotation): the consumer drops per-file decoding state; the tailer then reads it from 0. */
   onReset?(file: string): void;
   onRemoved?(file: string): void;
-  log?(level: 'debug' | 'info' | 'warn', msg: string): void;
+  log?: Logger;
   /** A folder whose `fs.watch` fails (ENOSPC, EMFILE) is polled this often instead. Default 2 s. */
   pollMs?: number;
   /** Injected for tests. */

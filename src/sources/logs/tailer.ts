@@ -389,7 +389,7 @@ export class LogTailer {
   /** A failing logger must not break tailing either. */
   log(level: 'debug' | 'info' | 'warn', msg: string): void {
     try {
-      this.opts.log?.(level, msg);
+      this.opts.log?.[level](msg);
     } catch {}
   }
 }

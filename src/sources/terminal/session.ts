@@ -10,8 +10,8 @@ import { sameState, type StateKey } from '../../common/states';
 export interface SessionOptions {
   cols?: number;
   rows?: number;
-  /** Every transition, for the log channel. */
-  log?: (id: string, o: Observation) => void;
+  /** Every word the session reports (the adapter writes it to the log channel). */
+  onWord?: (id: string, o: Observation) => void;
   /** Shared counters of the detection work done, for the performance report. */
   stats?: DetectionStats;
 }
@@ -196,7 +196,7 @@ export class TerminalSession {
     const at = d.t === 0 ? this.scheduler.now() : this.startMs + d.t * 1000;
     const o = detectionToObservation(d, at, { terminalId: this.id, cwd: this.cwd });
     this.sink(o);
-    this.opts.log?.(this.id, o);
+    this.opts.onWord?.(this.id, o);
   }
 
   private schedule(): void {

@@ -6,6 +6,7 @@ import { parseRemembered, type RememberedTerminal, rememberedWords } from './rem
 import { needsYou } from '../../store/policy';
 import type { AgentStore } from '../../store/store';
 import { type AgentKind, isAgent } from '../../common/agents';
+import { type Logger } from '../../common/log';
 
 const SAVE_DELAY_MS = 250;
 /** What a window remembers is small (a few terminals); anything larger is not ours. */
@@ -34,7 +35,7 @@ export class TerminalMemory {
     private readonly store: AgentStore,
     private readonly facts: TerminalFacts,
     private readonly markerDir: () => string | undefined,
-    private readonly log: (msg: string) => void,
+    private readonly log: Logger,
   ) {
     this.saved = parseRemembered(this.read(), Date.now());
     this.subs.push(
@@ -51,7 +52,7 @@ export class TerminalMemory {
     const [r] = this.saved.splice(i, 1);
     const words = rememberedWords(r, terminalId, found, this.markerOpen(found.pid), Date.now());
     if (words.length)
-      this.log(
+      this.log.info(
         `restored ${words.length} remembered word(s) of a ${r.agent} session after the reload${r.wait ? ` (an open ${r.wait.kind})` : ''}`,
       );
     for (const o of words) this.store.observe(o);
@@ -85,11 +86,11 @@ export class TerminalMemory {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Others who could change the folder could swap the file for a link between our check and our write.
       const unsafe = unsafeDirReason(dir);
-      if (unsafe) return this.log(`what terminals had is not kept across reloads: ${unsafe}`);
+      if (unsafe) return this.log.warn(`what terminals had is not kept across reloads: ${unsafe}`);
       this.saved = this.snapshot();
       writeFileAtomic(this.file, JSON.stringify(this.saved), 0o600);
     } catch (e) {
-      this.log(`could not keep what terminals had across reloads in ${this.file}: ${(e as Error).message}`);
+      this.log.warn(`could not keep what terminals had across reloads in ${this.file}: ${(e as Error).message}`);
     }
   }
 

@@ -19,6 +19,7 @@ import { LIMITS, type PickSpec, plain, shownInput, shownPick } from '../../../sr
 import { obs } from '../obs';
 import { hiddenIn, iconsIn, linksIn, markdownProblems } from '../shownText';
 import { fuzzSeed } from './mutate';
+import { SILENT } from '../../../src/common/log';
 
 /** Runs per property in `npm test`; `npm run fuzz` sets more (AGENT_LENS_FUZZ_RUNS) and a fresh seed. */
 const RUNS = Number(process.env.AGENT_LENS_FUZZ_RUNS ?? 300);
@@ -395,7 +396,7 @@ describe(`fuzz: hostile text in every message, prompt, pick, tree row and status
       cli: '/bin/false',
       finder: { find },
       trusted: () => trusted,
-      log: () => undefined,
+      log: SILENT,
       sleep: async () => undefined,
     });
     service.start();

@@ -14,6 +14,7 @@ import { parseTeam, TeamError, TeamRegistry } from '../../../src/handoff/team/re
 import type { TeamAgent } from '../../../src/handoff/team/schema';
 import { Hub } from '../../../src/hub/hub';
 import { type ContractHost, doorbellContract } from '../handoffContract';
+import { SILENT } from '../../../src/common/log';
 
 const TEAM = `# my team
 [worker]
@@ -51,7 +52,7 @@ async function start(root: string, finder = recorder()) {
     hubEnv: 'AGENT_LENS_HUB',
     cli: '/opt/agent-lens',
     finder: finder.finder,
-    log: () => undefined,
+    log: SILENT,
     sleep: async () => undefined,
   });
   service.start();

@@ -19,6 +19,7 @@ import type { TeamAgent } from '../../../src/handoff/team/schema';
 import { writeDiscovery } from '../../../src/hub/discovery';
 import { Hub } from '../../../src/hub/hub';
 import { ROOT } from '../helpers';
+import { logTo, SILENT } from '../../../src/common/log';
 
 /** Any C0, DEL or C1 character: none may be left raw in a log line, an error or terminal output. */
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -53,7 +54,7 @@ function dispatcher(
     facts: () => FACTS,
     finder: { find: o.find ?? (async () => target(typed)) },
     sleep: o.sleep ?? (async () => undefined),
-    log: (_l, m) => void o.log?.push(m),
+    log: logTo((_l, m) => void o.log?.push(m)),
   });
   return { d, boards, typed };
 }
@@ -98,7 +99,7 @@ describe('security gap 1: the brief never puts the token in argv', () => {
       hubEnv: 'AGENT_LENS_HUB',
       cli: '/bin/false',
       finder: { find: async () => target([]) },
-      log: () => undefined,
+      log: SILENT,
       sleep: async () => undefined,
     });
     service.start();
@@ -224,7 +225,7 @@ describe('security gap 7: team.toml launch in an untrusted workspace', () => {
       hubEnv: 'AGENT_LENS_HUB',
       cli: '/bin/false',
       finder: { find },
-      log: () => undefined,
+      log: SILENT,
       sleep: async () => undefined,
       ...(trusted === undefined ? {} : { trusted: () => trusted }),
     });
@@ -345,11 +346,11 @@ describe('security gap 9: ids and reasons from requests are escaped in logs and 
   it('the doorbell’s log line and warnings carry no raw control character', () => {
     const paths = new HandoffPaths(tmp);
     const log: string[] = [];
-    const boards = new Boards(paths, { warn: (m) => log.push(m) });
+    const boards = new Boards(paths, { log: logTo((_l, m) => void log.push(m)) });
     const routes = {
       boards,
       checkReportPath: (a: string, p: string) => paths.reportPathFor(a, p),
-      log: (_l: string, m: string) => void log.push(m),
+      log: logTo((_l, m) => void log.push(m)),
     };
     for (const id of [NASTY, `${NASTY}::t`, `w::${NASTY}`]) {
       const r = ring(routes, { id, status: 'progress', summary: 's', report_path: null });

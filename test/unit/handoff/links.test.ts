@@ -8,6 +8,7 @@ import { HandoffService } from '../../../src/handoff/service';
 import { parseTeam, TeamError } from '../../../src/handoff/team/registry';
 import type { DeliveryTarget } from '../../../src/handoff/steps';
 import { Hub } from '../../../src/hub/hub';
+import { logTo } from '../../../src/common/log';
 
 let tmp: string;
 let outside: string;
@@ -42,7 +43,7 @@ async function withService<T>(fn: (s: HandoffService, warnings: string[]) => Pro
     hubEnv: 'AGENT_LENS_HUB',
     cli: '/bin/false',
     finder: { find },
-    log: (l, m) => void (l === 'warn' && warnings.push(m)),
+    log: logTo((l, m) => void (l === 'warn' && warnings.push(m))),
     sleep: async () => undefined,
   });
   service.start();

@@ -9,6 +9,7 @@ import { cameToRest, type Route, Router } from '../../../src/handoff/routes';
 import type { StateChange, TerminalState } from '../../../src/store/types';
 import { handoffRows } from '../../../src/views/handoffRows';
 import { statusBar, treeRows } from '../../../src/views/model';
+import { SILENT } from '../../../src/common/log';
 
 function term(state: TerminalState['state'], extra: Partial<TerminalState> = {}): TerminalState {
   return {
@@ -48,7 +49,7 @@ describe('routing triggers (seed 000)', () => {
       boards,
       taskId: () => `1203-${String(++n).padStart(2, '0')}`,
       reportPathOf: (name) => (name === 'A' ? '/r/a/reports/x-report.md' : undefined),
-      log: () => undefined,
+      log: SILENT,
       save: (r) => (saved = r),
     });
   });

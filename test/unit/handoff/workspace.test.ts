@@ -9,6 +9,7 @@ import * as path from 'path';
 import { HandoffService, type HandoffOptions } from '../../../src/handoff/service';
 import { Hub } from '../../../src/hub/hub';
 import { snapshot } from '../serveChild';
+import { logTo } from '../../../src/common/log';
 // The module object itself (not a namespace copy), so a spy set on it is what the bundled service calls.
 import nodeFs = require('fs');
 
@@ -46,7 +47,7 @@ async function withService<T>(
     hubEnv: 'AGENT_LENS_HUB',
     cli: '/bin/false',
     finder: { find: async () => Promise.reject(new Error('no terminal in this test')) },
-    log: (l, m) => void log.push(`${l}: ${m}`),
+    log: logTo((l, m) => void log.push(`${l}: ${m}`)),
     sleep: async () => undefined,
     ...o,
   });

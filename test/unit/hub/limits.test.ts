@@ -14,6 +14,7 @@ import { hookTargets } from '../../../src/integrations/install/targets';
 import { HUB_LIMITS, Hub } from '../../../src/hub/hub';
 import { ignorePortForwarding, PORT_AUTO_FORWARD_IGNORE, type PortAttributesApi } from '../../../src/hub/portForwarding';
 import { ROOT } from '../helpers';
+import { logTo } from '../../../src/common/log';
 
 /** Resolves with how long the server took to close a connection that sent `first` and then trickled a header line every 100 ms. */
 function slowloris(port: number, first: string, giveUpMs: number): Promise<number | undefined> {
@@ -137,13 +138,21 @@ describe('the hub port is marked "do not auto-forward" (remote windows)', () => 
   it('never throws where the API is proposed-only (stable VS Code refuses it) or absent, and says what to set instead', () => {
     const logs: string[] = [];
     assert.strictEqual(
-      ignorePortForwarding(fake("Extension 'agent-lens.agent-lens' CANNOT use API proposal: portsAttributes").api, 40123, undefined, (m) =>
-        logs.push(m),
+      ignorePortForwarding(
+        fake("Extension 'agent-lens.agent-lens' CANNOT use API proposal: portsAttributes").api,
+        40123,
+        undefined,
+        logTo((_l, m) => void logs.push(m)),
       ),
       undefined,
     );
     assert.strictEqual(
-      ignorePortForwarding({}, 40123, undefined, (m) => logs.push(m)),
+      ignorePortForwarding(
+        {},
+        40123,
+        undefined,
+        logTo((_l, m) => void logs.push(m)),
+      ),
       undefined,
     );
     assert.strictEqual(logs.length, 2);

@@ -21,6 +21,7 @@ import { AgentStore } from '../../../src/store/store';
 import type { TerminalState } from '../../../src/store/types';
 import { ROOT } from '../helpers';
 import { attack, until, VictimTerminal } from '../victimTree';
+import { logTo } from '../../../src/common/log';
 
 const SESSION = '7d3b1c1e-0000-4000-8000-00000000f005';
 const RM = 'Bash: rm -rf ~/work';
@@ -86,7 +87,7 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
     store = new AgentStore();
     hooks = new HookSource(store, {
       terminalFor: (pids) => pids.map((p) => shells.get(p)).find((t) => t !== undefined),
-      debug: (m) => debugLines.push(m),
+      log: logTo((level, m) => void (level === 'debug' && debugLines.push(m))),
     });
     hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
     hub.mount(REPORT_PATH, hooks.handle);

@@ -3,6 +3,7 @@ import type { Observation } from '../../../src/store/observation';
 import { AgentStore } from '../../../src/store/store';
 import { HISTORY_LIMIT } from '../../../src/store/types';
 import { obs } from '../obs';
+import { logTo } from '../../../src/common/log';
 
 const DIR = '/work/demo';
 const screen = (tid: string, at: number, state: Observation['state'], more: Parameters<typeof obs>[3] = {}) =>
@@ -133,7 +134,7 @@ describe('agent store', () => {
 
   it('logs hook-supplied session ids, folders and terminal names escaped: no forged log line', () => {
     const lines: string[] = [];
-    const store = new AgentStore({ log: (m) => lines.push(m), agentsInFolder: () => 1 });
+    const store = new AgentStore({ log: logTo((_l, m) => void lines.push(m)), agentsInFolder: () => 1 });
     const dir = '/w\u001b[31m';
     store.openTerminal('A', 'bash\u001b]0;evil\u0007\u202e');
     store.observe(screen('A', 1000, 'working', { locator: { cwd: dir } }));

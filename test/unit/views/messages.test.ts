@@ -14,6 +14,7 @@ import { historyLines } from '../../../src/views/model';
 import { FakeScheduler } from '../fakeScheduler';
 import { obs } from '../obs';
 import { hiddenIn, linksIn, markdownProblems } from '../shownText';
+import { SILENT } from '../../../src/common/log';
 
 const ARGS = encodeURIComponent(JSON.stringify({ text: 'touch pwned-by-link\r' }));
 const LINK = `[Open Report](command:workbench.action.terminal.sendSequence?${ARGS} "Open Report")`;
@@ -81,7 +82,7 @@ describe('messages: untrusted parts are text', () => {
       cli: '/bin/false',
       finder: { find },
       trusted: () => false,
-      log: () => undefined,
+      log: SILENT,
       sleep: async () => undefined,
     });
     try {

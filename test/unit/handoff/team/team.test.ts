@@ -7,6 +7,7 @@ import { stringify } from 'smol-toml';
 import { parseTeam, readTeamFile, TeamError, TeamRegistry } from '../../../../src/handoff/team/registry';
 import { DEFAULT_STEPS, isValidKey, type Mode, MODES, scanToml, stepsOf, type TeamAgent } from '../../../../src/handoff/team/schema';
 import { removeAgentSection, serializeAgent, upsertAgentSection, writeAgentSection } from '../../../../src/handoff/team/writeBack';
+import { logTo } from '../../../../src/common/log';
 
 let tmp: string;
 beforeEach(() => {
@@ -232,7 +233,7 @@ describe('team: readTeamFile and TeamRegistry', () => {
   it('keeps the last good registry on a bad load and warns once per message', () => {
     const file = path.join(tmp, 'team.toml');
     const warned: string[] = [];
-    const r = new TeamRegistry(file, { warn: (m) => warned.push(m) });
+    const r = new TeamRegistry(file, { log: logTo((_l, m) => void warned.push(m)) });
     fs.writeFileSync(file, '[a]\nmode = "web"\nauto_approve = true\n');
     assert.strictEqual(r.load(), undefined);
     assert.strictEqual(r.load(), undefined);

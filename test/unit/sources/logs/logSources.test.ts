@@ -6,6 +6,7 @@ import { defaultLogLocations, JsonlLogSource, tailRoots } from '../../../../src/
 import type { Observation } from '../../../../src/store/observation';
 import { AgentStore } from '../../../../src/store/store';
 import { FIXTURES } from '../../helpers';
+import { logTo } from '../../../../src/common/log';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,7 +43,7 @@ describe('session-log source (real files, real watcher)', function () {
     source = new JsonlLogSource({
       locations: { claudeConfigDirs: [path.join(root, 'claude')], codexHomes: [path.join(root, 'codex')] },
       sink: (o) => seen.push(o),
-      log: (level, msg) => level === 'warn' && warnings.push(msg),
+      log: logTo((level, msg) => void (level === 'warn' && warnings.push(msg))),
     });
     await source.start();
   };

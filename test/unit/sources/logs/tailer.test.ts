@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LogTailer, type TailerOptions } from '../../../../src/sources/logs/tailer';
+import { logTo } from '../../../../src/common/log';
 
 /** What the tailer told its consumer, per file. */
 class Sink {
@@ -26,7 +27,7 @@ class Sink {
         this.lines.delete(f);
       },
       onRemoved: (f) => this.removed.push(f),
-      log: (level, msg) => this.logs.push(`${level}: ${msg}`),
+      log: logTo((level, msg) => void this.logs.push(`${level}: ${msg}`)),
     };
   }
 }

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { TerminalMemory } from '../../../../src/sources/terminal/terminalMemory';
 import { parseRemembered, REMEMBERED_FOR_MS, type RememberedTerminal, rememberedWords } from '../../../../src/sources/terminal/remembered';
 import { AgentStore } from '../../../../src/store/store';
+import { SILENT } from '../../../../src/common/log';
 
 /** A terminal revived after Reload Window gets back what it had: the agent's session, and a dialog that waited. */
 describe('remembered terminals across a reload', () => {
@@ -112,13 +113,7 @@ describe('remembered terminals across a reload', () => {
     const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
     const before = new AgentStore({ now: () => now });
     before.openTerminal('t1', 'claude');
-    const m1 = new TerminalMemory(
-      file,
-      before,
-      facts,
-      () => markers,
-      () => undefined,
-    );
+    const m1 = new TerminalMemory(file, before, facts, () => markers, SILENT);
     before.observe({
       source: 'hook',
       at: now - 1000,
@@ -134,13 +129,7 @@ describe('remembered terminals across a reload', () => {
     fs.writeFileSync(path.join(markers, '200'), '');
     const after = new AgentStore({ now: () => now });
     after.openTerminal('t9', 'claude');
-    const m2 = new TerminalMemory(
-      file,
-      after,
-      facts,
-      () => markers,
-      () => undefined,
-    );
+    const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT);
     m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
     assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
     m2.dispose();
