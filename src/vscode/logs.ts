@@ -5,7 +5,7 @@ import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
 import { printable } from '../common/printable';
 import type { AgentLensConfig } from './config';
-import { escaped } from '../common/log';
+import { escaped, tagged } from '../common/log';
 
 interface Running {
   jsonl: JsonlLogSource;
@@ -36,10 +36,9 @@ export function startLogSources(
     if (!c.sessionLogsEnabled) return;
     const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
-    const logTo = escaped(log);
     const r: Running = {
-      jsonl: new JsonlLogSource({ locations: loc, sink, log: logTo }),
-      opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: logTo }),
+      jsonl: new JsonlLogSource({ locations: loc, sink, log: tagged(escaped(log), 'session logs') }),
+      opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: tagged(escaped(log), 'OpenCode database') }),
     };
     running = r;
     r.opencode.start();
