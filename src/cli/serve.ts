@@ -3,10 +3,7 @@ import * as path from 'path';
 import { HandoffService, type PathOrigin } from '../handoff/service';
 import { HUB_ENV } from '../handoff/hubClient';
 import { TmuxFinder } from '../handoff/tmux';
-import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
-import { removeDiscovery, writeDiscovery } from '../hub/discovery';
-import { Hub } from '../hub/hub';
-import { HookSource } from '../sources/hooks/hookSource';
+import { listenForHooks } from '../sources/hooks/hookHub';
 import { AgentStore } from '../store/store';
 import { logTo } from '../common/log';
 
@@ -65,13 +62,11 @@ export async function serve(o: ServeOptions): Promise<Served> {
     if (level === 'info') o.log(msg);
     else if (level === 'warn' || level === 'error') o.log(`${level === 'warn' ? 'warning' : 'error'}: ${msg}`);
   });
-  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log });
   const store = new AgentStore({ log });
-  const hooks = new HookSource(store, { terminalFor: () => undefined });
-  hub.mount(REPORT_PATH, hooks.handle);
+  const h = await listenForHooks(store, { discoveryFile: infoFile, port: o.port, log });
   const service = new HandoffService({
     ...loc,
-    hub,
+    hub: h.hub,
     hubFile: infoFile,
     hubEnv: HUB_ENV,
     cli: path.resolve(process.argv[1] ?? 'agent-lens'),
@@ -79,9 +74,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
     log,
   });
   service.start();
-  const port = await hub.listen();
-  fs.mkdirSync(path.dirname(infoFile), { recursive: true, mode: 0o700 });
-  writeDiscovery(infoFile, { v: 1, port, token: hub.token, pid: process.pid });
+  const port = h.port;
   log.info(
     `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`,
   );
@@ -91,8 +84,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
     store,
     close: async () => {
       service.dispose();
-      removeDiscovery(infoFile, hub.token);
-      await hub.close();
+      await h.close();
       store.dispose();
     },
   };

@@ -4,11 +4,11 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { agentLensHome, markerDir } from '../integrations/commands';
 import { installReporter } from '../integrations/reporter/reporterFiles';
-import { REPORT_BODY_LIMIT, REPORT_PATH } from '../hooks/wire';
-import { pidAlive, removeDiscovery, writeDiscovery } from '../hub/discovery';
-import { Hub } from '../hub/hub';
+import { pidAlive } from '../hub/discovery';
+import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
-import { HookSource } from '../sources/hooks/hookSource';
+import { listenForHooks } from '../sources/hooks/hookHub';
+import type { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
 import { HUB_ENV } from '../handoff/hubClient';
@@ -35,12 +35,13 @@ export async function startHub(
 ): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
-  const hooks = new HookSource(store, { terminalFor: (pids) => terminals.terminalForPids(pids), log });
   // First: it refuses a bin folder others can write, and then no hub should be left listening.
   const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
-  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, log });
-  hub.mount(REPORT_PATH, hooks.handle);
-  const port = await hub.listen();
+  const { hub, hooks, port, close } = await listenForHooks(store, {
+    discoveryFile,
+    log,
+    terminalFor: (pids) => terminals.terminalForPids(pids),
+  });
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
   const noForward = vscode.env.remoteName
     ? ignorePortForwarding(
@@ -50,7 +51,6 @@ export async function startHub(
         log,
       )
     : undefined;
-  writeDiscovery(discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });
   setEnvironment(context.environmentVariableCollection, discoveryFile);
   pruneMarkers(markerDir(discoveryFile));
   log.info(`hub listening on 127.0.0.1:${port}; terminals find it through ${HUB_ENV}=${discoveryFile}; reporter at ${reporter}`);
@@ -61,8 +61,7 @@ export async function startHub(
     reporter,
     dispose: () => {
       noForward?.dispose();
-      removeDiscovery(discoveryFile, hub.token);
-      void hub.close();
+      void close();
     },
   };
 }

@@ -1,0 +1,38 @@
+import type { Logger } from '../../common/log';
+import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../hooks/wire';
+import { removeDiscovery, writeDiscovery } from '../../hub/discovery';
+import { Hub } from '../../hub/hub';
+import type { AgentStore } from '../../store/store';
+import { HookSource, type HookSourceOptions } from './hookSource';
+
+export interface HookHub {
+  hub: Hub;
+  hooks: HookSource;
+  port: number;
+  /** Stops listening and removes the discovery file (only if it is still this hub's). */
+  close(): Promise<void>;
+}
+
+/**
+ * The hub agents' hooks report to, listening on loopback, with its 0600 discovery file written: the same for a
+ * VS Code window and for `agent-lens serve`. Other routes (the doorbell) are mounted on `hub` by their owner.
+ */
+export async function listenForHooks(
+  store: AgentStore,
+  o: { discoveryFile: string; port?: number; log: Logger; terminalFor?: HookSourceOptions['terminalFor'] },
+): Promise<HookHub> {
+  const hooks = new HookSource(store, { terminalFor: o.terminalFor ?? (() => undefined), log: o.log });
+  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log: o.log });
+  hub.mount(REPORT_PATH, hooks.handle);
+  const port = await hub.listen();
+  writeDiscovery(o.discoveryFile, { v: 1, port, token: hub.token, pid: process.pid });
+  return {
+    hub,
+    hooks,
+    port,
+    close: async () => {
+      removeDiscovery(o.discoveryFile, hub.token);
+      await hub.close();
+    },
+  };
+}
