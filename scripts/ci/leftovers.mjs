@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Lists the processes a CI run left behind and fails when there are any: every test ends what it started
 // (agents, their daemons, tmux servers, code-server, Chromium, mocks). A process counts when it started after
-// the time given (the run's start, seconds since the epoch) and is neither this script nor one of its ancestors.
+// the time given (the run's start, seconds since the epoch), is neither this script nor one of its ancestors, and
+// belongs to the run: going up its parents, the first one older than the run is init (where an orphan lands) or
+// an ancestor of this script. Processes under another long-lived program (someone's shell, a tool's daemon on a
+// shared machine) started meanwhile are not the run's.
 //
 //   node scripts/ci/leftovers.mjs --since <epoch seconds> [--kill]
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,12 +46,25 @@ for (let p = process.pid; p > 1;) {
   p = s.ppid;
 }
 
+/** Whether `pid` was started by this run (directly, or orphaned by it). */
+function ofThisRun(pid) {
+  let p = stat(pid)?.ppid;
+  for (let i = 0; i < 64 && p !== undefined; i++) {
+    if (p <= 1 || mine.has(p)) return true;
+    const s = stat(p);
+    if (!s) return true;
+    if (s.started < since) return false;
+    p = s.ppid;
+  }
+  return true;
+}
+
 const left = [];
 for (const name of readdirSync('/proc')) {
   if (!/^\d+$/.test(name)) continue;
   const pid = Number(name);
   const s = stat(pid);
-  if (!s || mine.has(pid) || s.state === 'Z' || s.started < since) continue;
+  if (!s || mine.has(pid) || s.state === 'Z' || s.started < since || !ofThisRun(pid)) continue;
   left.push({ pid, ppid: s.ppid, cmd: cmdline(pid) });
 }
 // Kernel threads have no command line; they are not a run's.
