@@ -74,6 +74,8 @@ export async function serve(o: ServeOptions): Promise<Served> {
     log,
   });
   service.start();
+  // Only now: a client that reads the file finds the doorbell mounted and every board reset.
+  h.publish();
   const port = h.port;
   log.info(
     `agent-lens serve: listening on 127.0.0.1:${port}; handoff root ${root}; registry ${service.registry.file}; clients: export ${HUB_ENV}=${infoFile}`,

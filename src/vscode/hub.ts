@@ -37,11 +37,12 @@ export async function startHub(
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
   // First: it refuses a bin folder others can write, and then no hub should be left listening.
   const reporter = installReporter(home, context.asAbsolutePath(path.join('dist', 'agent-lens-report.js')), nodeForHooks());
-  const { hub, hooks, port, close } = await listenForHooks(store, {
+  const { hub, hooks, port, publish, close } = await listenForHooks(store, {
     discoveryFile,
     log,
     terminalFor: (pids) => terminals.terminalForPids(pids),
   });
+  publish();
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
   const noForward = vscode.env.remoteName
     ? ignorePortForwarding(
