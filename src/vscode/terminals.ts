@@ -1,8 +1,8 @@
 import { randomBytes } from 'crypto';
-import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
 import { startedBefore } from '../sources/process/startTicks';
-import { findAgent, processesUnder, ttySize } from '../sources/process/processTree';
+import { agentUnder, type FoundAgent, ProcessScan, type ScanTarget } from '../sources/process/processScan';
+import { ttySize } from '../sources/process/processTree';
 import { realScheduler } from '../common/scheduler';
 import { RcFiles } from '../sources/terminal/rcFiles';
 import { readDecision } from '../sources/terminal/readPolicy';
@@ -42,15 +42,13 @@ export class TerminalAdapter implements vscode.Disposable {
    * integration), so a command whose start event is late is not taken for one that ran before the reload.
    */
   private readonly revivable = new Set<string>();
-  private soonTimer: NodeJS.Timeout | undefined;
+  private readonly processScan: ProcessScan;
   private readonly nameTimer: NodeJS.Timeout;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly rc = new RcFiles();
   /** Each terminal's shell process: hook reports name their ancestors, and the shell among them is the terminal. */
   private readonly shellPids = new Map<number, string>();
-  private scanTimer: NodeJS.Timeout | undefined;
   private sizeTimer: NodeJS.Timeout | undefined;
-  private scanning = false;
   readonly stats: DetectionStats = { ms: 0, chunks: 0, chars: 0 };
   /** Each terminal's agent process, where a scan or the agent's folder lookup found it. */
   private readonly agentPids = new Map<string, number>();
@@ -65,6 +63,12 @@ export class TerminalAdapter implements vscode.Disposable {
     private config: () => AgentLensConfig,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.processScan = new ProcessScan({
+      intervalSeconds: () => this.config().processScanIntervalSeconds,
+      targets: () => this.scanTargets(),
+      found: (id, found) => this.processFound(id, found),
+      log,
+    });
     const w = vscode.window;
     this.disposables.push(
       w.onDidOpenTerminal((t) => this.track(t)),
@@ -116,8 +120,7 @@ export class TerminalAdapter implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.scanTimer) clearTimeout(this.scanTimer);
-    if (this.soonTimer) clearTimeout(this.soonTimer);
+    this.processScan.dispose();
     clearInterval(this.nameTimer);
     if (this.sizeTimer) clearInterval(this.sizeTimer);
     for (const s of this.sessions.values()) s.dispose();
@@ -146,7 +149,7 @@ export class TerminalAdapter implements vscode.Disposable {
         if (startedBefore(pid, process.pid) ?? atActivation) this.revivable.add(id);
       }
       // An agent may already run in it (a terminal revived after a reload): look at once, not at the next tick.
-      this.scanSoon();
+      this.processScan.soon();
     });
     void this.sizeFromPty(t, session);
     this.reschedule();
@@ -160,14 +163,6 @@ export class TerminalAdapter implements vscode.Disposable {
 
   private syncNames(): void {
     for (const [t, id] of this.ids) if (this.store.terminal(id)?.name !== t.name) this.store.renameTerminal(id, t.name);
-  }
-
-  private scanSoon(): void {
-    if (this.soonTimer) return;
-    this.soonTimer = setTimeout(() => {
-      this.soonTimer = undefined;
-      void this.scan().finally(() => this.reschedule());
-    }, 200);
   }
 
   private closed(t: vscode.Terminal): void {
@@ -252,11 +247,10 @@ export class TerminalAdapter implements vscode.Disposable {
       if (!session.reading) return;
       try {
         const pid = await t.processId;
-        const found = pid ? findAgent(await processesUnder(pid)) : undefined;
-        const cwd = found ? await agentCwd(found.pid) : undefined;
+        const found = pid ? await agentUnder(pid) : undefined;
         const id = this.ids.get(t);
         if (found && id) this.agentPids.set(id, found.pid);
-        if (cwd) return session.setCwd(cwd);
+        if (found?.cwd) return session.setCwd(found.cwd);
       } catch {
         // The terminal or the process went away: nothing to follow.
       }
@@ -289,21 +283,27 @@ export class TerminalAdapter implements vscode.Disposable {
     return this.revivable.has(id) && !this.sawStart.has(id);
   }
 
-  /** The process scan runs every N seconds, only while some terminal needs it. */
+  /** The pty-size poll and the process scan follow what the terminals need now. */
   private reschedule(): void {
     this.resizePoll();
-    const interval = this.config().processScanIntervalSeconds;
-    const needed = interval > 0 && [...this.ids].some(([t, id]) => this.needsScan(t, id));
-    if (!needed) {
-      if (this.scanTimer) clearTimeout(this.scanTimer);
-      this.scanTimer = undefined;
-      return;
-    }
-    if (this.scanTimer) return;
-    this.scanTimer = setTimeout(() => {
-      this.scanTimer = undefined;
-      void this.scan().finally(() => this.reschedule());
-    }, interval * 1000);
+    this.processScan.reschedule();
+  }
+
+  /** The terminals the process scan looks into. */
+  private scanTargets(): ScanTarget[] {
+    return [...this.ids]
+      .filter(([t, id]) => this.needsScan(t, id))
+      .map(([t, id]) => ({ id, shellPid: () => t.processId, wanted: () => this.needsScan(t, id) }));
+  }
+
+  /** What the scan found in a terminal goes to its session; what a revived one had before the reload goes in first. */
+  private processFound(id: string, found: FoundAgent | undefined): void {
+    const known = this.agentPids.get(id);
+    if (found) this.agentPids.set(id, found.pid);
+    else this.agentPids.delete(id);
+    const revived = this.revivedUnstarted(id);
+    if (found && known !== found.pid && revived) this.onAgentFound?.(id, { agent: found.agent, pid: found.pid });
+    this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd: found.cwd, revived } : undefined);
   }
 
   /**
@@ -325,35 +325,4 @@ export class TerminalAdapter implements vscode.Disposable {
       }
     }, 5000);
   }
-
-  private async scan(): Promise<void> {
-    if (this.scanning) return;
-    this.scanning = true;
-    try {
-      for (const [t, id] of [...this.ids]) {
-        if (!this.needsScan(t, id)) continue;
-        const pid = await t.processId;
-        if (!pid) continue;
-        const found = findAgent(await processesUnder(pid));
-        const cwd = found ? await agentCwd(found.pid) : undefined;
-        const known = this.agentPids.get(id);
-        if (found) this.agentPids.set(id, found.pid);
-        else this.agentPids.delete(id);
-        // What the terminal had before a reload goes in first: the scan's word is newer.
-        const revived = this.revivedUnstarted(id);
-        if (found && known !== found.pid && revived) this.onAgentFound?.(id, { agent: found.agent, pid: found.pid });
-        this.sessions.get(id)?.setProcessAgent(found ? { agent: found.agent, evidence: found.evidence, cwd, revived } : undefined);
-      }
-    } catch (err) {
-      this.log.debug(`process scan failed: ${printable((err as Error).message)}`);
-    } finally {
-      this.scanning = false;
-    }
-  }
-}
-
-/** The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. */
-async function agentCwd(pid: number): Promise<string | undefined> {
-  if (process.platform !== 'linux') return undefined;
-  return fsp.readlink(`/proc/${pid}/cwd`).catch(() => undefined);
 }

@@ -1,0 +1,71 @@
+/**
+ * The process source (src/sources/process/processScan.ts) against real processes: a shell whose child calls itself
+ * claude is found with its pid and folder, the agent's exit is reported, and nothing is looked at while no
+ * terminal needs it.
+ */
+import * as assert from 'assert';
+import { type ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import { SILENT } from '../../../../src/common/log';
+import { type FoundAgent, ProcessScan } from '../../../../src/sources/process/processScan';
+
+const until = async (what: string, ok: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('process source: the agent in each watched terminal’s process tree', function () {
+  this.timeout(30_000);
+  let shell: ChildProcess;
+  let scan: ProcessScan;
+  const dir = fs.realpathSync(fs.mkdtempSync(`${os.tmpdir()}/al-scan-`));
+  afterEach(() => {
+    scan?.dispose();
+    shell?.kill('SIGKILL');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('finds the agent below the shell with its folder, then reports it gone', async () => {
+    // The shell's child is a program named claude, working in `dir`, as a user's agent would.
+    fs.copyFileSync('/bin/sleep', `${dir}/claude`);
+    fs.chmodSync(`${dir}/claude`, 0o755);
+    shell = spawn('bash', ['-c', `cd ${dir} && ./claude 30 & wait`], { stdio: 'ignore' });
+    const seen: (FoundAgent | undefined)[] = [];
+    scan = new ProcessScan({
+      intervalSeconds: () => 0.05,
+      targets: () => [{ id: 't1', shellPid: async () => shell.pid, wanted: () => true }],
+      found: (id, f) => void (id === 't1' && seen.push(f)),
+      log: SILENT,
+    });
+    scan.soon();
+    await until('the agent', () => seen.some((f) => f?.agent === 'claude-code'));
+    const f = seen.find((x) => x?.agent === 'claude-code')!;
+    assert.match(f.evidence, /process .* \(pid \d+\)/);
+    if (process.platform === 'linux') assert.strictEqual(f.cwd, dir);
+    process.kill(f.pid, 'SIGKILL');
+    await until('the agent gone', () => seen.at(-1) === undefined && seen.length > 1);
+  });
+
+  it('looks at nothing while no terminal needs it, nor with the interval at 0', async () => {
+    let asked = 0;
+    let wanted = false;
+    scan = new ProcessScan({
+      intervalSeconds: () => (wanted ? 0 : 0.02),
+      targets: () => (wanted ? [{ id: 't1', shellPid: async () => process.pid, wanted: () => true }] : []),
+      found: () => void asked++,
+      log: SILENT,
+    });
+    scan.reschedule();
+    await new Promise((r) => setTimeout(r, 200));
+    wanted = true;
+    scan.reschedule();
+    await new Promise((r) => setTimeout(r, 200));
+    assert.strictEqual(asked, 0, 'no terminal to look at, then an interval of 0: no look');
+    scan.soon();
+    await until('one look when asked', () => asked === 1);
+  });
+});
