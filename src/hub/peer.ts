@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ConnectionFacts } from './connections';
+import { procStatFields } from '../common/procStat';
 
 /**
  * Who is on the other end of a request, as the kernel says (Linux): the process that holds the client's socket
@@ -43,12 +44,9 @@ interface Stat {
 
 /** `/proc/<pid>/stat`: the command name is in parentheses and may contain `) `; fields follow the last one. */
 export function parseStat(text: string): Stat | undefined {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
-  const f = text.slice(close + 2).split(' ');
-  // state ppid pgrp session …
-  const ppid = Number(f[1]);
-  const sid = Number(f[3]);
+  const f = procStatFields(text);
+  const ppid = f?.field(4) ?? NaN;
+  const sid = f?.field(6) ?? NaN;
   return Number.isInteger(ppid) && Number.isInteger(sid) ? { ppid, sid } : undefined;
 }
 

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import type { Discovery } from '../../hub/discovery';
 import { REPORT_PATH } from '../../hooks/wire';
+import { procStatFields } from '../../common/procStat';
 
 /**
  * The reporter's side of the wire, shared by the reporter script and the OpenCode plugin: find the hub,
@@ -23,10 +24,7 @@ export function ancestry(pid: number, max = 64): number[] {
 
 function parentOf(pid: number): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name is in parentheses and may itself contain ") ": fields start after the last one.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(rest[1]);
+    const ppid = procStatFields(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'))?.field(4);
     return Number.isInteger(ppid) ? ppid : undefined;
   } catch {
     return undefined;

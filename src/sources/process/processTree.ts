@@ -3,6 +3,7 @@ import { promises as fsp } from 'fs';
 import { agentFromProcess } from '../../detect/commandLine';
 import { pidAlive } from '../../common/pidAlive';
 import type { AgentKind } from '../../common/agents';
+import { procStatFields } from '../../common/procStat';
 
 export interface ProcInfo {
   pid: number;
@@ -76,12 +77,9 @@ export function parseWindowsJson(text: string): ProcInfo[] {
 
 /** /proc/<pid>/stat: the comm field is in parentheses and may itself contain spaces and parentheses. */
 export function parseProcStat(stat: string): { ppid: number; comm: string } | undefined {
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  const rest = stat.slice(close + 2).split(' ');
-  const ppid = Number(rest[1]);
-  return Number.isFinite(ppid) ? { ppid, comm: stat.slice(open + 1, close) } : undefined;
+  const f = procStatFields(stat);
+  const ppid = f?.field(4) ?? NaN;
+  return f && Number.isFinite(ppid) ? { ppid, comm: f.comm } : undefined;
 }
 
 async function linuxChildren(pid: number): Promise<number[] | undefined> {
@@ -216,12 +214,10 @@ export interface TtyJob {
  * counted after the last ')' because comm may itself hold spaces and parentheses.
  */
 export function parseProcJob(stat: string): TtyJob | undefined {
-  const close = stat.lastIndexOf(')');
+  const f = procStatFields(stat);
   const pid = Number(stat.slice(0, stat.indexOf(' ')));
-  if (close < 0 || !Number.isInteger(pid)) return undefined;
-  // rest[0] is field 3 (state), so field n is rest[n - 3].
-  const rest = stat.slice(close + 2).split(' ');
-  const [pgid, ttyNr, tpgid] = [Number(rest[2]), Number(rest[4]), Number(rest[5])];
+  if (!f || !Number.isInteger(pid)) return undefined;
+  const [pgid, ttyNr, tpgid] = [f.field(5), f.field(7), f.field(8)];
   if (![pgid, ttyNr, tpgid].every(Number.isInteger)) return undefined;
   return { pid, pgid, tpgid, tty: ttyNr ? String(ttyNr) : '' };
 }

@@ -1,11 +1,10 @@
 import * as fs from 'fs';
+import { procStatFields } from '../../common/procStat';
 
 /** When a process started, in clock ticks after boot (Linux `/proc/<pid>/stat`, field 22); undefined elsewhere or once it is gone. */
 export function startTicks(pid: number, proc = '/proc'): number | undefined {
   try {
-    const text = fs.readFileSync(`${proc}/${pid}/stat`, 'latin1');
-    // The command name is in parentheses and may hold ") ": fields follow the last one, state first (field 3).
-    const v = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]);
+    const v = procStatFields(fs.readFileSync(`${proc}/${pid}/stat`, 'latin1'))?.field(22);
     return Number.isInteger(v) ? v : undefined;
   } catch {
     return undefined;
