@@ -9,14 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import { SILENT } from '../../../../src/common/log';
 import { type FoundAgent, ProcessScan } from '../../../../src/sources/process/processScan';
-
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../../victimTree';
 
 describe('process source: the agent in each watched terminal’s process tree', function () {
   this.timeout(30_000);
@@ -42,12 +35,12 @@ describe('process source: the agent in each watched terminal’s process tree', 
       log: SILENT,
     });
     scan.soon();
-    await until('the agent', () => seen.some((f) => f?.agent === 'claude-code'));
+    assert.ok(await until(() => seen.some((f) => f?.agent === 'claude-code'), 10_000), 'the agent was not found');
     const f = seen.find((x) => x?.agent === 'claude-code')!;
     assert.match(f.evidence, /process .* \(pid \d+\)/);
     if (process.platform === 'linux') assert.strictEqual(f.cwd, dir);
     process.kill(f.pid, 'SIGKILL');
-    await until('the agent gone', () => seen.at(-1) === undefined && seen.length > 1);
+    assert.ok(await until(() => seen.at(-1) === undefined && seen.length > 1, 10_000), 'the agent’s exit was not reported');
   });
 
   it('looks at nothing while no terminal needs it, nor with the interval at 0', async () => {
@@ -66,6 +59,6 @@ describe('process source: the agent in each watched terminal’s process tree', 
     await new Promise((r) => setTimeout(r, 200));
     assert.strictEqual(asked, 0, 'no terminal to look at, then an interval of 0: no look');
     scan.soon();
-    await until('one look when asked', () => asked === 1);
+    assert.ok(await until(() => asked === 1, 10_000), `one look when asked, got ${asked}`);
   });
 });
