@@ -1,4 +1,5 @@
 import type { AgentKind } from '../common/agents';
+import type { SettingKey } from '../common/trustedSettings';
 import type { AgentSignature } from './screenRules';
 import type { HookTable } from './hookRow';
 
@@ -17,8 +18,8 @@ export interface AgentDescriptor {
   hooks?: 'settings' | 'plugin';
   /** The hooks Agent Lens writes into its settings file (`hooks: 'settings'`). */
   hookRows?: HookTable;
-  /** Its session logs, read for completed / failed: JSON lines per session, or OpenCode's SQLite database. */
-  logs?: 'jsonl' | 'sqlite';
+  /** Its session logs, read for completed / failed: where they are and in which format. */
+  logs?: AgentLogs;
   /** What a user reads in the README's table of agents. */
   doc: {
     identifiedBy: string;
@@ -26,5 +27,23 @@ export interface AgentDescriptor {
     verified: string;
   };
 }
+
+/**
+ * Where an agent keeps its session logs. JSON lines: one file per session in a folder of its configuration
+ * folder (src/jsonl decodes them). SQLite: one database (src/sources/logs/opencodeDb.ts reads its pages).
+ * `setting` names the user setting that adds more locations to the default one.
+ */
+export type AgentLogs =
+  | {
+      format: 'jsonl';
+      setting: SettingKey;
+      /** The folder below the configuration folder that holds the session files. */
+      under: string;
+      /** How deep below `under` the session files are. */
+      depth: number;
+      /** Whether a file found below `dir` (the `under` folder) is a session's own log. */
+      isSession(file: string, dir: string): boolean;
+    }
+  | { format: 'sqlite'; setting: SettingKey; defaultPath(env: NodeJS.ProcessEnv, home: string): string };
 
 export const UNVERIFIED = 'unverified';

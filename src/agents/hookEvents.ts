@@ -1,3 +1,4 @@
+import type { AgentKind } from '../common/agents';
 import type { Meaning } from './hookMeaning';
 import { CLAUDE_EVENTS } from './claude-code/hooks';
 import { CODEX_EVENTS } from './codex/hooks';
@@ -12,11 +13,16 @@ export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
  * reporter, which runs on every hook, loads only these tables; test/unit/agents/registry.test.ts checks that
  * they and the registry name the same agents.
  */
-export const HOOK_EVENTS: Readonly<
-  Record<'claude-code' | 'codex' | 'gemini' | 'hermes', Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>
-> = {
+export const HOOK_EVENTS = {
   'claude-code': CLAUDE_EVENTS,
   codex: CODEX_EVENTS,
   gemini: GEMINI_EVENTS,
   hermes: HERMES_HOOKS,
-};
+} as const satisfies Partial<Record<AgentKind, Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>>;
+
+/** Every agent that reports to the hub: those above through hooks, and OpenCode through its plugin. */
+export type ReportingAgent = keyof typeof HOOK_EVENTS | 'opencode';
+export const REPORTING_AGENTS: readonly [ReportingAgent, ...ReportingAgent[]] = [
+  'opencode',
+  ...(Object.keys(HOOK_EVENTS) as (keyof typeof HOOK_EVENTS)[]),
+];

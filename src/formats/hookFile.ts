@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Report } from '../hooks/report';
-import { REPORTING_AGENTS, type ReportingAgent } from '../hooks/wire';
+import { REPORTING_AGENTS, type ReportingAgent } from '../hooks/report';
 
 /**
  * `replay --hooks FILE`: recorded hook payloads, one JSON object a line, each as the reporter would have

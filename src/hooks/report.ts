@@ -5,9 +5,10 @@ import { z } from 'zod';
  * payload untouched, plus who sent it and when. One report per hook run, POSTed to `/v1/hooks`.
  */
 
-import { REPORTING_AGENTS } from './wire';
+import { REPORTING_AGENTS } from '../agents/hookEvents';
 
-export { REPORT_BODY_LIMIT, REPORT_PATH, REPORTING_AGENTS, type ReportingAgent } from './wire';
+export { REPORT_BODY_LIMIT, REPORT_PATH, type ReportingAgent } from './wire';
+export { REPORTING_AGENTS } from '../agents/hookEvents';
 
 export const reportSchema = z.object({
   v: z.literal(1),

@@ -3,9 +3,9 @@
  * on every hook, stays small and starts fast.
  */
 
-/** The agents whose hooks or plugins report. */
-export const REPORTING_AGENTS = ['claude-code', 'codex', 'opencode', 'hermes', 'gemini'] as const;
-export type ReportingAgent = (typeof REPORTING_AGENTS)[number];
+import type { ReportingAgent } from '../agents/hookEvents';
+
+export type { ReportingAgent } from '../agents/hookEvents';
 
 export const REPORT_PATH = '/v1/hooks';
 

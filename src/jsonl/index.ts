@@ -1,3 +1,4 @@
+import type { AgentKind } from '../common/agents';
 import { createClaudeDecoder } from './claude';
 import { createCodexDecoder } from './codex';
 import type { LineDecoder } from './types';
@@ -6,10 +7,22 @@ export { createOpenCodeDecoder } from './opencode';
 export type { OpenCodeDecoder, OpenCodeRows, SessionRow, MessageRow, PartRow } from './opencode';
 export type { LineDecoder, LogEvent } from './types';
 
-/** The agents whose session logs are JSON lines (OpenCode's are database rows: createOpenCodeDecoder). */
-export type LineLogAgent = 'claude-code' | 'codex';
+/**
+ * The decoder of each agent whose session logs are JSON lines (OpenCode's are database rows:
+ * createOpenCodeDecoder). test/unit/agents/registry.test.ts keeps it equal to the descriptors' `logs`.
+ */
+export const LINE_DECODERS = {
+  'claude-code': createClaudeDecoder,
+  codex: createCodexDecoder,
+} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => LineDecoder>>;
+
+export type LineLogAgent = keyof typeof LINE_DECODERS;
+
+export function isLineLogAgent(a: string): a is LineLogAgent {
+  return Object.hasOwn(LINE_DECODERS, a);
+}
 
 /** A fresh decoder for one log file; decoders are stateful, so use one per file. */
 export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void): LineDecoder {
-  return agent === 'claude-code' ? createClaudeDecoder(onProblem) : createCodexDecoder(onProblem);
+  return LINE_DECODERS[agent](onProblem);
 }

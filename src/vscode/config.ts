@@ -3,6 +3,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { SETTING_POLICY, type SettingKey, settingValue } from '../common/trustedSettings';
 import { AGENT_KINDS, type AgentKind } from '../common/agents';
+import { AGENTS } from '../agents/registry';
+import type { LogLocations } from '../sources/logs/logSources';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -11,10 +13,8 @@ export interface AgentLensConfig {
   notificationDelaySeconds: number;
   processScanIntervalSeconds: number;
   sessionLogsEnabled: boolean;
-  /** Extra Claude Code config folders and Codex homes to watch, besides the defaults. */
-  claudeConfigDirs: string[];
-  codexHomes: string[];
-  opencodeDatabases: string[];
+  /** Per agent, more session-log locations to watch besides the default (each agent's `logs.setting`). */
+  sessionLogPaths: LogLocations;
   /** Where handoff boards live and where team.toml is (empty: the default under the workspace's .agent-lens). */
   handoffRoot: PathSetting;
   handoffTeamFile: PathSetting;
@@ -53,9 +53,7 @@ export function readConfig(): AgentLensConfig {
     notificationDelaySeconds: num('agentLens.notifications.delaySeconds', 15, 0, 3600),
     processScanIntervalSeconds: num('agentLens.processScan.intervalSeconds', 2, 0, 60),
     sessionLogsEnabled: bool('agentLens.sessionLogs.enabled', true),
-    claudeConfigDirs: paths(get('agentLens.sessionLogs.claudeConfigDirs')),
-    codexHomes: paths(get('agentLens.sessionLogs.codexHomes')),
-    opencodeDatabases: paths(get('agentLens.sessionLogs.opencodeDatabases')),
+    sessionLogPaths: Object.fromEntries(AGENTS.flatMap((a) => (a.logs ? [[a.id, paths(get(a.logs.setting))]] : []))),
     handoffRoot: pathSetting('agentLens.handoff.root', trusted),
     handoffTeamFile: pathSetting('agentLens.handoff.teamFile', trusted),
   };

@@ -1,6 +1,5 @@
 import type * as vscode from 'vscode';
-import { defaultLogLocations, JsonlLogSource, type LogLocations } from '../sources/logs/logSources';
-import { defaultOpenCodeDbPath } from '../sources/logs/opencodeDb';
+import { defaultLogLocations, JsonlLogSource, mergeLocations } from '../sources/logs/logSources';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
 import { printable } from '../common/printable';
@@ -28,7 +27,7 @@ export function startLogSources(
   };
   const start = () => {
     const c = config();
-    const loc = locations(c);
+    const loc = mergeLocations(defaultLogLocations(), c.sessionLogPaths);
     const next = c.sessionLogsEnabled ? JSON.stringify(loc) : '';
     if (next === key) return;
     key = next;
@@ -38,27 +37,15 @@ export function startLogSources(
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
     const r: Running = {
       jsonl: new JsonlLogSource({ locations: loc, sink, log: tagged(escaped(log), 'session logs') }),
-      opencode: new OpenCodeLogSource({ databases: loc.opencodeDatabases, sink, log: tagged(escaped(log), 'OpenCode database') }),
+      opencode: new OpenCodeLogSource({ databases: loc.opencode ?? [], sink, log: tagged(escaped(log), 'OpenCode database') }),
     };
     running = r;
     r.opencode.start();
     r.jsonl.start().then(
-      () =>
-        log.info(
-          `watching session logs in ${printable([...loc.claudeConfigDirs, ...loc.codexHomes, ...loc.opencodeDatabases].join(', '))}`,
-        ),
+      () => log.info(`watching session logs in ${printable(Object.values(loc).flat().join(', '))}`),
       (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),
     );
   };
   start();
   return { reconfigure: start, dispose: stop };
-}
-
-function locations(c: AgentLensConfig): LogLocations & { opencodeDatabases: string[] } {
-  const d = defaultLogLocations();
-  return {
-    claudeConfigDirs: [...d.claudeConfigDirs, ...c.claudeConfigDirs],
-    codexHomes: [...d.codexHomes, ...c.codexHomes],
-    opencodeDatabases: [defaultOpenCodeDbPath(), ...c.opencodeDatabases],
-  };
 }

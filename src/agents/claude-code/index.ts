@@ -9,7 +9,14 @@ export const agent: AgentDescriptor = {
   configDir: (env, home) => env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'),
   hooks: 'settings',
   hookRows,
-  logs: 'jsonl',
+  logs: {
+    format: 'jsonl',
+    setting: 'agentLens.sessionLogs.claudeConfigDirs',
+    under: 'projects',
+    // projects/<cwd>/<session>.jsonl; subagent transcripts live one level deeper and are not the session's own.
+    depth: 1,
+    isSession: (file, dir) => file.endsWith('.jsonl') && path.dirname(path.dirname(file)) === dir,
+  },
   doc: {
     identifiedBy: 'command line (`claude`, `npx @anthropic-ai/claude-code`, …), process, title and screen',
     verified: 'all seven, headless `-p`, folder trust, `/compact`, its hooks',

@@ -9,7 +9,14 @@ export const agent: AgentDescriptor = {
   configDir: (env, home) => env.CODEX_HOME || path.join(home, '.codex'),
   hooks: 'settings',
   hookRows,
-  logs: 'jsonl',
+  logs: {
+    format: 'jsonl',
+    setting: 'agentLens.sessionLogs.codexHomes',
+    under: 'sessions',
+    // sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl
+    depth: 3,
+    isSession: (file) => file.endsWith('.jsonl') && path.basename(file).startsWith('rollout-'),
+  },
   doc: {
     identifiedBy: 'command line, process, `OSC 7501`, screen, `codex exec` header',
     verified: 'all seven, headless `exec`, "Hooks need review", "Trust this folder?", its hooks',

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { shellWord } from '../../common/shellQuote';
 import { OUR_HOOK_NAME } from '../../agents/hookRow';
 import { OUR_COMMAND_MARK } from '../commands';
-import { REPORTING_AGENTS } from '../../hooks/wire';
+import { REPORTING_AGENTS } from '../../agents/hookEvents';
 
 /**
  * Which hook handlers in an agent's settings file are Agent Lens's. Install replaces them and uninstall removes

@@ -13,7 +13,8 @@ import { readDiscovery } from '../../hub/discovery';
 import { ancestry, post } from './client';
 import { markerDir } from '../commands';
 import { markerAction } from '../../hooks/mapping/mapReport';
-import { REPORT_BODY_LIMIT, REPORTING_AGENTS, type ReportingAgent, TEXT_KEPT, type WireReport } from '../../hooks/wire';
+import { REPORTING_AGENTS, type ReportingAgent } from '../../agents/hookEvents';
+import { REPORT_BODY_LIMIT, TEXT_KEPT, type WireReport } from '../../hooks/wire';
 
 const STDIN_LIMIT = 1024 * 1024;
 /** Text kept per string field, tried in turn until the report fits the hub's limit (a report over it would be refused). */

@@ -1,50 +1,47 @@
 import * as os from 'os';
 import * as path from 'path';
-import { configDirOf } from '../../agents/registry';
-import { decoderFor, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
+import { AGENTS, configDirOf } from '../../agents/registry';
+import type { AgentKind } from '../../common/agents';
+import { decoderFor, isLineLogAgent, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
 import type { Observation } from '../../store/observation';
 import { LogTailer, type TailRoot } from './tailer';
 import { type Logger } from '../../common/log';
 
-/** Where the agents keep their session logs; defaults follow each CLI's own environment variables. */
-export interface LogLocations {
-  /** Claude Code config folders (each holds `projects/<cwd>/<session>.jsonl`). */
-  claudeConfigDirs: string[];
-  /** Codex homes (each holds `sessions/YYYY/MM/DD/rollout-*.jsonl`). */
-  codexHomes: string[];
-}
+/**
+ * Where the agents keep their session logs, per agent: configuration folders for JSON-lines logs, database
+ * files for SQLite. Which agents and how to find their sessions there: their descriptors (src/agents).
+ */
+export type LogLocations = Partial<Record<AgentKind, string[]>>;
 
+/** Each agent's default location, as the environment it would be started with says. */
 export function defaultLogLocations(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): LogLocations {
-  return {
-    claudeConfigDirs: [configDirOf('claude-code', env, home)],
-    codexHomes: [configDirOf('codex', env, home)],
-  };
+  const loc: LogLocations = {};
+  for (const a of AGENTS) {
+    if (a.logs?.format === 'jsonl') loc[a.id] = [configDirOf(a.id, env, home)];
+    else if (a.logs?.format === 'sqlite') loc[a.id] = [a.logs.defaultPath(env, home)];
+  }
+  return loc;
 }
 
-/** The roots to tail for these locations, each with the agent whose logs it holds. */
+/** Two lists of locations as one, each agent's in order, without repeats. */
+export function mergeLocations(a: LogLocations, b: LogLocations): LogLocations {
+  const out: LogLocations = {};
+  for (const id of new Set([...Object.keys(a), ...Object.keys(b)]) as Set<AgentKind>)
+    out[id] = [...new Set([...(a[id] ?? []), ...(b[id] ?? [])])];
+  return out;
+}
+
+/** The roots to tail for these locations, each with the agent whose JSON-lines logs it holds. */
 export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent })[] {
-  const uniq = (xs: string[]) => [...new Set(xs.map((x) => path.resolve(x)))];
-  return [
-    ...uniq(loc.claudeConfigDirs).map((d) => {
-      const dir = path.join(d, 'projects');
-      // projects/<cwd>/<session>.jsonl; subagent transcripts live one level deeper and are not the session's own.
-      return {
-        agent: 'claude-code' as const,
-        dir,
-        depth: 1,
-        match: (f: string) => f.endsWith('.jsonl') && path.dirname(path.dirname(f)) === dir,
-      };
-    }),
-    ...uniq(loc.codexHomes).map((h) => {
-      const dir = path.join(h, 'sessions');
-      return {
-        agent: 'codex' as const,
-        dir,
-        depth: 3,
-        match: (f: string) => f.endsWith('.jsonl') && path.basename(f).startsWith('rollout-'),
-      };
-    }),
-  ];
+  return AGENTS.flatMap((a) => {
+    const logs = a.logs;
+    if (logs?.format !== 'jsonl' || !isLineLogAgent(a.id)) return [];
+    const agent = a.id;
+    return [...new Set((loc[agent] ?? []).map((x) => path.resolve(x)))].map((home) => {
+      const dir = path.join(home, logs.under);
+      return { agent, dir, depth: logs.depth, match: (f: string) => logs.isSession(f, dir) };
+    });
+  });
 }
 
 /** A decoded log event as a store observation (source `jsonl-watcher`). */

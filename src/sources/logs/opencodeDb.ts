@@ -13,8 +13,8 @@
 // previous one: 2.6–6 ms per poll for 5–100 MB, first poll 90–330 ms, peak RSS 72–90 MB (node
 // alone: 42 MB). Memory is a few page buffers plus one map entry per page in the WAL, whatever the
 // db size: nothing is copied, the OS page cache does the caching.
+import { agentOf } from '../../agents/registry';
 import * as os from 'os';
-import * as path from 'path';
 import {
   decodeRecord,
   fullPayload,
@@ -57,12 +57,11 @@ export interface OpenCodeDbOptions {
   retries?: number;
 }
 
-/** Where OpenCode 1.x keeps its db: `$OPENCODE_DB` (absolute, or relative to the data dir), else `$XDG_DATA_HOME/opencode/opencode.db`. */
+/** Where OpenCode keeps its database, as its descriptor (src/agents/opencode) says. */
 export function defaultOpenCodeDbPath(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-  const data = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'opencode');
-  const custom = env.OPENCODE_DB;
-  if (custom) return custom === ':memory:' || path.isAbsolute(custom) ? custom : path.join(data, custom);
-  return path.join(data, 'opencode.db');
+  const logs = agentOf('opencode').logs;
+  if (logs?.format !== 'sqlite') throw new Error('src/agents/opencode/index.ts names no SQLite database for OpenCode');
+  return logs.defaultPath(env, home);
 }
 
 const emptyRows = (): OpenCodeDbRows => ({ session: [], message: [], part: [] });

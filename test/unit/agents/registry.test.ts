@@ -9,13 +9,15 @@ import * as path from 'path';
 import { AGENT_VERSIONS } from '../../../harness/homeBase';
 import { AGENTS, configDirOf } from '../../../src/agents/registry';
 import { agentTable } from '../../../src/agents/table';
-import { HOOK_EVENTS } from '../../../src/agents/hookEvents';
+import { HOOK_EVENTS, REPORTING_AGENTS } from '../../../src/agents/hookEvents';
 import { AGENT_KINDS } from '../../../src/common/agents';
 import { SIGNATURES } from '../../../src/detect/signatures';
 import { HOOK_TABLES } from '../../../src/integrations/install/hookTable';
 import { hookTargets } from '../../../src/integrations/install/targets';
-import { REPORTING_AGENTS } from '../../../src/hooks/wire';
+import { LINE_DECODERS } from '../../../src/jsonl';
+import { SETTING_POLICY } from '../../../src/common/trustedSettings';
 import { defaultLogLocations, tailRoots } from '../../../src/sources/logs/logSources';
+import { defaultOpenCodeDbPath } from '../../../src/sources/logs/opencodeDb';
 import { ROOT } from '../helpers';
 
 const ids = AGENTS.map((a) => a.id);
@@ -77,13 +79,33 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       ],
     );
     assert.deepStrictEqual(
-      AGENTS.filter((a) => a.logs === 'jsonl').map((a) => a.id),
-      ['claude-code', 'codex'],
+      AGENTS.filter((a) => a.logs?.format === 'jsonl').map((a) => a.id),
+      Object.keys(LINE_DECODERS),
+      'every agent with JSON-lines logs has a decoder in src/jsonl, and no other',
     );
     assert.deepStrictEqual(
-      AGENTS.filter((a) => a.logs === 'sqlite').map((a) => a.id),
+      AGENTS.filter((a) => a.logs?.format === 'sqlite').map((a) => a.id),
       ['opencode'],
+      'the SQLite reader (src/sources/logs/opencodeDb.ts) reads OpenCode’s schema only',
     );
+    assert.deepStrictEqual(defaultOpenCodeDbPath(ctx.env, ctx.home), '/home/u/.local/share/opencode/opencode.db');
+  });
+
+  it('each agent’s session-log setting is in package.json, a list of paths, and the machine’s alone', () => {
+    const props = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        contributes: { configuration: { properties: Record<string, { type: string; scope?: string }> } };
+      }
+    ).contributes.configuration.properties;
+    const settings = AGENTS.flatMap((a) => (a.logs ? [a.logs.setting] : []));
+    assert.deepStrictEqual(
+      Object.keys(props).filter((k) => k.startsWith('agentLens.sessionLogs.') && k !== 'agentLens.sessionLogs.enabled'),
+      settings,
+      'package.json lists a session-log location setting for each agent with logs, in the registry’s order',
+    );
+    for (const k of settings) {
+      assert.deepStrictEqual([props[k].type, props[k].scope, SETTING_POLICY[k]], ['array', 'machine', 'machine'], k);
+    }
   });
 
   it('package.json’s agentLens.agents switch lists every agent, on by default', () => {

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerminalDetector } from '../../../src/detect/detector';
 import { parseTeam, TeamError } from '../../../src/handoff/team/registry';
-import { REPORTING_AGENTS } from '../../../src/hooks/wire';
+import { REPORTING_AGENTS } from '../../../src/agents/hookEvents';
 import { HubError } from '../../../src/hub/security';
 import { decoderFor } from '../../../src/jsonl';
 import { CastError, parseCast } from '../../../src/formats/cast';

@@ -147,7 +147,7 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       [c.notificationsEnabled, c.notificationDelaySeconds, c.processScanIntervalSeconds, c.sessionLogsEnabled],
       [true, 30, 2, true],
     );
-    assert.deepStrictEqual([c.claudeConfigDirs, c.codexHomes, c.opencodeDatabases], [['/home/u/claude-alt'], [], []]);
+    assert.deepStrictEqual(c.sessionLogPaths, { 'claude-code': ['/home/u/claude-alt'], codex: [], opencode: [] });
   });
 
   it('trusted: the workspace’s switches count, its log paths still do not (they are the machine’s)', () => {
@@ -164,6 +164,14 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       ],
       [false, false, false, 3600, 0, false],
     );
-    assert.deepStrictEqual([c.claudeConfigDirs, c.codexHomes, c.opencodeDatabases], [['/home/u/claude-alt'], [], []]);
+    assert.deepStrictEqual(c.sessionLogPaths, { 'claude-code': ['/home/u/claude-alt'], codex: [], opencode: [] });
+  });
+});
+
+describe('Restricted Mode: package.json says what an untrusted workspace cannot do', () => {
+  it('package.json declares limited support for untrusted workspaces, and says why', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    assert.strictEqual(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+    assert.match(pkg.capabilities.untrustedWorkspaces.description, /launch/);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { hookCommand } from '../../../../src/integrations/commands';
 import { isOurHandler, ownEntries, parseOurCommand } from '../../../../src/integrations/install/ownEntries';
-import { REPORTING_AGENTS } from '../../../../src/hooks/wire';
+import { REPORTING_AGENTS } from '../../../../src/agents/hookEvents';
 
 /** The recogniser behind install and uninstall: exact command shapes, parsed strictly, anchored at both ends. */
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { defaultLogLocations, JsonlLogSource, tailRoots } from '../../../../src/sources/logs/logSources';
+import { defaultLogLocations, JsonlLogSource, mergeLocations, tailRoots } from '../../../../src/sources/logs/logSources';
 import type { Observation } from '../../../../src/store/observation';
 import { AgentStore } from '../../../../src/store/store';
 import { FIXTURES } from '../../helpers';
@@ -41,7 +41,7 @@ describe('session-log source (real files, real watcher)', function () {
 
   const start = async () => {
     source = new JsonlLogSource({
-      locations: { claudeConfigDirs: [path.join(root, 'claude')], codexHomes: [path.join(root, 'codex')] },
+      locations: { 'claude-code': [path.join(root, 'claude')], codex: [path.join(root, 'codex')] },
       sink: (o) => seen.push(o),
       log: logTo((level, msg) => void (level === 'warn' && warnings.push(msg))),
     });
@@ -105,7 +105,7 @@ describe('session-log source (real files, real watcher)', function () {
   it('feeds the store: a log seen before its terminal is linked when the screen sees the same turn start', async () => {
     const store = new AgentStore();
     source = new JsonlLogSource({
-      locations: { claudeConfigDirs: [path.join(root, 'claude')], codexHomes: [] },
+      locations: { 'claude-code': [path.join(root, 'claude')], codex: [] },
       sink: (o) => store.observe(o),
     });
     await source.start();
@@ -138,12 +138,21 @@ describe('session-log source (real files, real watcher)', function () {
   });
 
   it('defaults follow the CLIs’ own variables', () => {
-    assert.deepStrictEqual(defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x' }, '/h'), {
-      claudeConfigDirs: ['/c'],
-      codexHomes: ['/x'],
+    assert.deepStrictEqual(defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db' }, '/h'), {
+      'claude-code': ['/c'],
+      codex: ['/x'],
+      opencode: ['/o.db'],
     });
-    assert.deepStrictEqual(defaultLogLocations({}, '/h'), { claudeConfigDirs: ['/h/.claude'], codexHomes: ['/h/.codex'] });
-    const [claude, codex] = tailRoots({ claudeConfigDirs: ['/h/.claude'], codexHomes: ['/h/.codex'] });
+    assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
+      'claude-code': ['/h/.claude'],
+      codex: ['/h/.codex'],
+      opencode: ['/h/.local/share/opencode/opencode.db'],
+    });
+    assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
+      codex: ['/a', '/b', '/c'],
+      opencode: ['/d'],
+    });
+    const [claude, codex] = tailRoots({ 'claude-code': ['/h/.claude'], codex: ['/h/.codex'], opencode: ['/h/o.db'] });
     assert.ok(claude.match('/h/.claude/projects/-p/abc.jsonl'));
     assert.ok(!claude.match('/h/.claude/projects/-p/abc/subagents/agent-1.jsonl'), 'subagent transcripts are not sessions');
     assert.ok(codex.match('/h/.codex/sessions/2026/12/03/rollout-x.jsonl'));
