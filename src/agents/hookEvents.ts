@@ -1,4 +1,4 @@
-import type { AgentKind } from '../common/agents';
+import { AGENT_IDS, type AgentKind } from '../common/agents';
 import type { Meaning } from './hookMeaning';
 import { CLAUDE_EVENTS } from './claude-code/hooks';
 import { CODEX_EVENTS } from './codex/hooks';
@@ -22,7 +22,7 @@ export const HOOK_EVENTS = {
 
 /** Every agent that reports to the hub: those above through hooks, and OpenCode through its plugin. */
 export type ReportingAgent = keyof typeof HOOK_EVENTS | 'opencode';
-export const REPORTING_AGENTS: readonly [ReportingAgent, ...ReportingAgent[]] = [
-  'opencode',
-  ...(Object.keys(HOOK_EVENTS) as (keyof typeof HOOK_EVENTS)[]),
+export const REPORTING_AGENTS = AGENT_IDS.filter((id): id is ReportingAgent => id === 'opencode' || Object.hasOwn(HOOK_EVENTS, id)) as [
+  ReportingAgent,
+  ...ReportingAgent[],
 ];

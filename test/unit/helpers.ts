@@ -2,6 +2,12 @@ import type { ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseCast, type Cast } from '../../src/formats/cast';
+import { logTo } from '../../src/common/log';
+import { Boards } from '../../src/handoff/boards';
+import { Dispatcher, type HubFacts } from '../../src/handoff/dispatch';
+import { HandoffPaths } from '../../src/handoff/paths';
+import type { DeliveryTarget } from '../../src/handoff/steps';
+import type { TeamAgent } from '../../src/handoff/team/schema';
 
 /** The repository root, from the bundled test's location (out/test/unit/…). */
 export const ROOT = (() => {
@@ -75,4 +81,43 @@ export function collect(p: ChildProcessWithoutNullStreams, stdin = ''): Promise<
     p.stdin.end(stdin);
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Any C0, DEL or C1 character: none may be left raw in a log line, an error or terminal output. */
+export const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** An id or reason a request might send: a terminal title, a bell, a C1 "clear screen" and DEL. */
+export const NASTY = 'x\u001b]0;pwned\u0007\u009b2J\u007f';
+
+/** Where a test's doorbell is, as the brief and the dispatcher are told. */
+export const HUB_FACTS: HubFacts = {
+  port: 5555,
+  hubEnv: 'AGENT_LENS_HUB',
+  hubFile: '/home/u/.agent-lens/hubs/x.json',
+  cli: '/home/u/.agent-lens/bin/agent-lens',
+};
+
+/** A terminal that records what is written to it in `typed`. */
+export function typingTarget(typed: string[]): DeliveryTarget {
+  return { pid: 4242, title: 'worker terminal', id: 'term-1', activate: async () => undefined, write: async (d) => void typed.push(d) };
+}
+
+/** A Dispatcher over the handoff folder `root` for `agents`, typing into a typingTarget unless `find` is given. */
+export function testDispatcher(
+  root: string,
+  agents: TeamAgent[],
+  o: { find?: (a: TeamAgent) => Promise<DeliveryTarget>; sleep?: (ms: number) => Promise<void>; log?: string[] } = {},
+) {
+  const typed: string[] = [];
+  const paths = new HandoffPaths(root);
+  const boards = new Boards(paths);
+  const d = new Dispatcher({
+    agent: (k) => agents.find((a) => a.key === k),
+    boards,
+    paths,
+    facts: () => HUB_FACTS,
+    finder: { find: o.find ?? (async () => typingTarget(typed)) },
+    sleep: o.sleep ?? (async () => undefined),
+    log: logTo((_l, m) => void o.log?.push(m)),
+  });
+  return { d, boards, typed };
 }

@@ -1,0 +1,84 @@
+import * as assert from 'assert';
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { contract, renderBrief, renderReadMd } from '../../../src/handoff/brief';
+import { HandoffService } from '../../../src/handoff/service';
+import { writeDiscovery } from '../../../src/hub/discovery';
+import { Hub } from '../../../src/hub/hub';
+import { SILENT } from '../../../src/common/log';
+import { HUB_FACTS, typingTarget } from '../helpers';
+
+let tmp: string;
+
+describe('brief and read.md: the curl example sends the token down a pipe, never in argv', () => {
+  beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-brief-'))));
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  const facts = {
+    ...HUB_FACTS,
+    agent: 'w',
+    taskId: '0102-01',
+    briefPath: '/r/w/briefs/0102-01-brief.md',
+    reportPath: '/r/w/reports/0102-01-report.md',
+  };
+
+  it('the curl example reads the token header from stdin (-H @-), never from a variable on the command line', () => {
+    const texts = [
+      renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, facts),
+      renderReadMd('w', undefined, { ...HUB_FACTS, agent: 'w', briefsDir: '/r/w/briefs', reportsDir: '/r/w/reports' }),
+    ];
+    for (const text of texts) {
+      const curl = text.split('\n').filter((l) => /\bcurl\b/.test(l) && !l.startsWith('or with'));
+      assert.strictEqual(curl.length, 1, text);
+      // node's argv names the hub file; the token it reads from there only goes down the pipe.
+      const [feed, argv] = curl[0].split(' | curl ');
+      assert.match(feed, /^node -p "'X-Handoff-Token: ' \+ require\('\$H'\)\.token"$/);
+      assert.match(argv, / -H @- /);
+      assert.doesNotMatch(argv, /X-Handoff-Token/, 'the header is not spelled out on curl’s command line');
+      assert.doesNotMatch(text, /TOKEN=|\$TOKEN|\$\{?TOKEN|X-Handoff-Token: \$/, 'no shell variable carries the token into an argv');
+      assert.match(curl[0], /--noproxy '\*'/, 'a proxy from the environment never sees the token');
+    }
+  });
+
+  it('the curl example, run as written, rings the doorbell', async function () {
+    if (spawnSync('curl', ['--version']).status !== 0) this.skip();
+    fs.writeFileSync(path.join(tmp, 'team.toml'), '[w]\nmode = "embedded"\n');
+    const hub = new Hub({ bodyLimit: 64 * 1024 });
+    const hubFile = path.join(tmp, 'hub.json');
+    const service = new HandoffService({
+      root: tmp,
+      teamFile: path.join(tmp, 'team.toml'),
+      hub,
+      hubFile,
+      hubEnv: 'AGENT_LENS_HUB',
+      cli: '/bin/false',
+      finder: { find: async () => typingTarget([]) },
+      log: SILENT,
+      sleep: async () => undefined,
+    });
+    service.start();
+    try {
+      const port = await hub.listen();
+      writeDiscovery(hubFile, { v: 1, port, token: hub.token, pid: process.pid });
+      const text = contract({ ...facts, port, hubFile, reportPath: path.join(tmp, 'w', 'reports', '0102-01-report.md') });
+      const block = text.slice(text.indexOf('```sh', text.indexOf('or with curl')) + 6);
+      const script = block.slice(0, block.indexOf('```'));
+      const env = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, AGENT_LENS_HUB: hubFile };
+      const out = await new Promise<string>((resolve, reject) => {
+        const c = spawn('bash', ['-c', script], { env });
+        let s = '';
+        c.stdout.on('data', (d) => (s += d));
+        c.stderr.on('data', (d) => (s += d));
+        c.on('error', reject);
+        c.on('close', () => resolve(s));
+      });
+      assert.match(out, /"ok":true/, out);
+      assert.strictEqual(service.boards.get('w').last_event?.summary, '…');
+    } finally {
+      service.dispose();
+      await hub.close();
+    }
+  });
+});
