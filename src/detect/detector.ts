@@ -92,8 +92,8 @@ export class TerminalDetector {
         `headless run, command line: "${cmd.token} ${cmd.headless}"`,
         t,
       );
-    else if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'process');
-    else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'process');
+    else if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'command');
+    else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'command');
     else if (opts.processNames) this.setProcessNames(opts.processNames, t);
   }
 
@@ -171,13 +171,13 @@ export class TerminalDetector {
         t,
         agent: this.agent,
         state: ok ? 'completed' : 'failed',
-        source: 'process',
+        source: 'command',
         evidence: `${this.headless}: ${evidence}`,
         ...(ok ? {} : { reason: `exit code ${code}` }),
       });
       return;
     }
-    this.emit({ t, agent: this.agent, state: 'exited', source: 'process', evidence });
+    this.emit({ t, agent: this.agent, state: 'exited', source: 'command', evidence });
   }
 
   /** Whether this is a headless run, and what said so. */
@@ -314,10 +314,10 @@ export class TerminalDetector {
     });
   }
 
-  /** A headless run: the agent, Working from now (source process), its outcome from the exit code. */
+  /** A headless run: the agent, Working from now, its outcome from the exit code (source `command`). */
   private startHeadless(agent: AgentKind, what: string, by: 'command-line' | 'screen', evidence: string, t: number): void {
     this.headless = what;
-    this.setAgent(agent, by, evidence, t, 'process', 'working');
+    this.setAgent(agent, by, evidence, t, 'command', 'working');
   }
 
   /** The agent is known: it starts `idle` (a headless run `working`), and what is on screen already is looked at. */

@@ -7,7 +7,7 @@ import { OUTCOME_STATES } from '../common/states';
  * test/unit/store/arbitrate.test.ts. In order:
  *
  * 1. Exited (the process is gone) ends everything.
- * 2. The process scan's "it runs" counts only while no other source has spoken.
+ * 2. The command line's and the process scan's "it runs" count only while no other source has spoken.
  * 3. An outcome (completed/failed) of the current turn beats the screen's ambiguous at-rest verdicts; the
  *    current turn is the one after the latest turn start any source saw (with SAME_MOMENT_MS of slack, as
  *    sources see the same moment at slightly different times), and never before the agent's own record of

@@ -1,6 +1,6 @@
 import type { Observation } from './observation';
 import { OUTCOME_STATES } from '../common/states';
-import type { Source } from '../common/sources';
+import { type Source, speaksOfPresence } from '../common/sources';
 
 /**
  * The data behind arbitration (src/store/arbitrate.ts), apart from the code that applies it.
@@ -38,8 +38,10 @@ export const SAME_MOMENT_MS = 1500;
 
 /** Among outcomes of the same turn, the most authoritative wins. */
 export const OUTCOME_RANK: Record<Source, number> = {
-  // A headless run's exit code is its outcome, whatever its log or hooks said (the only outcome `process` gives).
-  process: 5,
+  // A headless run's exit code is its outcome, whatever its log or hooks said (the only outcome `command` gives).
+  command: 5,
+  // The process table gives no outcome.
+  process: 0,
   'jsonl-watcher': 4,
   hook: 3,
   doorbell: 2,
@@ -47,9 +49,10 @@ export const OUTCOME_RANK: Record<Source, number> = {
 };
 
 /**
- * The process scan only knows that an agent runs (or is gone); while any other source has spoken about the
- * session, its "working" decides nothing. A headless run's exit code (completed / failed) is a real outcome.
+ * The command line and the process scan only know that an agent runs (or is gone); while any other source has
+ * spoken about the session, their "working" decides nothing. A headless run's exit code (completed / failed) is a
+ * real outcome.
  */
 export function isPresenceOnly(o: Observation): boolean {
-  return o.source === 'process' && o.state !== 'exited' && !OUTCOME_STATES.has(o.state);
+  return speaksOfPresence(o.source) && o.state !== 'exited' && !OUTCOME_STATES.has(o.state);
 }

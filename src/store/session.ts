@@ -5,7 +5,7 @@ import { mayEnd, mayReword, TRUST_RULES, trustOf } from './trustRules';
 import { HISTORY_LIMIT, type Transition } from './types';
 import { SessionWaits } from './waits';
 import type { AgentKind } from '../common/agents';
-import type { Source } from '../common/sources';
+import { isTerminalSource, type Source } from '../common/sources';
 
 /** Turn starts kept per session for linking logs to terminals. */
 const TURN_STARTS_KEPT = 16;
@@ -75,7 +75,7 @@ export class AgentSession {
     this.lastSeen = Math.max(this.lastSeen, o.at);
     this.startedAt = Math.min(this.startedAt, o.at);
     // The terminal's sources learn the agent's own folder after it started; a log names it from the start.
-    if (o.locator.cwd && (!this.cwd || o.source === 'pty-scrape' || o.source === 'process')) this.cwd = o.locator.cwd;
+    if (o.locator.cwd && (!this.cwd || isTerminalSource(o.source))) this.cwd = o.locator.cwd;
     if (o.locator.sessionId) this.agentSessionIds.add(o.locator.sessionId);
     if (o.provenance === 'verified' && o.locator.pid !== undefined) this.verifiedPids.add(o.locator.pid);
     if (startsOrContinuesTurn(o) && !(prev && startsOrContinuesTurn(prev))) this.noteTurnStart(o.at);

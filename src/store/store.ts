@@ -2,6 +2,7 @@ import { randomBytes } from 'crypto';
 import { chooseTerminal, type TerminalCandidate } from './binder';
 import { Emitter, type Event } from './emitter';
 import { printable } from '../common/printable';
+import { isTerminalSource } from '../common/sources';
 import { type Observation } from './observation';
 import { AgentSession } from './session';
 import { TRUST_RULES, trustOf } from './trustRules';
@@ -197,7 +198,7 @@ export class AgentStore {
   private terminalSession(rec: TerminalRecord, o: Observation): AgentSession | undefined {
     const cur = rec.session;
     // Only the terminal's own sources see a new run start; a late log line or hook after an exit is about the run that ended.
-    const terminalSource = o.source === 'pty-scrape' || o.source === 'process';
+    const terminalSource = isTerminalSource(o.source);
     if (cur && cur.agent === o.agent && (!cur.exited || !terminalSource)) return cur;
     // A word no one could place may speak of its own agent session, not end the one the terminal runs.
     if (cur && !cur.exited && !TRUST_RULES[trustOf(o)].holds) return this.sessionFor(o);
@@ -216,7 +217,7 @@ export class AgentStore {
    * hook about a run that ended, or a session first seen in its log. A terminal named by the word pins it.
    */
   private knownElsewhere(o: Observation, rec: TerminalRecord | undefined): AgentSession | undefined {
-    if (!o.locator.sessionId || o.source === 'pty-scrape' || o.source === 'process') return undefined;
+    if (!o.locator.sessionId || isTerminalSource(o.source)) return undefined;
     const known = this.byAgentSession.get(`${o.agent}:${o.locator.sessionId}`);
     if (!known || known === rec?.session) return undefined;
     if (rec && this.unlinked.has(known)) known.pinnedTerminal = rec.id;

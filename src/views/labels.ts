@@ -89,6 +89,8 @@ export function sourceName(source: Source): string {
       return l10n.t('the session log');
     case 'hook':
       return l10n.t('the agent’s hooks');
+    case 'command':
+      return l10n.t('the command line');
     case 'process':
       return l10n.t('the process list');
     case 'doorbell':

@@ -124,7 +124,7 @@ export class TerminalSession {
       this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
     else if (det && isAgent(det.detection)) det.exit(exitCode, (ms - this.startMs) / 1000);
     else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
-    else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'process', evidence: ended });
+    else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'command', evidence: ended });
     this.processAgent = undefined;
     this.stopDetector();
   }

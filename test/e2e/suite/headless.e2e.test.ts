@@ -36,7 +36,7 @@ describe('headless runs in a VS Code terminal (real Claude Code, claude -p)', fu
           90_000,
         );
         assert.strictEqual(end.state, outcome, `${seen.list.join(' → ')} (${end.evidence})`);
-        assert.strictEqual(end.source, 'process');
+        assert.strictEqual(end.source, 'command');
         if (outcome === 'failed') assert.strictEqual(end.reason, 'exit code 1');
         assert.ok(seen.list.includes('claude-code/working'), `working while it ran: ${seen.list.join(' → ')}`);
         assert.ok(!seen.list.some((s) => s.endsWith('/waiting')), `no wait: ${seen.list.join(' → ')}`);

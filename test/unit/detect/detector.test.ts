@@ -77,10 +77,10 @@ describe('detector rules', () => {
       'claude-code/stopped',
     ]);
     assert.strictEqual(ds[2].waitKind, 'permission');
-    // The agent is named by its command line (reported as the process source), every state after it by the screen.
+    // The agent is named by its command line (source command), every state after it by the screen.
     assert.deepStrictEqual(
       ds.map((d) => d.source),
-      ['process', 'pty-scrape', 'pty-scrape', 'pty-scrape', 'pty-scrape'],
+      ['command', 'pty-scrape', 'pty-scrape', 'pty-scrape', 'pty-scrape'],
     );
     assert.match(ds[4].evidence, /Worked for 2s/);
   });
@@ -228,7 +228,7 @@ describe('detector rules', () => {
     const d = new TerminalDetector({ commandLine: 'codex' });
     d.exit(130, 3);
     assert.strictEqual(d.detection.state, 'exited');
-    assert.strictEqual(d.detection.source, 'process');
+    assert.strictEqual(d.detection.source, 'command', 'the command’s end, as shell integration reports it');
     assert.match(d.detection.evidence, /130/);
   });
 

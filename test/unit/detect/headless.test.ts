@@ -47,13 +47,13 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
     for (const [line, want] of cases) assert.strictEqual(agentFromCommandLine(line)?.headless, want, line);
   });
 
-  it('a headless run is Working from its start and its exit code is the outcome (source process)', () => {
+  it('a headless run is Working from its start and its exit code is the outcome (source command)', () => {
     const ok = run('codex exec "summarise"', CODEX_EXEC, 0);
     assert.deepStrictEqual(
       ok.map((d) => [d.agent, d.state, d.source]),
       [
-        ['codex', 'working', 'process'],
-        ['codex', 'completed', 'process'],
+        ['codex', 'working', 'command'],
+        ['codex', 'completed', 'command'],
       ],
     );
     assert.match(ok.at(-1)!.evidence, /exit code 0/);
@@ -85,13 +85,13 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
 
   it('the exit code outranks every other source’s outcome of the same run', () => {
     const shown = arbitrate([
-      obs('process', 1000, 'working'),
+      obs('command', 1000, 'working'),
       obs('jsonl-watcher', 4000, 'completed'),
-      obs('process', 4100, 'failed', { reason: 'exit code 2' }),
+      obs('command', 4100, 'failed', { reason: 'exit code 2' }),
     ]);
-    assert.deepStrictEqual([shown?.state, shown?.source, shown?.reason], ['failed', 'process', 'exit code 2']);
-    const presence = arbitrate([obs('pty-scrape', 1000, 'idle'), obs('process', 2000, 'working')]);
-    assert.strictEqual(presence?.source, 'pty-scrape', 'the scan’s "working" still decides nothing when another source spoke');
+    assert.deepStrictEqual([shown?.state, shown?.source, shown?.reason], ['failed', 'command', 'exit code 2']);
+    const presence = arbitrate([obs('pty-scrape', 1000, 'idle'), obs('command', 2000, 'working')]);
+    assert.strictEqual(presence?.source, 'pty-scrape', 'the command line’s "working" still decides nothing when another source spoke');
   });
 });
 

@@ -2,13 +2,13 @@ import * as assert from 'assert';
 import { arbitrate } from '../../../src/store/arbitrate';
 import { SAME_MOMENT_MS } from '../../../src/store/arbitrationRules';
 import { obs } from '../obs';
-import { type Source, SOURCES } from '../../../src/common/sources';
+import { type Source, SOURCES, speaksOfPresence } from '../../../src/common/sources';
 
 /** The agent's own record of a prompt (its log's user entry, its prompt hook): an exact turn start. */
 const prompt = (o: ReturnType<typeof obs>): ReturnType<typeof obs> => ({ ...o, prompt: true });
 
-// `process` outcomes exist only as a headless run's exit code: the run's own verdict.
-const AUTHORITY: Record<Source, number> = { process: 5, 'jsonl-watcher': 4, hook: 3, doorbell: 2, 'pty-scrape': 1 };
+// `command` outcomes exist only as a headless run's exit code: the run's own verdict. The process table gives none.
+const AUTHORITY: Record<Source, number> = { command: 5, process: 0, 'jsonl-watcher': 4, hook: 3, doorbell: 2, 'pty-scrape': 1 };
 
 describe('arbitration', () => {
   // [case, words, expected "source state"]
@@ -73,6 +73,16 @@ describe('arbitration', () => {
       'jsonl-watcher completed',
     ],
     ['process presence alone is shown', [obs('process', 9000, 'working')], 'process working'],
+    [
+      'the command line’s presence decides nothing once another source spoke',
+      [obs('command', 9000, 'working'), obs('jsonl-watcher', 5000, 'completed')],
+      'jsonl-watcher completed',
+    ],
+    [
+      'a headless run’s exit code outranks its log’s outcome',
+      [obs('jsonl-watcher', 9000, 'completed'), obs('command', 9300, 'failed', { reason: 'exit code 1' })],
+      'command failed',
+    ],
     [
       'a stale hook wait does not hold against a fresher screen',
       [obs('hook', 5700, 'waiting'), obs('pty-scrape', 26_300, 'stopped')],
@@ -189,10 +199,8 @@ describe('arbitration', () => {
         if (a === b) continue;
         it(`${a} outcome vs ${b} screen-like at rest, same turn: the outcome wins`, () => {
           const got = arbitrate([obs(a, 9000, 'completed'), obs(b, 9500, 'stopped')])!;
-          if (b === 'process') assert.strictEqual(got.source, a, 'process speaks only of presence');
-          else if (a === 'process')
-            assert.strictEqual(`${got.source} ${got.state}`, 'process completed', 'a headless run’s exit code is an outcome');
-          else assert.strictEqual(`${got.source} ${got.state}`, `${a} completed`);
+          if (speaksOfPresence(b)) assert.strictEqual(got.source, a, `${b} speaks only of presence`);
+          else assert.strictEqual(`${got.source} ${got.state}`, `${a} completed`, 'an outcome, a headless run’s exit code too');
         });
         it(`${a} and ${b} both report outcomes of one turn: the more authoritative wins`, () => {
           const got = arbitrate([obs(a, 9000, 'failed'), obs(b, 9400, 'completed')])!;
@@ -201,12 +209,14 @@ describe('arbitration', () => {
         });
         it(`${a} stale working vs ${b} fresh working, then ${b} says idle: the fresh word wins`, () => {
           const got = arbitrate([obs(a, 1000, 'working'), obs(b, 5000, 'idle')])!;
-          if (b === 'process') assert.strictEqual(`${got.source} ${got.state}`, `${a} working`, 'process decides nothing');
+          // Presence against presence: the fresher is all there is.
+          if (speaksOfPresence(b) && !speaksOfPresence(a))
+            assert.strictEqual(`${got.source} ${got.state}`, `${a} working`, `${b} decides nothing`);
           else assert.strictEqual(`${got.source} ${got.state}`, `${b} idle`);
         });
         it(`${a} outcome of an old turn vs a new turn seen by ${b}`, () => {
           const got = arbitrate([obs(a, 1000, 'completed'), obs(b, 10_000, 'working')])!;
-          if (b === 'process') assert.strictEqual(got.state, 'completed');
+          if (speaksOfPresence(b)) assert.strictEqual(got.state, 'completed');
           else assert.strictEqual(`${got.source} ${got.state}`, `${b} working`);
         });
       }
