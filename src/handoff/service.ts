@@ -1,3 +1,4 @@
+import { sleep } from '../common/poll';
 import * as l10n from '@vscode/l10n';
 import { Reply } from '../hub/hub';
 import { HubError } from '../hub/security';
@@ -72,7 +73,7 @@ export class HandoffService {
       paths: this.paths,
       facts: () => this.facts(),
       finder: o.finder,
-      sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+      sleep: o.sleep ?? sleep,
       workspace: o.workspace,
       trusted: o.trusted,
       log: o.log,

@@ -1,21 +1,11 @@
+import { pollUntil } from '../common/poll';
 import * as l10n from '@vscode/l10n';
 import { execFile } from 'child_process';
 import { foregroundOf, type ProcInfo, processesUnder, processInfo, ttyHolder } from '../sources/process/processTree';
 import { quoted } from '../common/printable';
 import { DispatchFailure, type TargetFinder } from './dispatch';
 import type { DeliveryTarget } from './steps';
-import {
-  candidates,
-  type Looked,
-  narrow,
-  notChosen,
-  type PaneFacts,
-  paneVerdict,
-  type Qualified,
-  refusal,
-  seenAmong,
-  type Verdict,
-} from './targets';
+import { candidates, type Looked, narrow, notChosen, type PaneFacts, paneVerdict, type Qualified, refusal, seenAmong } from './targets';
 import type { TeamAgent } from './team/schema';
 
 /** How long a launched agent has to show its process (TUIs take 5–10 s to come up). */
@@ -125,20 +115,22 @@ export class TmuxFinder implements TargetFinder {
         l10n.t('could not start {0} in a tmux window: {1}', agent.launch!, String((e as Error).message)),
       );
     }
-    const end = Date.now() + LAUNCH_WAIT_MS;
-    let v: Verdict;
-    for (;;) {
-      const p = (await panes(this.socket)).find((x) => x.id === id);
-      if (!p)
-        throw new DispatchFailure(
-          'capture_failed',
-          l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch!),
-        );
-      v = paneVerdict(agent, await paneFacts(p, agent));
-      if (v.ok) return this.target(p, agent, v.pid);
-      if (Date.now() > end) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    let why = '';
+    const found = await pollUntil(
+      async () => {
+        const p = (await panes(this.socket)).find((x) => x.id === id);
+        if (!p)
+          throw new DispatchFailure(
+            'capture_failed',
+            l10n.t('the tmux window started for {0} closed at once: check its launch command "{1}"', agent.key, agent.launch!),
+          );
+        const v = paneVerdict(agent, await paneFacts(p, agent));
+        if (!v.ok) why = v.why;
+        return v.ok ? { p, pid: v.pid } : undefined;
+      },
+      { everyMs: 250, forMs: LAUNCH_WAIT_MS },
+    );
+    if (found) return this.target(found.p, agent, found.pid);
     const what = agent.process
       ? l10n.t('process {0}', quoted(agent.process))
       : l10n.t('a known agent CLI (set process = "…" in team.toml for another program)');
@@ -150,7 +142,7 @@ export class TmuxFinder implements TargetFinder {
         id,
         what,
         LAUNCH_WAIT_MS / 1000,
-        v.why,
+        why,
       ),
     );
   }

@@ -1,3 +1,4 @@
+import { pollUntil } from '../common/poll';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { isInFlight } from '../handoff/board';
@@ -261,14 +262,14 @@ async function askBrief(): Promise<string | undefined> {
 }
 
 async function waitReady(host: HandoffHost, agent: string, token: vscode.CancellationToken): Promise<boolean> {
-  const end = Date.now() + 180_000;
-  while (!token.isCancellationRequested && Date.now() < end) {
-    const b = host.service?.boards.get(agent);
-    if (b?.state === 'ready') return true;
-    if (b?.state === 'error') return false;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return false;
+  const ready = await pollUntil(
+    () => {
+      const state = host.service?.boards.get(agent)?.state;
+      return state === 'ready' ? true : state === 'error' ? false : undefined;
+    },
+    { everyMs: 250, forMs: 180_000, stop: () => token.isCancellationRequested },
+  );
+  return ready === true;
 }
 
 /** "Register External Agent…": a guided form that writes only this agent's section of team.toml. */

@@ -1,3 +1,4 @@
+import { pollUntil } from '../common/poll';
 import * as vscode from 'vscode';
 import { DispatchFailure, type TargetFinder } from '../handoff/dispatch';
 import type { DeliveryTarget } from '../handoff/steps';
@@ -12,7 +13,6 @@ import {
   type SeenProcess,
   type TerminalFacts,
   terminalVerdict,
-  type Verdict,
 } from '../handoff/targets';
 import type { TeamAgent } from '../handoff/team/schema';
 import { foregroundOf, processesUnder, ttyHolder } from '../sources/process/processTree';
@@ -81,25 +81,27 @@ export class TerminalFinder implements TargetFinder {
     const si = await waitFor(() => t.shellIntegration, 5000);
     if (si) si.executeCommand(line);
     else t.sendText(line, true);
-    const end = Date.now() + LAUNCH_WAIT_MS;
-    let v: Verdict;
-    for (;;) {
-      if (t.exitStatus)
-        throw new DispatchFailure(
-          'capture_failed',
-          vscode.l10n.t(
-            'the terminal started for {0} closed (exit {1}): check launch = "{2}"',
-            agent.key,
-            t.exitStatus.code ?? '?',
-            launch,
-          ),
-        );
-      // The terminal Agent Lens opened qualifies like any other: only once its agent holds it.
-      v = terminalVerdict(agent, await this.facts(t, agent));
-      if (v.ok) return await this.target(t, agent, v.pid);
-      if (Date.now() > end) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    let why = '';
+    const found = await pollUntil(
+      async () => {
+        if (t.exitStatus)
+          throw new DispatchFailure(
+            'capture_failed',
+            vscode.l10n.t(
+              'the terminal started for {0} closed (exit {1}): check launch = "{2}"',
+              agent.key,
+              t.exitStatus.code ?? '?',
+              launch,
+            ),
+          );
+        // The terminal Agent Lens opened qualifies like any other: only once its agent holds it.
+        const v = terminalVerdict(agent, await this.facts(t, agent));
+        if (!v.ok) why = v.why;
+        return v.ok ? { pid: v.pid } : undefined;
+      },
+      { everyMs: 250, forMs: LAUNCH_WAIT_MS },
+    );
+    if (found) return await this.target(t, agent, found.pid);
     const s = LAUNCH_WAIT_MS / 1000;
     throw new DispatchFailure(
       'capture_failed',
@@ -109,9 +111,9 @@ export class TerminalFinder implements TargetFinder {
             line,
             agent.process,
             s,
-            v.why,
+            why,
           )
-        : vscode.l10n.t('started "{0}" in a new terminal, but no agent showed up within {1} s ({2}); nothing was typed', line, s, v.why),
+        : vscode.l10n.t('started "{0}" in a new terminal, but no agent showed up within {1} s ({2}); nothing was typed', line, s, why),
     );
   }
 

@@ -1,3 +1,4 @@
+import { sleep } from '../common/poll';
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import { startedBefore } from '../sources/process/startTicks';
@@ -243,7 +244,7 @@ export class TerminalAdapter implements vscode.Disposable {
   private async followAgentCwd(t: vscode.Terminal, session: TerminalSession): Promise<void> {
     if (process.platform !== 'linux') return;
     for (const ms of [1500, 4000, 10_000]) {
-      await new Promise((r) => setTimeout(r, ms));
+      await sleep(ms);
       if (!session.reading) return;
       try {
         const pid = await t.processId;

@@ -117,8 +117,6 @@ export function levelOf(root: string, p: string): number {
   return rel.split(path.sep).length;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
 export async function nearestExisting(dir: string): Promise<string> {
   let d = path.dirname(dir);
   while (!(await statDir(d)) && path.dirname(d) !== d) d = path.dirname(d);

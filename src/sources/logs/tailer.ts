@@ -11,7 +11,8 @@ import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 import { LineSplitter } from '../../jsonl/lines';
-import { DirWatch, levelOf, nearestExisting, sleep, statDir } from './dirWatch';
+import { DirWatch, levelOf, nearestExisting, statDir } from './dirWatch';
+import { sleep } from '../../common/poll';
 import { coalesce, code, FileReads, type Run } from './fileReads';
 import type { RootState, TailerOptions, TailFile, WatchedDir } from './tailTypes';
 
@@ -350,7 +351,7 @@ export class LogTailer {
           // Back (replaced): the read sees the new identity and starts it over.
           if (s?.isFile()) return void this.read(f);
           if (look > 0) return this.onUnlink(f.path);
-          await sleep(GONE_MS);
+          await sleep(GONE_MS, { background: true });
         }
       },
       () => !f.gone && !this.disposed,
