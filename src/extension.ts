@@ -91,9 +91,12 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   const { notifier, raised } = waitNotifications(store, config, activeId, log);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
-  terminals.onOutput = (id, chunk) => handoff.onOutput(id, chunk);
-  terminals.onClosed = (id) => handoff.terminalClosed(id);
+  context.subscriptions.push(
+    terminals.onDidOutput((e) => handoff.onOutput(e.terminalId, e.chunk)),
+    terminals.onDidClose((id) => handoff.terminalClosed(id)),
+  );
   const memory = terminalMemory(store, terminals, log);
+  context.subscriptions.push(terminals.onDidFindAgent((e) => memory.agentFound(e.terminalId, e)));
   const changes = new vscode.EventEmitter<StateChange>();
   const logs = startLogSources(store, config, log);
   // Saved before the store is emptied on the way out.
@@ -129,7 +132,6 @@ function terminalMemory(store: AgentStore, terminals: TerminalAdapter, log: vsco
   const hubs = path.join(agentLensHome(), 'hubs');
   const file = path.join(hubs, `${workspaceKey()}.terminals.json`);
   const memory = new TerminalMemory(file, store, terminals, () => markerDir(path.join(hubs, 'hub.json')), log);
-  terminals.onAgentFound = (id, found) => memory.agentFound(id, found);
   return memory;
 }
 
@@ -155,7 +157,7 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
     p.store.onDidChange((c) => {
       p.render();
       p.changes.fire(c);
-      p.handoff.routes?.onChange(c);
+      p.handoff.routes?.follow(c);
     }),
     p.store.onDidChangeWait(() => p.render()),
     vscode.window.onDidChangeActiveTerminal(() => p.statusBar.update()),

@@ -1,4 +1,5 @@
 import { type Candidate, classify, identify, makeFrame, matchingIds } from './classify';
+import { Emitter, type Event } from '../common/emitter';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
 import { dialogOptions } from './dialogOptions';
 import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
@@ -36,8 +37,6 @@ const WEAK_COOLDOWN_SECONDS = 30;
 
 const OSC_IDENTS = [...new Set(SIGNATURES.flatMap((s) => [s.programStatus?.osc ?? 0, 99]).filter((x) => x > 0))];
 
-type Listener = (d: Detection) => void;
-
 /**
  * One terminal's detector: raw output chunks in, "which agent, which state" out. Pure (no vscode, no
  * timers): the caller passes timestamps and calls `advance()` at `deadline()` when output pauses.
@@ -58,7 +57,9 @@ export class TerminalDetector {
   private writingAt = 0;
   /** Screen and OSC versions of the last classified frame: an unchanged frame needs no new look. */
   private lastLooked = '';
-  private readonly listeners: Listener[] = [];
+  private readonly changes = new Emitter<Detection>();
+  /** Each new detection, as it is made. */
+  readonly onDidChange: Event<Detection> = this.changes.event;
   private agent: AgentId = 'shell';
   private identifiedBy: 'command-line' | 'process' | 'screen' | undefined;
   private sig: AgentSignature | undefined;
@@ -95,14 +96,6 @@ export class TerminalDetector {
     else if (cmd) this.setAgent(cmd.agent, 'command-line', `command line: "${cmd.token}"`, t, 'command');
     else if (opts.agentHint) this.setAgent(opts.agentHint.agent, 'command-line', opts.agentHint.evidence, t, 'command');
     else if (opts.processNames) this.setProcessNames(opts.processNames, t);
-  }
-
-  onChange(l: Listener): () => void {
-    this.listeners.push(l);
-    return () => {
-      const i = this.listeners.indexOf(l);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
   }
 
   get detection(): Detection {
@@ -208,7 +201,7 @@ export class TerminalDetector {
   dispose(): void {
     this.screen?.dispose();
     this.screen = undefined;
-    this.listeners.length = 0;
+    this.changes.dispose();
   }
 
   private markDirty(t: number): void {
@@ -356,6 +349,6 @@ export class TerminalDetector {
     if (sameState(c, d)) return;
     if (d.waitKind === undefined) delete d.waitKind;
     this.current = d;
-    for (const l of [...this.listeners]) l(d);
+    this.changes.fire(d);
   }
 }

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { Emitter, type Event } from '../common/emitter';
 import { readRegularFile, writeFileAtomic } from '../common/fsutil';
 import { applyEvent, type Board, type BoardEvent, type EventOutcome, idleBoard } from './board';
 import { type HandoffPaths, isSafeSegment, splitEventId } from './paths';
@@ -52,7 +53,9 @@ export interface BoardsOptions {
  */
 export class Boards {
   private readonly boards = new Map<string, Board>();
-  private readonly listeners = new Set<(b: Board | undefined) => void>();
+  private readonly changes = new Emitter<Board | undefined>();
+  /** Fires on every change: with the board that moved, or undefined for an event that grouped nowhere. */
+  readonly onDidChange: Event<Board | undefined> = this.changes.event;
   /** Keys on the board while unregistered: what counts against UNREGISTERED_MAX. */
   private readonly unregistered = new Set<string>();
   readonly ungrouped: BoardEvent[] = [];
@@ -110,12 +113,6 @@ export class Boards {
 
   all(): Board[] {
     return [...this.boards.values()].sort((a, b) => a.agent.localeCompare(b.agent));
-  }
-
-  /** Called on every change: with the board that moved, or undefined for an event that grouped nowhere. */
-  onChange(listener: (b: Board | undefined) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
 
   /** Sets a board (dispatch, errors, init) and writes its status.json (registered agents only). */
@@ -186,7 +183,7 @@ export class Boards {
     }
     this.boards.set(board.agent, board);
     if (persist) this.save(board);
-    for (const l of this.listeners) l(board);
+    this.changes.fire(board);
     return board;
   }
 
@@ -201,7 +198,7 @@ export class Boards {
   }
 
   private notify(): void {
-    for (const l of this.listeners) l(undefined);
+    this.changes.fire(undefined);
   }
 
   private appendEvent(agent: string, event: BoardEvent): void {

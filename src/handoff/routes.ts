@@ -64,7 +64,7 @@ export class Router {
   readonly fired: { route: string; agent: string; taskId: string; at: number; result: string }[] = [];
 
   constructor(private readonly d: RouterDeps) {
-    this.sub = d.boards.onChange((b) => {
+    this.sub = d.boards.onDidChange((b) => {
       if (b && !isInFlight(b)) this.flush(b.agent);
     });
   }
@@ -102,7 +102,7 @@ export class Router {
   }
 
   /** Feed every store change: fires the routes from a terminal that just came to rest. */
-  onChange(c: StateChange): void {
+  follow(c: StateChange): void {
     if (!cameToRest(c)) return;
     const a = c.current!;
     for (const r of this.list) {

@@ -1,4 +1,5 @@
 import { sleep } from '../common/poll';
+import { Emitter, type Event } from '../common/emitter';
 import * as l10n from '@vscode/l10n';
 import { Reply } from '../hub/hub';
 import { HubError } from '../hub/security';
@@ -38,8 +39,6 @@ export interface HandoffOptions {
   trusted?: () => boolean;
   log: Logger;
   sleep?: (ms: number) => Promise<void>;
-  /** Called when a board, the registry or the ungrouped list changed. */
-  onChange?: () => void;
 }
 
 /**
@@ -53,6 +52,9 @@ export class HandoffService {
   readonly dispatcher: Dispatcher;
   private watcher: { dispose(): void } | undefined;
   private readonly subs: { dispose(): void }[] = [];
+  private readonly changes = new Emitter<void>();
+  /** Fires when a board, the registry or the ungrouped list changed. */
+  readonly onDidChange: Event<void> = this.changes.event;
   /** The doorbell's routes: mounted on the hub, and used for events read from terminals. */
   private readonly routes: HandoffRoutes;
 
@@ -60,13 +62,15 @@ export class HandoffService {
     const checkFrom = (from: PathOrigin | undefined) => (from === undefined || from === 'user' ? undefined : o.workspace);
     this.paths = new HandoffPaths(o.root, { checkFrom: checkFrom(o.rootFrom) });
     this.registry = new TeamRegistry(o.teamFile, {
-      onChange: () => o.onChange?.(),
       log: o.log,
       checkFrom: checkFrom(o.teamFrom),
     });
     // Only agents in team.toml get folders and files; any other key the doorbell hears stays in memory, capped.
     this.boards = new Boards(this.paths, { log: o.log, registered: (k) => this.registry.get(k) !== undefined });
-    this.subs.push(this.boards.onChange(() => o.onChange?.()));
+    this.subs.push(
+      this.registry.onDidChange(() => this.changes.fire()),
+      this.boards.onDidChange(() => this.changes.fire()),
+    );
     const deps: DispatchDeps = {
       agent: (k) => this.registry.get(k),
       boards: this.boards,
@@ -187,5 +191,6 @@ export class HandoffService {
   dispose(): void {
     this.watcher?.dispose();
     for (const s of this.subs) s.dispose();
+    this.changes.dispose();
   }
 }

@@ -68,7 +68,7 @@ export function replayFused(
   };
   const screen = (d: Detection) => store.observe(detectionToObservation(d, opts.t0Ms + d.t * 1000, { terminalId: TERMINAL }));
   screen(det.detection);
-  det.onChange(screen);
+  det.onDidChange(screen);
   playEvents(cast, det, (t) => {
     clock = opts.t0Ms + t * 1000;
     deliverUntil(clock);

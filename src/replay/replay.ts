@@ -37,7 +37,7 @@ export function replayCast(cast: Cast, opts: ReplayOptions = {}, onDetection?: (
     onDetection?.(d);
   };
   record(det.detection);
-  det.onChange(record);
+  det.onDidChange(record);
   playEvents(cast, det);
   // Let pending states settle, as they would on screen after the last byte.
   det.advance(cast.duration + 2);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { chooseTerminal, type TerminalCandidate } from './binder';
-import { Emitter, type Event } from './emitter';
+import { Emitter, type Event } from '../common/emitter';
 import { printable } from '../common/printable';
 import { isTerminalSource } from '../common/sources';
 import { type Observation } from './observation';

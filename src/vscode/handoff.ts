@@ -8,11 +8,11 @@ import { HUB_ENV } from '../handoff/hubClient';
 import { nextTaskId } from '../handoff/paths';
 import { type Route, Router } from '../handoff/routes';
 import { HandoffService } from '../handoff/service';
-import { isDrivable } from '../handoff/team/schema';
 import { agentLensHome } from '../integrations/commands';
 import { installCli } from '../integrations/reporter/reporterFiles';
 import type { AgentStore } from '../store/store';
 import { type HandoffView } from '../views/handoffRows';
+import { handoffView, newlySettled } from '../views/handoffView';
 import { boardNotice } from '../views/messages';
 import type { RunningHub } from './hub';
 import { nodeForHooks } from './hub';
@@ -111,8 +111,9 @@ export class HandoffHost implements vscode.Disposable {
       trusted: () => vscode.workspace.isTrusted,
       // Service and router lines quote ids, names and reasons from requests: escaped once more here, so none forges a line.
       log: escaped(this.log),
-      onChange: () => this.boardsChanged(),
     });
+    // Disposing the service drops this listener with it.
+    service.onDidChange(() => this.boardsChanged());
     this.service = service;
     service.start();
     this.routerImpl = new Router({
@@ -177,39 +178,11 @@ export class HandoffHost implements vscode.Disposable {
   }
 
   view(): HandoffView | undefined {
-    const s = this.service;
-    if (!s) return undefined;
-    const agents: HandoffView['agents'] = s.agents().map((a) => ({
-      key: a.key,
-      name: a.display_name ?? a.key,
-      mode: a.mode,
-      drivable: isDrivable(a.mode),
-      note: a.note,
-      icon: a.icon,
-      board: s.boards.get(a.key),
-    }));
-    const registered = new Set(agents.map((a) => a.key));
-    // Boards of agents no longer (or never) registered still show, so an event is never invisible.
-    for (const b of s.boards.all())
-      if (!registered.has(b.agent) && b.state !== 'idle')
-        agents.push({
-          key: b.agent,
-          name: vscode.l10n.t('{0} (not registered)', b.agent),
-          mode: '?',
-          drivable: true,
-          note: undefined,
-          board: b,
-        });
-    const routes = (this.routerImpl?.routes() ?? []).map((r) => ({ ...r, pending: this.routerImpl!.pendingFor(r.id) !== undefined }));
-    return { agents, teamFile: s.registry.file, registryError: s.registry.error()?.message, ungrouped: s.boards.ungrouped, routes };
+    return this.service && handoffView(this.service, this.routerImpl);
   }
 
   private boardsChanged(): void {
-    for (const b of this.service?.boards.all() ?? []) {
-      const before = this.lastState.get(b.agent);
-      this.lastState.set(b.agent, b.state);
-      if (before !== b.state && (b.state === 'done' || b.state === 'blocked')) this.notify(b);
-    }
+    for (const b of newlySettled(this.lastState, this.service?.boards.all() ?? [])) this.notify(b);
     this.changed();
   }
 

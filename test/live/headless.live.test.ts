@@ -34,7 +34,7 @@ describe('live: headless runs of the real CLIs', function () {
       const commandLine = [AGENT_COMMAND[agent], ...(sc.args ?? []).map((a) => JSON.stringify(a))].join(' ');
       const det = new TerminalDetector({ cols: 120, rows: 35, commandLine });
       const seen: Detection[] = [det.detection];
-      det.onChange((d) => seen.push(d));
+      det.onDidChange((d) => seen.push(d));
       const res = await runScenario({
         scenario: sc,
         outDir: out,

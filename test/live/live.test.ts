@@ -47,7 +47,7 @@ describe('live: real agent CLIs, detector on the live stream', function () {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), `agentlens-live-${agent}-`));
       const det = new TerminalDetector({ cols: sc.cols ?? 120, rows: sc.rows ?? 35, commandLine: AGENT_COMMAND[agent] });
       const seen: Detection[] = [det.detection];
-      det.onChange((d) => seen.push(d));
+      det.onDidChange((d) => seen.push(d));
       // Timers stand in for the extension's deadline timer: states settle while output pauses.
       let last = 0;
       const tick = setInterval(() => det.advance(last + 0.05), 50);

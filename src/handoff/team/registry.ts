@@ -1,5 +1,6 @@
 // team.toml, read: every problem becomes one line that says where and what to fix, and a registry that keeps
 // the last good version so a half-typed hand edit never takes agents away.
+import { Emitter, type Event } from '../../common/emitter';
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -246,7 +247,6 @@ export function locate(lines: TomlLine[], key: string, p: Path): number | undefi
 // ---- the live registry --------------------------------------------------------------------------------------
 
 export interface TeamRegistryOptions {
-  onChange?: () => void;
   log?: Logger;
   /**
    * The workspace folder, when the workspace chose this file (its settings or the default location): no link
@@ -259,6 +259,9 @@ export class TeamRegistry {
   private good: TeamAgent[] = [];
   private err: TeamError | undefined;
   private readonly warned = new Set<string>();
+  private readonly changes = new Emitter<void>();
+  /** Fires when a watched reload changed what the registry holds. */
+  readonly onDidChange: Event<void> = this.changes.event;
 
   constructor(
     readonly file: string,
@@ -310,7 +313,7 @@ export class TeamRegistry {
       const before = this.snapshot();
       this.load();
       // Saves that change nothing (touch, same bytes) and events for the temp file beside it stay quiet.
-      if (this.snapshot() !== before) this.opts.onChange?.();
+      if (this.snapshot() !== before) this.changes.fire();
     };
     const schedule = (): void => {
       clearTimeout(timer);

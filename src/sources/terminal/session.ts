@@ -76,7 +76,7 @@ export class TerminalSession {
     const det = new TerminalDetector({ cols: this.cols, rows: this.rows, commandLine, agentHint, t: 0 });
     this.detector = det;
     this.cast = new CastBuffer(this.cols, this.rows, this.startMs, commandLine);
-    det.onChange((d) => this.report(d));
+    det.onDidChange((d) => this.report(d));
     this.report(det.detection);
   }
 

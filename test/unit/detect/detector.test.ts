@@ -25,7 +25,7 @@ function claudeFrame(middle: string, footer: string): string {
 function run(chunks: [number, string][], opts: { commandLine?: string; cols?: number; rows?: number } = {}): Detection[] {
   const d = new TerminalDetector({ cols: opts.cols ?? 120, rows: opts.rows ?? 35, commandLine: opts.commandLine });
   const out: Detection[] = [d.detection];
-  d.onChange((x) => out.push(x));
+  d.onDidChange((x) => out.push(x));
   for (const [t, data] of chunks) d.write(data, t);
   d.advance(1e6);
   return out;

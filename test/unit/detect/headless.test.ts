@@ -18,7 +18,7 @@ const CODEX_EXEC = [
 function run(commandLine: string | undefined, chunks: string[], exitCode: number | undefined, t0 = 0): Detection[] {
   const det = new TerminalDetector({ commandLine, cols: 120, rows: 35 });
   const out: Detection[] = [det.detection];
-  det.onChange((d) => out.push(d));
+  det.onDidChange((d) => out.push(d));
   let t = t0;
   for (const c of chunks) det.write(c, (t += 0.05));
   det.advance(t + 2);

@@ -227,7 +227,8 @@ describe('the registry file, live', () => {
     const file = path.join(tmp, '.agent-lens', 'team.toml');
     let changed!: () => void;
     const seen = new Promise<void>((resolve) => (changed = resolve));
-    const reg = new TeamRegistry(file, { onChange: () => changed() });
+    const reg = new TeamRegistry(file);
+    reg.onDidChange(() => changed());
     assert.strictEqual(reg.load(), undefined, 'a missing file is an empty registry');
     const w = reg.watch();
     try {

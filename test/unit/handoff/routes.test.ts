@@ -61,8 +61,8 @@ describe('routing triggers (seed 000)', () => {
     const done = term('completed', {
       words: [{ source: 'hook', at: 1, agent: 'claude-code', state: 'completed', evidence: 'Stop', reply: 'All tests pass.', locator: {} }],
     });
-    router.onChange(change(term('working'), done));
-    router.onChange(change(done, { ...done, source: 'jsonl-watcher' })); // the same rest, confirmed by another source: no new transition
+    router.follow(change(term('working'), done));
+    router.follow(change(done, { ...done, source: 'jsonl-watcher' })); // the same rest, confirmed by another source: no new transition
     await new Promise((r) => setImmediate(r));
     assert.strictEqual(sent.length, 1);
     assert.strictEqual(sent[0].agent, 'B');
@@ -80,7 +80,7 @@ describe('routing triggers (seed 000)', () => {
         sessionKey: reply,
         words: [{ source: 'hook', at: 1, agent: 'claude-code', state: 'completed', evidence: '', reply, locator: {} }],
       });
-      router.onChange(change(term('working', { sessionKey: reply }), rest));
+      router.follow(change(term('working', { sessionKey: reply }), rest));
     }
     assert.strictEqual(sent.length, 0);
     assert.ok(router.pendingFor(router.routes()[0].id));

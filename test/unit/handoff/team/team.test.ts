@@ -254,7 +254,8 @@ describe('team: readTeamFile and TeamRegistry', () => {
     const file = path.join(tmp, 'team.toml');
     fs.writeFileSync(file, '[a]\nmode = "web"\n');
     let changed: () => void = () => undefined;
-    const r = new TeamRegistry(file, { onChange: () => changed() });
+    const r = new TeamRegistry(file);
+    r.onDidChange(() => changed());
     r.load();
     const w = r.watch();
     // Resolves on the first change after which `ok` holds; the editor may be seen mid-write.
