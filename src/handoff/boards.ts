@@ -1,3 +1,4 @@
+import { type Clock, wallClock } from '../common/scheduler';
 import * as fs from 'fs';
 import { Emitter, type Event } from '../common/emitter';
 import { readRegularFile, writeFileAtomic } from '../common/fsutil';
@@ -37,7 +38,7 @@ const RESET_WRITES_MAX = 64;
 const STATUS_MAX = 64 * 1024;
 
 export interface BoardsOptions {
-  now?: () => number;
+  clock?: Clock;
   log?: Logger;
   /**
    * Whether team.toml names this key. Only registered agents get a folder, status.json and events.jsonl;
@@ -67,10 +68,6 @@ export class Boards {
     private readonly opts: BoardsOptions = {},
   ) {}
 
-  private now(): number {
-    return this.opts.now?.() ?? Date.now();
-  }
-
   private isRegistered(agent: string): boolean {
     return this.opts.registered?.(agent) ?? true;
   }
@@ -86,7 +83,7 @@ export class Boards {
     this.boards.clear();
     this.unregistered.clear();
     const keys = [...new Set(registered.filter(isSafeSegment))];
-    const at = this.now();
+    const at = (this.opts.clock ?? wallClock).now();
     for (const k of keys) this.boards.set(k, idleBoard(k, at));
     keys.slice(0, RESET_WRITES_MAX).forEach((k) => {
       if (this.paths.isRealDir(this.paths.agentDir(k)) && !this.readsIdle(k)) this.save(this.boards.get(k)!);
@@ -108,7 +105,7 @@ export class Boards {
   }
 
   get(agent: string): Board {
-    return this.boards.get(agent) ?? idleBoard(agent, this.now());
+    return this.boards.get(agent) ?? idleBoard(agent, (this.opts.clock ?? wallClock).now());
   }
 
   all(): Board[] {
@@ -117,12 +114,12 @@ export class Boards {
 
   /** Sets a board (dispatch, errors, init) and writes its status.json (registered agents only). */
   set(board: Board, persist = true): Board {
-    return this.put({ ...board, updated_at: this.now() }, persist);
+    return this.put({ ...board, updated_at: (this.opts.clock ?? wallClock).now() }, persist);
   }
 
   /** Folds a doorbell event into its agent's board. Never drops a registered agent's event: even one the board ignores is logged. */
   receive(ev: IncomingEvent, via: BoardEvent['via']): Receipt {
-    const event: BoardEvent = { ...ev, at: this.now(), via };
+    const event: BoardEvent = { ...ev, at: (this.opts.clock ?? wallClock).now(), via };
     const split = splitEventId(ev.id);
     if (!split || !isSafeSegment(split.agent)) {
       // Ids are the sender's: quoted and escaped, since warnings go to the log, the answer and the tree.

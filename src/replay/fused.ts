@@ -48,7 +48,7 @@ export function replayFused(
   onChange?: (c: ShownChange) => void,
 ): { changes: ShownChange[]; store: AgentStore } {
   let clock = opts.t0Ms;
-  const store = new AgentStore({ now: () => clock });
+  const store = new AgentStore({ clock: { now: () => clock } });
   store.openTerminal(TERMINAL, 'replay');
   const changes = watchShown(store, opts.t0Ms, onChange);
   const det = new TerminalDetector({

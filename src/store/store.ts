@@ -1,3 +1,4 @@
+import { type Clock, wallClock } from '../common/scheduler';
 import { randomBytes } from 'crypto';
 import { chooseTerminal, type TerminalCandidate } from './binder';
 import { Emitter, type Event } from '../common/emitter';
@@ -24,7 +25,7 @@ interface TerminalRecord {
 }
 
 export interface StoreOptions {
-  now?: () => number;
+  clock?: Clock;
   /** How many processes of this agent run in this folder on this machine (undefined: cannot tell). */
   agentsInFolder?: (agent: AgentKind, cwd: string) => number | undefined;
   log?: Logger;
@@ -46,12 +47,12 @@ export class AgentStore {
   readonly onDidChangeWait: Event<Wait> = this.waitsChanged.event;
   private readonly prefix = randomBytes(3).toString('hex');
   private counter = 0;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** Agents the user switched off (`agentLens.agents`): every source's words are kept, none is shown. */
   private off: ReadonlySet<AgentKind> = new Set();
 
   constructor(private readonly opts: StoreOptions = {}) {
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? wallClock;
   }
 
   openTerminal(id: string, name: string): TerminalState {
@@ -302,7 +303,7 @@ export class AgentStore {
 
   private endSession(s: AgentSession): void {
     const before = s.waits.open;
-    if (s.end(this.now()) && before) this.waitsChanged.fire(before);
+    if (s.end(this.clock.now()) && before) this.waitsChanged.fire(before);
   }
 
   private sessionChanged(s: AgentSession, waitBefore: Wait | undefined): void {
@@ -345,7 +346,7 @@ export class AgentStore {
         state: w?.state === 'exited' ? 'exited' : 'idle',
         source: w?.source ?? 'pty-scrape',
         evidence: w?.evidence ?? 'terminal opened',
-        since: w?.at ?? this.now(),
+        since: w?.at ?? this.clock.now(),
         words: w ? [w] : [],
         history: [],
       };

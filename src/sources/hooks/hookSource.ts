@@ -1,3 +1,4 @@
+import { type Clock, wallClock } from '../../common/scheduler';
 import { HookMapper } from '../../hooks/mapping/mapReport';
 import { type Report, reportSchema } from '../../hooks/report';
 import type { ConnectionFacts } from '../../hub/connections';
@@ -15,7 +16,7 @@ export interface HookSourceOptions {
   identify?: (connection: ConnectionFacts, claim: Claim) => PeerVerdict;
   /** Debug lines: reports refused because the kernel disproved where they say they come from. */
   log?: Logger;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /** The end of a reply kept for routing triggers (the reporter already cut the payload's text). */
@@ -30,7 +31,7 @@ const REPLY_KEPT = 4000;
 export class HookSource {
   private readonly mapper = new HookMapper();
   private readonly identify: (connection: ConnectionFacts, claim: Claim) => PeerVerdict;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** Reports received, recorded, and refused because their claim was disproved: for diagnostics and tests. */
   readonly counts = { received: 0, recorded: 0, disproven: 0 };
 
@@ -40,7 +41,7 @@ export class HookSource {
   ) {
     const finder = opts.identify ? undefined : new PeerFinder();
     this.identify = opts.identify ?? ((c, claim) => finder!.identify(c, claim));
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? wallClock;
   }
 
   /** The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. */
@@ -54,7 +55,7 @@ export class HookSource {
       ? this.identify(connection, claim)
       : { provenance: 'unverified', why: 'no connection', askable: false };
     // A report cannot come from the future: a forged late `at` would outlast every later word of its source.
-    this.record({ ...r.data, at: Math.min(r.data.at, this.now()) }, verdict);
+    this.record({ ...r.data, at: Math.min(r.data.at, this.clock.now()) }, verdict);
     return undefined;
   };
 

@@ -13,6 +13,7 @@
 // previous one: 2.6–6 ms per poll for 5–100 MB, first poll 90–330 ms, peak RSS 72–90 MB (node
 // alone: 42 MB). Memory is a few page buffers plus one map entry per page in the WAL, whatever the
 // db size: nothing is copied, the OS page cache does the caching.
+import { type Clock, wallClock } from '../../common/scheduler';
 import { agentOf } from '../../agents/registry';
 import * as os from 'os';
 import {
@@ -52,7 +53,7 @@ export interface OpenCodeDbOptions {
    */
   slackMs?: number;
   /** Clock for sinceMs (tests). */
-  now?: () => number;
+  clock?: Clock;
   /** Immediate re-reads when a checkpoint raced with a read. Default 3. */
   retries?: number;
 }
@@ -84,7 +85,7 @@ interface TableScan {
 export class OpenCodeDb {
   private readonly sinceMs: number;
   private readonly slackMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly retries: number;
   private stamps?: [Stamp | undefined, Stamp | undefined];
   private failed?: { stamps: [Stamp | undefined, Stamp | undefined]; err: OpenCodeDbError };
@@ -102,7 +103,7 @@ export class OpenCodeDb {
   ) {
     this.sinceMs = opts.sinceMs ?? 24 * 3600_000;
     this.slackMs = opts.slackMs ?? 2000;
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? wallClock;
     this.retries = opts.retries ?? 3;
   }
 
@@ -242,7 +243,7 @@ export class OpenCodeDb {
     recent: Set<string> | undefined,
   ): (id: string, t: number, session: Value | undefined) => boolean {
     if (this.first) {
-      const since = this.now() - this.sinceMs;
+      const since = this.clock.now() - this.sinceMs;
       return table === 'session' ? (_id, t) => t >= since : (_id, _t, session) => typeof session === 'string' && !!recent?.has(session);
     }
     const floor = mark.hwm - this.slackMs;

@@ -1,3 +1,4 @@
+import type { Clock } from '../../common/scheduler';
 import type { FSWatcher } from 'chokidar';
 import type * as fs from 'fs';
 import type { DirWatch, WatchFn } from './dirWatch';
@@ -30,7 +31,7 @@ export interface TailerOptions {
   /** A folder whose `fs.watch` fails (ENOSPC, EMFILE) is polled this often instead. Default 2 s. */
   pollMs?: number;
   /** Injected for tests. */
-  now?: () => number;
+  clock?: Clock;
   /** Injected for tests: stands in for `fs.watch` on the folders (not for chokidar's own). */
   watchDir?: WatchFn;
 }

@@ -6,6 +6,7 @@
  * tree above the deepest level: it re-lists a whole folder on every event in it, so it must not watch the
  * folders logs are written in (`~/.claude/projects/<project>/` holds hundreds of old transcripts).
  */
+import { type Clock, wallClock } from '../../common/scheduler';
 import { watch } from 'chokidar';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
@@ -32,7 +33,7 @@ export class LogTailer {
   readonly backlog: number;
   private readonly maxAge: number;
   private readonly pollMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly logged = new Set<string>();
   private starting = false;
   disposed = false;
@@ -46,7 +47,7 @@ export class LogTailer {
     this.backlog = opts.backlogBytes ?? 256 * 1024;
     this.maxAge = opts.ignoreOlderThanMs ?? 24 * 3600 * 1000;
     this.pollMs = opts.pollMs ?? 2000;
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? wallClock;
     this.reads = new FileReads({
       get disposed() {
         return tailer.disposed;
@@ -314,7 +315,7 @@ export class LogTailer {
     if (!s.isFile() || !d.root.root.match(p)) return;
     const known = this.files.get(p);
     if (known) return this.read(known);
-    const dormant = existing && s.mtimeMs < this.now() - this.maxAge;
+    const dormant = existing && s.mtimeMs < this.clock.now() - this.maxAge;
     const f: TailFile = {
       path: p,
       dev: s.dev,

@@ -26,7 +26,8 @@ export interface DetectionStats {
 /**
  * The terminal source for one terminal: a detector per shell execution, the deadline timer that lets
  * states settle while output pauses, a bounded recording for bug reports, and what the process scan
- * found. It sends observations (`pty-scrape`, `process`) on the detector's clock.
+ * found. It sends observations (`pty-scrape`, `command`, `process`) stamped in epoch ms: the detector's
+ * (seconds since the execution started) from the execution's start, its own from the scheduler's clock.
  */
 export class TerminalSession {
   private detector: TerminalDetector | undefined;
@@ -64,8 +65,7 @@ export class TerminalSession {
     this.cwd = cwd;
     this.startMs = this.scheduler.now();
     if (!read) {
-      this.report({
-        t: 0,
+      this.say({
         agent: 'shell',
         state: 'idle',
         source: 'pty-scrape',
@@ -121,10 +121,10 @@ export class TerminalSession {
     // 127 and 126 are the shell's own verdicts (no such command, not executable): no agent ever ran, whatever
     // the command line named, so the terminal is a shell that says why.
     if (det && missing)
-      this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
+      this.say({ agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: `${missing}: ${this.commandLine ?? ''}`.trim() });
     else if (det && isAgent(det.detection)) det.exit(exitCode, (ms - this.startMs) / 1000);
-    else if (det) this.report({ t: 0, agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
-    else if (this.processAgent) this.report({ t: 0, agent: this.processAgent.agent, state: 'exited', source: 'command', evidence: ended });
+    else if (det) this.say({ agent: 'shell', state: 'idle', source: 'pty-scrape', evidence: ended });
+    else if (this.processAgent) this.say({ agent: this.processAgent.agent, state: 'exited', source: 'command', evidence: ended });
     this.processAgent = undefined;
     this.stopDetector();
   }
@@ -133,8 +133,7 @@ export class TerminalSession {
   close(exitCode: number | undefined): void {
     const s = this.last;
     if (s && s.state !== 'exited' && isAgentKind(s.agent)) {
-      this.report({
-        t: 0,
+      this.say({
         agent: s.agent,
         state: 'exited',
         source: 'process',
@@ -161,15 +160,14 @@ export class TerminalSession {
       // after a reload may be doing anything, and most agents most of the time sit at their prompt: its log,
       // its hooks or its next screen say more.
       const state = found.revived ? 'idle' : 'working';
-      this.report({
-        t: 0,
+      this.say({
         agent: found.agent,
         state,
         source: 'process',
         evidence: found.revived ? `${found.evidence}, running since before this window (re)loaded` : found.evidence,
       });
     } else if (!found && prev) {
-      this.report({ t: 0, agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
+      this.say({ agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
     }
   }
 
@@ -188,12 +186,20 @@ export class TerminalSession {
     this.stopDetector();
   }
 
-  /** Detections with t = 0 are the session's own (an execution started or ended): now, on the wall clock. */
+  /** A detection, on the detector's clock (seconds since the execution started): stamped in epoch ms. */
   private report(d: Detection): void {
+    this.word(d, this.startMs + d.t * 1000);
+  }
+
+  /** The session's own word (an execution started or ended, the process scan's finding): now. */
+  private say(w: Omit<Detection, 't'>): void {
+    this.word({ ...w, t: (this.scheduler.now() - this.startMs) / 1000 }, this.scheduler.now());
+  }
+
+  private word(d: Detection, at: number): void {
     if (this.disposed) return;
     if (this.last && sameState(this.last, d)) return;
     this.last = d;
-    const at = d.t === 0 ? this.scheduler.now() : this.startMs + d.t * 1000;
     const o = detectionToObservation(d, at, { terminalId: this.id, cwd: this.cwd });
     this.sink(o);
     this.opts.onWord?.(this.id, o);

@@ -156,7 +156,7 @@ describe('stale lines: only the newest turn decides', () => {
 
 describe('stale outcomes: a turn start is remembered after its source moves on', () => {
   it('the log’s outcome of an earlier turn does not come back when the screen goes from working to idle (harness 24)', () => {
-    const store = new AgentStore({ now: () => 20_000 });
+    const store = new AgentStore({ clock: { now: () => 20_000 } });
     store.openTerminal('t', 'T');
     const at = { locator: { terminalId: 't' } };
     store.observe({ ...obs('jsonl-watcher', 2_800, 'working'), ...at });

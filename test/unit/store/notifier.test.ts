@@ -7,7 +7,7 @@ import { obs } from '../obs';
 describe('wait notifications', () => {
   function setup(focused = false) {
     const sched = new FakeScheduler();
-    const store = new AgentStore({ now: () => sched.now() });
+    const store = new AgentStore({ clock: sched });
     const pushed: string[] = [];
     let focus = focused;
     const n = new WaitNotifier(store, sched, {
@@ -79,7 +79,7 @@ describe('wait notifications', () => {
       setTimeout: (fn: () => void, ms: number) => sched.setTimeout(fn, Math.max(0, ms - 5)),
       clearTimeout: (h: unknown) => sched.clearTimeout(h),
     };
-    const store = new AgentStore({ now: () => sched.now() });
+    const store = new AgentStore({ clock: sched });
     const pushed: string[] = [];
     new WaitNotifier(store, early, {
       enabled: () => true,

@@ -22,7 +22,7 @@ function twoTerminals(opts: ConstructorParameters<typeof AgentStore>[0] = {}) {
 
 describe('agent store', () => {
   it('shows a terminal source’s word on the source’s clock, with a bounded history', () => {
-    const store = new AgentStore({ now: () => 999_999 });
+    const store = new AgentStore({ clock: { now: () => 999_999 } });
     store.openTerminal('A', 'bash');
     assert.strictEqual(store.terminal('A')!.agent, 'shell');
     store.observe(screen('A', 5000, 'working'));

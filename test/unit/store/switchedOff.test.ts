@@ -14,7 +14,7 @@ const at = (tid: string) => ({ terminalId: tid, cwd: '/work/demo' });
 
 function setup() {
   const sched = new FakeScheduler();
-  const store = new AgentStore({ now: () => sched.now() });
+  const store = new AgentStore({ clock: sched });
   const pushed: string[] = [];
   const told: Wait[] = [];
   store.onDidChangeWait((w) => told.push(w));

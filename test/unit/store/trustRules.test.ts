@@ -20,7 +20,7 @@ function hook(provenance: Provenance, at: number, state: Observation['state'], s
 }
 
 function terminalA(): AgentStore {
-  const store = new AgentStore({ now: () => 1 });
+  const store = new AgentStore({ clock: { now: () => 1 } });
   store.openTerminal('A', 'victim');
   store.observe(screen(1000, 'working'));
   return store;

@@ -188,7 +188,7 @@ describe('OpenCodeDb (live SQLite writer, WAL mode)', function () {
     const old = now - 3 * 24 * 3600_000;
     await writer.tx(session('ses_old', old), message('msg_old', 'ses_old', old), part('prt_old', 'msg_old', 'ses_old', old));
     await writer.tx(session('ses_new', now), message('msg_new', 'ses_new', now), part('prt_new', 'msg_new', 'ses_new', now));
-    const reader = new OpenCodeDb(db, { now: () => now });
+    const reader = new OpenCodeDb(db, { clock: { now: () => now } });
     const first = reader.poll().rows;
     assert.deepStrictEqual([ids(first.session), ids(first.message), ids(first.part)], [['ses_new'], ['msg_new'], ['prt_new']]);
     await writer.tx(

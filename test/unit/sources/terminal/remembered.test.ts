@@ -29,7 +29,7 @@ describe('remembered terminals across a reload', () => {
   const found = { agent: 'claude-code' as const, pid: 200 };
 
   it('brings back the session and the open dialog, dated from when it appeared', () => {
-    const store = new AgentStore({ now: () => now });
+    const store = new AgentStore({ clock: { now: () => now } });
     store.openTerminal('t1', 'claude');
     for (const o of rememberedWords(r, 't1', found, true, now)) store.observe(o);
     const t = store.terminal('t1')!;
@@ -58,7 +58,7 @@ describe('remembered terminals across a reload', () => {
   });
 
   it('a newer word of any source closes the restored dialog as usual', () => {
-    const store = new AgentStore({ now: () => now });
+    const store = new AgentStore({ clock: { now: () => now } });
     store.openTerminal('t1', 'claude');
     for (const o of rememberedWords(r, 't1', found, true, now)) store.observe(o);
     store.observe({
@@ -73,7 +73,7 @@ describe('remembered terminals across a reload', () => {
   });
 
   it('a log read before the scan found the terminal is taken over when the remembered session comes back', () => {
-    const store = new AgentStore({ now: () => now });
+    const store = new AgentStore({ clock: { now: () => now } });
     store.openTerminal('t1', 'claude');
     // The log's backlog is read at activation, before the revived terminal's agent is found: a session apart.
     store.observe({
@@ -111,7 +111,7 @@ describe('remembered terminals across a reload', () => {
     const file = path.join(dir, 'hubs', 'ws.terminals.json');
     const markers = path.join(dir, 'hubs', 'waiting');
     const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
-    const before = new AgentStore({ now: () => now });
+    const before = new AgentStore({ clock: { now: () => now } });
     before.openTerminal('t1', 'claude');
     const m1 = new TerminalMemory(file, before, facts, () => markers, SILENT);
     before.observe({
@@ -127,7 +127,7 @@ describe('remembered terminals across a reload', () => {
     assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
     fs.mkdirSync(markers);
     fs.writeFileSync(path.join(markers, '200'), '');
-    const after = new AgentStore({ now: () => now });
+    const after = new AgentStore({ clock: { now: () => now } });
     after.openTerminal('t9', 'claude');
     const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT);
     m2.agentFound('t9', { agent: 'claude-code', pid: 200 });

@@ -56,7 +56,7 @@ describe('terminal session (live timing with a manual clock)', () => {
 
   it('plays a recording at its own pace and reaches the same states as the replay', () => {
     const sched = new FakeScheduler();
-    const store = new AgentStore({ now: () => sched.now() });
+    const store = new AgentStore({ clock: sched });
     store.openTerminal('t1', 'bash');
     const s = new TerminalSession('t1', (o) => store.observe(o), sched, { cols: rec.cast.cols, rows: rec.cast.rows });
     const seen: string[] = [];
@@ -76,7 +76,7 @@ describe('terminal session (live timing with a manual clock)', () => {
 
   it('settles a state by its timer when output pauses', () => {
     const sched = new FakeScheduler();
-    const store = new AgentStore({ now: () => sched.now() });
+    const store = new AgentStore({ clock: sched });
     store.openTerminal('t1', 'x');
     const s = new TerminalSession('t1', (o) => store.observe(o), sched, { cols: 120, rows: 35 });
     s.startExecution('claude', true);
