@@ -153,7 +153,9 @@ function followSettings(context: vscode.ExtensionContext, handoff: HandoffHost, 
 
 /** The store's changes reach the views, the API's event and the routing triggers; every command is registered. */
 function watch(context: vscode.ExtensionContext, p: Parts): void {
+  const openRow = rowClick(p.view, p.tree);
   context.subscriptions.push(
+    openRow,
     p.store.onDidChange((c) => {
       p.render();
       p.changes.fire(c);
@@ -167,7 +169,7 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
         ...waitHandlers(p.store, p.terminals, p.log),
         ...handoffHandlers(p.handoff, p.log),
         ...p.hooks.handlers(),
-        openRow: rowClick(p.view),
+        openRow,
       },
       p.log,
     ),

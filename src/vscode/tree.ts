@@ -75,6 +75,18 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     return item;
   }
 
+  /** The row with this key in the tree as it is now. */
+  row(key: string): TreeRow | undefined {
+    const find = (rows: readonly TreeRow[]): TreeRow | undefined => {
+      for (const r of rows) {
+        const hit = r.key === key ? r : r.children && find(r.children);
+        if (hit) return hit;
+      }
+      return undefined;
+    };
+    return find(treeRows(this.input()));
+  }
+
   /** The tree as data, top to bottom. */
   snapshot(): TreeSnapshotItem[] {
     const out: TreeSnapshotItem[] = [];
@@ -106,16 +118,44 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 }
 
+/** How long a click's command waits for the click's own selection when none came just before it. */
+const SELECTION_WAIT_MS = 400;
+
 /**
- * Runs what a clicked row stands for. A click (or Enter on a focused row) selects the row before VS Code runs the
- * item's command, and both reach the extension host in that order, so the selection is the row clicked.
+ * Runs what a clicked row stands for. A click (or Enter on a focused row) selects the row and runs the item's
+ * command, which carries no arguments (see getTreeItem): the selection says which row. The selection usually
+ * reaches the extension host first; on a busy host it may come just after the command, when `view.selection`
+ * still holds the row clicked before (a wait since closed, whose command would show its terminal instead). So
+ * unless the selection changed just now, the command waits briefly for the click's own; the row is then looked
+ * up again by its key in the tree as it is now, so its command and arguments are current.
  */
-export function rowClick(view: vscode.TreeView<TreeRow>): Handler {
-  return (arg?: TreeRow) => {
-    const row = arg?.command ? arg : view.selection[0];
+export function rowClick(view: vscode.TreeView<TreeRow>, tree: AgentTreeProvider): Handler & vscode.Disposable {
+  let changedAt = 0;
+  const sub = view.onDidChangeSelection(() => (changedAt = Date.now()));
+  const handler = async (arg?: TreeRow) => {
+    let row = arg?.command ? arg : undefined;
+    if (!row) {
+      if (Date.now() - changedAt > SELECTION_WAIT_MS) await nextSelection(view, SELECTION_WAIT_MS);
+      const picked = view.selection[0];
+      row = picked && (tree.row(picked.key) ?? picked);
+    }
     if (row?.command) return vscode.commands.executeCommand(row.command.id, ...row.command.args);
     return undefined;
   };
+  return Object.assign(handler, { dispose: () => sub.dispose() });
+}
+
+/** Resolves at the next selection change, or after `ms` (clicking the row already selected changes nothing). */
+function nextSelection(view: vscode.TreeView<TreeRow>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const sub = view.onDidChangeSelection(done);
+    const timer = setTimeout(done, ms);
+  });
 }
 
 /**
