@@ -4,56 +4,15 @@
  * tests assert is read back from the page (tree rows, notifications, the status bar, the terminal's text),
  * never through the extension's API: a user has no terminal ids.
  *
- * The extension under test is the packaged .vsix, installed with `code-server --install-extension` into a
- * fresh extensions folder; every other setting is VS Code's default (persistent terminal sessions on,
- * workspace trust on) except telemetry and update checks, and the terminal renderer (DOM, so the text of
- * the terminal can be read back).
+ * Starting and stopping code-server and Chromium (the packaged .vsix installed, VS Code's default settings) is
+ * codeServer.ts; its ARTIFACTS, sleep and waitUntil are exported here too, for the tests and agents.ts.
  */
-import { type ChildProcess, execFileSync, spawn } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import type { Browser, Page } from 'playwright-core';
-import { ROOT } from '../repoRoot';
+import type { Page } from 'playwright-core';
+import { type CodeServer, launch, shutdown, sleep, waitUntil, type WorkbenchOptions } from './codeServer';
 
-export { ROOT };
-
-const CS_ENTRY = path.join(ROOT, '.e2e', 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const CHROMIUM = process.env.AGENT_LENS_E2E_CHROMIUM || '/usr/bin/chromium';
-export const ARTIFACTS = process.env.AGENT_LENS_E2E_ARTIFACTS ?? path.join(ROOT, 'artifacts', 'e2e-user');
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** What VS Code settings a user changed: nothing that alters behaviour. */
-const USER_SETTINGS = {
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'update.showReleaseNotes': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'extensions.ignoreRecommendations': true,
-  'workbench.enableExperiments': false,
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
-  'npm.fetchOnlinePackageInfo': false,
-  'json.schemaDownload.enable': false,
-  'git.openRepositoryInParentFolders': 'never',
-  // The DOM renderer, so the terminal's text is in the page (headless Chromium has no GPU anyway).
-  'terminal.integrated.gpuAcceleration': 'off',
-};
-
-export interface WorkbenchOptions {
-  /** Artifacts go to ARTIFACTS/<name>/. */
-  name: string;
-  /** HOME of code-server and so of every terminal and agent in it. */
-  home: string;
-  workspace: string;
-  /** Added to code-server's environment (and so to every terminal's). */
-  env?: Record<string, string>;
-  settings?: Record<string, unknown>;
-  /** Answer the workspace-trust question: trust (default), or stay in Restricted Mode. */
-  trust?: boolean;
-}
+export { ROOT } from '../repoRoot';
+export { ARTIFACTS, sleep, waitUntil, type WorkbenchOptions } from './codeServer';
 
 export interface TreeRow {
   /** The row's accessible label: `<label>: <description>` for Agent Lens's rows. */
@@ -70,109 +29,17 @@ export interface Toast {
   buttons: string[];
 }
 
-let installed: Promise<string> | undefined;
-
-/** Installs the .vsix once per run into a fresh extensions folder, as a user would: `code-server --install-extension`. */
-function installExtension(): Promise<string> {
-  installed ??= (async () => {
-    const vsix = process.env.AGENT_LENS_E2E_VSIX ?? path.join(ROOT, 'artifacts', 'agent-lens.vsix');
-    if (!fs.existsSync(vsix)) throw new Error(`no .vsix at ${vsix}: run npm run test:e2e (it packages one)`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-user-ext-'));
-    const ud = path.join(dir, 'ud');
-    execFileSync(
-      process.execPath,
-      [CS_ENTRY, '--install-extension', vsix, '--extensions-dir', path.join(dir, 'ext'), '--user-data-dir', ud],
-      {
-        env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: path.join(dir, '.config'), XDG_DATA_HOME: path.join(dir, '.local/share') },
-        stdio: 'ignore',
-      },
-    );
-    return path.join(dir, 'ext');
-  })();
-  return installed;
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('net');
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 export class Workbench {
-  private constructor(
-    readonly page: Page,
-    private readonly browser: Browser,
-    private readonly server: ChildProcess,
-    readonly artifacts: string,
-    private readonly tmp: string,
-  ) {}
+  readonly page: Page;
+  readonly artifacts: string;
+
+  private constructor(private readonly cs: CodeServer) {
+    this.page = cs.page;
+    this.artifacts = cs.artifacts;
+  }
 
   static async start(o: WorkbenchOptions): Promise<Workbench> {
-    if (!fs.existsSync(CS_ENTRY)) throw new Error('code-server is not installed: run scripts/e2e/setup-code-server.sh');
-    const extensions = await installExtension();
-    const artifacts = path.join(ARTIFACTS, o.name);
-    fs.mkdirSync(artifacts, { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-user-'));
-    const userData = path.join(tmp, 'user-data');
-    fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-    fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...o.settings }, null, 2));
-    const port = await freePort();
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      HOME: o.home,
-      XDG_CONFIG_HOME: path.join(o.home, '.config'),
-      XDG_DATA_HOME: path.join(o.home, '.local/share'),
-      XDG_CACHE_HOME: path.join(o.home, '.cache'),
-      ...o.env,
-    };
-    for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k.startsWith('AGENT_LENS_HUB')) delete env[k];
-    env.EXTENSIONS_GALLERY = JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' });
-    const log = fs.openSync(path.join(artifacts, 'code-server.log'), 'a');
-    const args = [
-      CS_ENTRY,
-      '--auth',
-      'none',
-      '--bind-addr',
-      `127.0.0.1:${port}`,
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-getting-started-override',
-      '--user-data-dir',
-      userData,
-      '--extensions-dir',
-      extensions,
-      o.workspace,
-    ];
-    const server = spawn(process.execPath, args, { env, cwd: o.workspace, detached: true, stdio: ['ignore', log, log] });
-    const base = `http://127.0.0.1:${port}`;
-    await waitUntil('code-server to answer', async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-        '--proxy-server=http://127.0.0.1:9',
-        '--proxy-bypass-list=127.0.0.1;localhost',
-      ],
-    });
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
-    const consoleLog = fs.createWriteStream(path.join(artifacts, 'browser-console.log'), { flags: 'a' });
-    page.on('console', (m) => consoleLog.write(`${new Date().toISOString()} ${m.type()}: ${m.text()}\n`));
-    const wb = new Workbench(page, browser, server, artifacts, tmp);
-    await page.goto(`${base}/?folder=${encodeURIComponent(o.workspace)}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    const wb = new Workbench(await launch(o));
     await wb.ready(o.trust ?? true);
     return wb;
   }
@@ -444,49 +311,6 @@ export class Workbench {
   /** Closes the browser and code-server with everything it started (terminals, their agents). */
   async close(): Promise<void> {
     await this.screenshot('last').catch(() => undefined);
-    // VS Code's logs, Agent Lens's output channel among them (logs/*/exthost*/output_logging_*/), for a failure's reader.
-    try {
-      fs.cpSync(path.join(this.tmp, 'user-data', 'logs'), path.join(this.artifacts, 'logs'), { recursive: true, force: true });
-    } catch {
-      /* no logs written yet */
-    }
-    await Promise.race([this.browser.close().catch(() => undefined), sleep(5000)]);
-    killGroup(this.server.pid, 'SIGTERM');
-    const end = Date.now() + 5000;
-    while (groupAlive(this.server.pid) && Date.now() < end) await sleep(100);
-    killGroup(this.server.pid, 'SIGKILL');
-    fs.rmSync(this.tmp, { recursive: true, force: true });
-  }
-}
-
-function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
-  try {
-    if (pid) process.kill(-pid, sig);
-  } catch {
-    /* gone */
-  }
-}
-
-function groupAlive(pid: number | undefined): boolean {
-  try {
-    if (pid) process.kill(-pid, 0);
-    return !!pid;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `probe` until it is true; the error says what was awaited and, when given, what was last seen. */
-export async function waitUntil(
-  what: string,
-  probe: () => Promise<boolean | undefined> | boolean | undefined,
-  timeoutMs: number,
-  seen?: () => string,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen ? `; last seen: ${seen()}` : ''}`);
-    await sleep(200);
+    await shutdown(this.cs);
   }
 }

@@ -3,47 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { LogTailer, type TailerOptions } from '../../../../src/sources/logs/tailer';
-import { logTo } from '../../../../src/common/log';
-
-/** What the tailer told its consumer, per file. */
-class Sink {
-  lines = new Map<string, string[]>();
-  resets: string[] = [];
-  removed: string[] = [];
-  logs: string[] = [];
-  of(file: string): string[] {
-    return this.lines.get(file) ?? [];
-  }
-  get total(): number {
-    let n = 0;
-    for (const l of this.lines.values()) n += l.length;
-    return n;
-  }
-  options(): Pick<TailerOptions, 'onLines' | 'onReset' | 'onRemoved' | 'log'> {
-    return {
-      onLines: (f, l) => this.lines.set(f, [...this.of(f), ...l]),
-      onReset: (f) => {
-        this.resets.push(f);
-        this.lines.delete(f);
-      },
-      onRemoved: (f) => this.removed.push(f),
-      log: logTo((level, msg) => void this.logs.push(`${level}: ${msg}`)),
-    };
-  }
-}
-
-/** Polls `cond` every 10 ms (calling `tick`, e.g. flush, first) until it holds; fails after `ms`. */
-async function until(cond: () => boolean, ms = 5000, tick?: () => Promise<void>): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (tick) await tick();
-    if (cond()) return;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const jsonl = (f: string) => f.endsWith('.jsonl');
+import { jsonl, Sink, until } from './tailerSink';
 
 describe('LogTailer', function () {
   this.timeout(20000);
@@ -159,53 +119,6 @@ describe('LogTailer', function () {
     await new Promise((r) => setTimeout(r, 200));
     assert.deepStrictEqual(sink.of(deep), []);
     assert.deepStrictEqual(sink.of(b), ['{"b":0}', '{"b":1}']);
-  });
-
-  it('polls a folder whose fs.watch cannot be had (ENOSPC), logging it once', async () => {
-    const a = path.join(dir, 'a.jsonl');
-    fs.writeFileSync(a, 'x0\n');
-    fs.mkdirSync(path.join(dir, 'sub'));
-    const watchDir = () => {
-      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
-    };
-    await startTailer({ watchDir, pollMs: 50 });
-    assert.deepStrictEqual(sink.of(a), ['x0']);
-    fs.appendFileSync(a, 'x1\n');
-    await until(() => sink.of(a).length === 2);
-    const b = path.join(dir, 'sub', 'b.jsonl');
-    fs.writeFileSync(b, 'y0\n');
-    await until(() => sink.of(b).length === 1);
-    // A folder created later, under a folder that is polled, is polled as well.
-    const c = path.join(dir, 'sub', 'new', 'c.jsonl');
-    fs.mkdirSync(path.dirname(c));
-    fs.writeFileSync(c, 'z0\n');
-    await until(() => sink.of(c).length === 1);
-    // Shorter than before: a poll only sees the size (a same-size rewrite between two polls is invisible).
-    fs.truncateSync(a, 0);
-    fs.appendFileSync(a, 'z\n');
-    await until(() => sink.of(a).length === 1 && sink.resets.includes(a));
-    fs.unlinkSync(b);
-    await until(() => sink.removed.includes(b));
-    assert.deepStrictEqual(sink.of(a), ['z']);
-    assert.strictEqual(sink.logs.filter((l) => l.includes('ENOSPC')).length, 1, JSON.stringify(sink.logs));
-  });
-
-  it('falls back to polling when a folder watch fails later (error event)', async () => {
-    const a = path.join(dir, 'a.jsonl');
-    fs.writeFileSync(a, '');
-    const watchers: fs.FSWatcher[] = [];
-    const watchDir = (d: string, l: (event: string, name: string | null) => void) => {
-      const w = fs.watch(d, l);
-      watchers.push(w);
-      return w;
-    };
-    await startTailer({ watchDir, pollMs: 50 }, dir, 0);
-    assert.strictEqual(watchers.length, 1);
-    watchers[0].emit('error', Object.assign(new Error('EMFILE: too many open files, watch'), { code: 'EMFILE' }));
-    for (let i = 0; i < 3; i++) fs.appendFileSync(a, `${i}\n`);
-    await until(() => sink.of(a).length === 3);
-    assert.deepStrictEqual(sink.of(a), ['0', '1', '2']);
-    assert.strictEqual(sink.logs.filter((l) => l.includes('EMFILE')).length, 1, JSON.stringify(sink.logs));
   });
 
   it('reads an append too big for one synchronous read (1.2 MB at once) whole and in order', async () => {
@@ -407,59 +320,5 @@ describe('LogTailer', function () {
     const read = t.stats().bytesRead;
     assert.ok(read >= atStart + appended && read <= atStart + appended + 1, `read ${read} = start ${atStart} + appended ${appended}`);
     console.log(`      100 MB log: ${atStart} B backlog + ${appended} B appended, ${read} B read in total`);
-  });
-
-  it('logs an unreadable file once and keeps following the others', async function () {
-    if (process.getuid?.() === 0) this.skip(); // root reads anything
-    const bad = path.join(dir, 'bad.jsonl');
-    const good = path.join(dir, 'good.jsonl');
-    // Readable when found (chokidar skips files without the owner-read bit), then write-only.
-    fs.writeFileSync(bad, '');
-    fs.writeFileSync(good, '');
-    const t = await startTailer();
-    fs.chmodSync(bad, 0o200);
-    for (let i = 0; i < 3; i++) {
-      fs.appendFileSync(bad, 'secret\n');
-      fs.appendFileSync(good, `ok${i}\n`);
-      await until(
-        () => sink.of(good).length === i + 1,
-        5000,
-        () => t.flush(),
-      );
-    }
-    assert.strictEqual(sink.logs.filter((l) => l.includes('EACCES')).length, 1, JSON.stringify(sink.logs));
-    assert.deepStrictEqual(sink.of(bad), []);
-  });
-
-  it('survives a throwing consumer and files that vanish right after being written', async () => {
-    const f = path.join(dir, 'a.jsonl');
-    fs.writeFileSync(f, '');
-    let calls = 0;
-    const t = await startTailer({
-      onLines: (file, l) => {
-        calls++;
-        sink.lines.set(file, [...sink.of(file), ...l]);
-        throw new Error('consumer bug');
-      },
-    });
-    for (let i = 0; i < 20; i++) {
-      const g = path.join(dir, `tmp${i}.jsonl`);
-      fs.writeFileSync(g, 'blink\n');
-      fs.unlinkSync(g);
-    }
-    fs.appendFileSync(f, '1\n');
-    await until(
-      () => sink.of(f).length === 1,
-      5000,
-      () => t.flush(),
-    );
-    fs.appendFileSync(f, '2\n');
-    await until(
-      () => sink.of(f).length === 2,
-      5000,
-      () => t.flush(),
-    );
-    assert.ok(calls >= 2);
-    assert.strictEqual(sink.logs.filter((l) => l.includes('consumer bug')).length, 1);
   });
 });
