@@ -44,7 +44,7 @@ describe('live: headless runs of the real CLIs', function () {
       });
       assert.deepStrictEqual(res.problems, [], `problems (recording in ${out})`);
       const states = seen.map((d) => `${d.agent}/${d.state}/${d.source}`);
-      assert.deepStrictEqual(states, [`${agent}/working/process`, `${agent}/${outcome}/process`], states.join(' → '));
+      assert.deepStrictEqual(states, [`${agent}/working/command`, `${agent}/${outcome}/command`], states.join(' → '));
       fs.rmSync(out, { recursive: true, force: true });
     });
   }
