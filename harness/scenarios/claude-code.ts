@@ -1,61 +1,15 @@
 /**
  * Claude Code 2.1.328 scenarios (manual permission mode, dark theme, VS Code terminal env).
- * Cues are the on-screen strings documented in shared/recordings/claude-code/FACTS.md.
+ * Cues are the on-screen strings documented in shared/recordings/claude-code/FACTS.md (claudeCues.ts);
+ * 04-06b, the dialogs held in the middle of a turn, are in claudeDialogs.ts.
  */
-import {
-  type Scenario,
-  type Segment,
-  atExit,
-  atMark,
-  atStart,
-  enter,
-  key,
-  quit,
-  screen,
-  screenN,
-  submit,
-  wait,
-  waitExit,
-  waitText,
-} from '../scenario';
+import { type Scenario, atExit, atMark, enter, key, quit, screen, submit, wait, waitExit, waitText } from '../scenario';
+import { BASH_RM, CLAUDE, completed, ready, startup, working } from './claudeCues';
+import { claudeDialogScenarios } from './claudeDialogs';
+
+export { CLAUDE } from './claudeCues';
 
 const A = 'claude-code' as const;
-
-// ---- screen cues
-export const CLAUDE = {
-  /** Footer of an empty prompt box in manual mode. */
-  ready: /⏸ manual mode on/,
-  working: /esc to interrupt/,
-  permission: /Do you want to proceed\?/,
-  createFile: /Do you want to create /,
-  question: /Enter to select · ↑\/↓ to navigate · Esc to cancel/,
-  /** ✻ <Verb> for <n>s (one of the 8 completion verbs). */
-  completed: /✻ (?:Baked|Brewed|Churned|Cogitated|Cooked|Crunched|Sautéed|Worked) for \d+/,
-  stopped: /Interrupted · What should Claude do instead\?/,
-  failed: /API Error: /,
-  /** AskUserQuestion dismissed with Esc (not in FACTS.md; observed in 2.1.328). */
-  declined: /Declined to answer Claude's questions/,
-};
-
-const startup = (): Segment[] => [
-  {
-    state: 'idle',
-    from: atStart,
-    cue: 'startup (TUI not drawn yet)',
-    note: 'startup: screen blank / TUI still drawing; scorers may skip this interval',
-  },
-  { state: 'idle', from: screen(CLAUDE.ready), cue: 'empty prompt box, no finished turn on screen' },
-];
-const working = (cue = 'footer "esc to interrupt"'): Segment => ({ state: 'working', from: screen(CLAUDE.working), cue });
-const completed = (n = 1): Segment => ({
-  state: 'completed',
-  from: n === 1 ? screen(CLAUDE.completed) : screenN(CLAUDE.completed, n),
-  cue: 'completion line "✻ <Verb> for <n>s"',
-  accept: ['idle'],
-});
-const ready = waitText(CLAUDE.ready, 30_000, 'prompt visible');
-
-const BASH_RM = { command: 'rm -rf build', description: 'Remove the build directory' };
 
 const LONG_TEXT = Array.from(
   { length: 14 },
@@ -125,160 +79,7 @@ export const claudeScenarios: Scenario[] = [
       },
     ],
   },
-  {
-    id: '04-bash-permission-approve',
-    agent: A,
-    description: 'Bash tool_use `rm -rf build`; the permission dialog is held ~20 s, then approved with Enter (1. Yes); Claude answers.',
-    mock: {
-      title: 'Clean build output',
-      turns: [
-        { type: 'tool', name: 'Bash', text: "I'll remove the build directory.", input: BASH_RM },
-        { type: 'text', text: 'Done: the build/ directory has been removed.\n', chunks: 'lines' },
-      ],
-    },
-    steps: [
-      ready,
-      wait(1500),
-      ...submit('clean the build output'),
-      waitText(CLAUDE.permission, 30_000, 'dialog visible'),
-      wait(20_000),
-      enter('approve'),
-      waitText(CLAUDE.completed, 30_000, 'turn finished'),
-      wait(5000),
-    ],
-    tailMs: 0,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(CLAUDE.permission), cue: 'permission dialog "Do you want to proceed?"' },
-      { state: 'working', from: atMark('approve'), cue: 'dialog closed, command runs' },
-      completed(),
-    ],
-  },
-  {
-    id: '05-bash-permission-deny',
-    agent: A,
-    description: 'Like 04, but after ~20 s the dialog is answered with "4. No" (Esc behaves the same): the turn stops.',
-    mock: {
-      title: 'Clean build output',
-      turns: [{ type: 'tool', name: 'Bash', text: "I'll remove the build directory.", input: BASH_RM }],
-    },
-    steps: [
-      ready,
-      wait(1500),
-      ...submit('clean the build output'),
-      waitText(CLAUDE.permission, 30_000, 'dialog visible'),
-      wait(20_000),
-      key('down', 'select No', 3),
-      wait(400),
-      enter('deny'),
-      waitText(CLAUDE.stopped, 15_000, 'stopped visible'),
-      wait(5000),
-    ],
-    tailMs: 0,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(CLAUDE.permission), cue: 'permission dialog "Do you want to proceed?"' },
-      { state: 'stopped', from: atMark('deny'), cue: '"Interrupted · What should Claude do instead?"', accept: ['idle'] },
-    ],
-  },
-  {
-    id: '06-ask-user-question',
-    agent: A,
-    description: 'AskUserQuestion with 3 options; after ~10 s the 2nd option is chosen; Claude answers.',
-    mock: {
-      title: 'Pick test framework',
-      turns: [
-        {
-          type: 'tool',
-          name: 'AskUserQuestion',
-          input: {
-            questions: [
-              {
-                question: 'Which test framework should I set up for demo-app?',
-                header: 'Tests',
-                multiSelect: false,
-                options: [
-                  { label: 'Vitest (Recommended)', description: 'Fast, Vite-native, Jest-compatible API' },
-                  { label: 'Jest', description: 'The most widely used JavaScript test runner' },
-                  { label: 'node:test', description: 'Built into Node.js, no dependency' },
-                ],
-              },
-            ],
-          },
-        },
-        { type: 'text', text: 'Jest it is. I will add a jest config and a first test.\n', chunks: 'lines' },
-      ],
-    },
-    steps: [
-      ready,
-      wait(1500),
-      ...submit('set up unit tests'),
-      waitText(CLAUDE.question, 30_000, 'question visible'),
-      wait(10_000),
-      key('down'),
-      wait(300),
-      enter('answer'),
-      waitText(CLAUDE.completed, 30_000, 'turn finished'),
-      wait(5000),
-    ],
-    tailMs: 0,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(CLAUDE.question), cue: 'AskUserQuestion dialog' },
-      { state: 'working', from: atMark('answer'), cue: 'answer submitted' },
-      completed(),
-    ],
-  },
-  {
-    id: '06b-ask-user-question-dismiss',
-    agent: A,
-    description: 'AskUserQuestion dismissed with Esc after ~10 s: the turn stops.',
-    mock: {
-      title: 'Pick test framework',
-      turns: [
-        {
-          type: 'tool',
-          name: 'AskUserQuestion',
-          input: {
-            questions: [
-              {
-                question: 'Which test framework should I set up for demo-app?',
-                header: 'Tests',
-                multiSelect: false,
-                options: [
-                  { label: 'Vitest (Recommended)', description: 'Fast, Vite-native, Jest-compatible API' },
-                  { label: 'Jest', description: 'The most widely used JavaScript test runner' },
-                ],
-              },
-            ],
-          },
-        },
-      ],
-    },
-    steps: [
-      ready,
-      wait(1500),
-      ...submit('set up unit tests'),
-      waitText(CLAUDE.question, 30_000, 'question visible'),
-      wait(10_000),
-      key('esc', 'dismiss'),
-      waitText(CLAUDE.declined, 15_000, 'stopped visible'),
-      wait(5000),
-    ],
-    tailMs: 0,
-    notes: [
-      'Esc on AskUserQuestion shows "● Declined to answer Claude\'s questions:" (no "Interrupted" line); no hook fires, no further API request.',
-    ],
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(CLAUDE.question), cue: 'AskUserQuestion dialog' },
-      { state: 'stopped', from: atMark('dismiss'), cue: '"● Declined to answer Claude\'s questions:"', accept: ['idle'] },
-    ],
-  },
+  ...claudeDialogScenarios,
   {
     id: '07-slow-streaming',
     agent: A,

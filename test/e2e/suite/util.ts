@@ -92,7 +92,7 @@ export async function screenshot(name: string, opts: { clip?: string | string[];
   await ui(name, { actions, clip: opts.clip, pad: opts.pad }, 20_000).catch(() => undefined);
 }
 
-/** One thing the runner does in the page, as a user would (scripts/e2e/run.mjs `uiAction`). */
+/** One thing the runner does in the page, as a user would (scripts/e2e/ui-requests.mjs `uiAction`). */
 export type UiAction =
   | { waitFor: string; hasText?: string; state?: 'visible' | 'hidden' | 'attached'; timeout?: number }
   | { fill: string; text: string; hasText?: string; timeout?: number }
