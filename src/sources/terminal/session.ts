@@ -2,6 +2,8 @@ import { SHELL_FAILURES } from '../../detect/commandLine';
 import { TerminalDetector } from '../../detect/detector';
 import type { Detection } from '../../detect/types';
 import { CastBuffer } from '../../formats/castWriter';
+import { DeadlineTimer } from './deadline';
+import { findingWord, type ProcessFinding } from './processFinding';
 import type { Scheduler } from '../../common/scheduler';
 import type { Observation } from '../../store/observation';
 import { type AgentKind, isAgent, isAgentKind } from '../../common/agents';
@@ -31,12 +33,12 @@ export interface DetectionStats {
  */
 export class TerminalSession {
   private detector: TerminalDetector | undefined;
-  private timer: unknown;
+  private readonly deadline: DeadlineTimer;
   private cast: CastBuffer | undefined;
   private startMs = 0;
   private cols: number;
   private rows: number;
-  private processAgent: { agent: AgentKind; evidence: string } | undefined;
+  private processAgent: ProcessFinding | undefined;
   private disposed = false;
   private cwd: string | undefined;
   private last: StateKey | undefined;
@@ -50,6 +52,7 @@ export class TerminalSession {
   ) {
     this.cols = opts.cols ?? 120;
     this.rows = opts.rows ?? 30;
+    this.deadline = new DeadlineTimer(scheduler);
   }
 
   /** True while an execution's output is being read. */
@@ -147,28 +150,13 @@ export class TerminalSession {
    * What a process-tree scan found under this terminal's shell. Used only when the output is not read
    * (no shell integration, a reload while an agent ran, an unread wrapper): agent + working/exited.
    */
-  setProcessAgent(found: { agent: AgentKind; evidence: string; cwd?: string; revived?: boolean } | undefined): void {
-    if (this.detector) {
-      // The stream is authoritative while read; a scan may still name an agent the screen has not shown yet.
-      return;
-    }
+  setProcessAgent(found: ProcessFinding | undefined): void {
+    // The stream is authoritative while read; a scan may still name an agent the screen has not shown yet.
+    if (this.detector) return;
     if (found?.cwd) this.cwd = found.cwd;
-    const prev = this.processAgent;
+    const word = findingWord(this.processAgent, found);
     this.processAgent = found;
-    if (found && (!prev || prev.agent !== found.agent)) {
-      // An agent the user just started through something unread is at work; one found in a terminal revived
-      // after a reload may be doing anything, and most agents most of the time sit at their prompt: its log,
-      // its hooks or its next screen say more.
-      const state = found.revived ? 'idle' : 'working';
-      this.say({
-        agent: found.agent,
-        state,
-        source: 'process',
-        evidence: found.revived ? `${found.evidence}, running since before this window (re)loaded` : found.evidence,
-      });
-    } else if (!found && prev) {
-      this.say({ agent: prev.agent, state: 'exited', source: 'process', evidence: `process ${prev.agent} is gone` });
-    }
+    if (word) this.say(word);
   }
 
   /** The recording of the current (or last) read execution, for "Record Terminal to .cast". */
@@ -207,28 +195,11 @@ export class TerminalSession {
 
   private schedule(): void {
     const det = this.detector;
-    if (!det) return;
-    const due = det.deadline();
-    if (this.timer !== undefined) {
-      this.scheduler.clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    if (due === undefined) return;
-    const ms = Math.max(0, this.startMs + due * 1000 - this.scheduler.now());
-    this.timer = this.scheduler.setTimeout(
-      () => {
-        this.timer = undefined;
-        if (this.detector !== det) return;
-        det.advance((this.scheduler.now() - this.startMs) / 1000);
-        this.schedule();
-      },
-      Math.ceil(ms) + 1,
-    );
+    if (det) this.deadline.arm(det, this.startMs, () => this.detector === det);
   }
 
   private stopDetector(): void {
-    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.deadline.stop();
     this.detector?.dispose();
     this.detector = undefined;
   }
