@@ -1,6 +1,6 @@
 /**
  * Scripted mock of the Gemini API (`@google/genai`, which Gemini CLI points at GOOGLE_GEMINI_BASE_URL), as
- * Gemini CLI 0.61.0 uses it (recordings/gemini/FACTS.md §6):
+ * Gemini CLI 0.61.0 uses it, as its requests to the loopback mock show:
  *
  *   POST /v1beta/models/<m>:streamGenerateContent?alt=sse   the agent turn (SSE of GenerateContentResponse)
  *   POST /v1beta/models/<m>:generateContent                  side requests: the model router's classifier

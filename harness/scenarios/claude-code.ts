@@ -1,6 +1,6 @@
 /**
  * Claude Code 2.1.328 scenarios (manual permission mode, dark theme, VS Code terminal env).
- * Cues are the on-screen strings documented in shared/recordings/claude-code/FACTS.md (claudeCues.ts);
+ * Cues are the on-screen strings the real CLI prints (claudeCues.ts);
  * 04-06b, the dialogs held in the middle of a turn, are in claudeDialogs.ts.
  */
 import { type Scenario, atExit, atMark, enter, key, quit, screen, submit, wait, waitExit, waitText } from '../scenario';

@@ -1,6 +1,6 @@
 /**
  * Claude Code 2.1.328 screen cues and the segments and steps its scenarios share (claude-code.ts, claudeDialogs.ts).
- * Cues are the on-screen strings documented in shared/recordings/claude-code/FACTS.md.
+ * Cues are the on-screen strings the real CLI prints (seen in its recordings under test/fixtures/live).
  */
 import { type Segment, atStart, screen, screenN, waitText } from '../scenario';
 
@@ -16,7 +16,7 @@ export const CLAUDE = {
   completed: /✻ (?:Baked|Brewed|Churned|Cogitated|Cooked|Crunched|Sautéed|Worked) for \d+/,
   stopped: /Interrupted · What should Claude do instead\?/,
   failed: /API Error: /,
-  /** AskUserQuestion dismissed with Esc (not in FACTS.md; observed in 2.1.328). */
+  /** AskUserQuestion dismissed with Esc (observed in 2.1.328). */
   declined: /Declined to answer Claude's questions/,
 };
 

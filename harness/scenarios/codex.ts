@@ -3,7 +3,7 @@
  * sandbox read-only, hooks pre-trusted in config.toml, daemon on (killed after each run).
  * The first run on a machine is slow (~16 s to the model footer): Codex copies ~400 MB of daemon
  * binaries into $CODEX_HOME/packages; later runs hard-link them from a cache.
- * Cues are the on-screen strings documented in shared/recordings/codex/FACTS.md.
+ * Cues are the on-screen strings the real CLI prints (seen in its recordings under test/fixtures/live).
  */
 import {
   type Scenario,

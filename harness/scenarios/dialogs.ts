@@ -1,5 +1,5 @@
 /**
- * Start-up dialogs no screen rule names (issue 10): they must read Waiting through the generic dialog shape
+ * Start-up dialogs no screen rule names: they must read Waiting through the generic dialog shape
  * (a prompt, numbered choices with a selection cursor, a confirm/cancel hint), not Idle.
  */
 import { type Scenario, atExit, atStart, gone, enter, key, quit, screen, wait, waitExit, waitText } from '../scenario';

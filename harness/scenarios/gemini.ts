@@ -1,5 +1,5 @@
 /**
- * Gemini CLI 0.61.0 scenarios (recordings/gemini/FACTS.md): inline Ink TUI, no completion line, so a turn's end
+ * Gemini CLI 0.61.0 scenarios: inline Ink TUI, no completion line, so a turn's end
  * is anchored on the last words of the scripted reply; the approval dialog is the bottom of the screen.
  */
 import { type Scenario, type Segment, type Step, atMark, atStart, enter, quit, screen, wait, waitExit, waitText } from '../scenario';

@@ -1,5 +1,5 @@
 /**
- * Headless runs (issue 10): each CLI's non-interactive mode prints plain output and exits. Working from the
+ * Headless runs: each CLI's non-interactive mode prints plain output and exits. Working from the
  * start to the exit, then Completed on exit code 0 or Failed otherwise — the exit code is the outcome.
  */
 import { type Scenario, atExit, atStart, waitExit } from '../scenario';

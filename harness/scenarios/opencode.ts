@@ -1,6 +1,6 @@
 /**
  * OpenCode 1.18.33 scenarios (openai-compatible provider "mock", permission.bash = "ask").
- * Cues are the on-screen strings documented in shared/recordings/opencode/FACTS.md.
+ * Cues are the on-screen strings the real CLI prints (seen in its recordings under test/fixtures/live).
  * OpenCode is slow to start on 2 cores (home screen after 5–20 s) and spends 5–10 s of "working"
  * bootstrapping a session before the first model request: timeouts are generous.
  */

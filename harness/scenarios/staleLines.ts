@@ -1,5 +1,5 @@
 /**
- * Stale lines (issue 10): only the newest turn's lines may decide. After a reply that ends with a question,
+ * Stale lines: only the newest turn's lines may decide. After a reply that ends with a question,
  * `/compact` starts something new; the old question above it must not keep the terminal waiting. A background
  * subagent's "Waiting for 1 background agent to finish" stays on screen above the follow-up turn it triggers;
  * once that turn is done, the terminal is at rest.
