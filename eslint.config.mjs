@@ -68,6 +68,7 @@ export const LAYERS = {
   handoff: ['common', 'hub', 'sources', 'store'],
   integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
   views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
+  notify: ['common', 'agents', 'store', 'views'],
   vscode: [
     'common',
     'agents',
@@ -82,8 +83,24 @@ export const LAYERS = {
     'handoff',
     'integrations',
     'views',
+    'notify',
   ],
-  cli: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'store', 'hub', 'sources', 'replay', 'handoff', 'integrations', 'views'],
+  cli: [
+    'common',
+    'agents',
+    'detect',
+    'jsonl',
+    'hooks',
+    'formats',
+    'store',
+    'hub',
+    'sources',
+    'replay',
+    'handoff',
+    'integrations',
+    'views',
+    'notify',
+  ],
 };
 /** A relative import that climbs into a folder of src this one may not import (folder names are unique under src). */
 function layerRule(folder) {

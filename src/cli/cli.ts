@@ -143,7 +143,7 @@ function castZeroMs(args: Args, headerTimestamp: number | undefined, needed: boo
   return NOMINAL_T0_MS;
 }
 
-const HANDOFF_COMMANDS = new Set(['serve', 'task', 'dispatch', 'status']);
+const HANDOFF_COMMANDS = new Set(['serve', 'task', 'dispatch', 'status', 'notify']);
 
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
   try {

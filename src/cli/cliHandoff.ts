@@ -7,12 +7,16 @@ import { ClientError, hubFromEnv, request } from '../handoff/hubClient';
 import { REPORT_BODY_LIMIT } from '../hooks/wire';
 import { jsonLine as jsonText, printable } from '../common/printable';
 import { serve } from './serve';
+import { readNotifyFile } from '../notify/config';
+import { NotifyFanout } from '../notify/fanout';
+import { logTo } from '../common/log';
 
 /** A usage or input problem: one line on stderr, exit 2. */
 export class HandoffUsageError extends Error {}
 
-export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [--port N] --info-file FILE
-       agent-lens serve --workspace DIR [--root DIR] [--team FILE] [--port N] --info-file FILE
+export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [--port N] [--notify FILE] --info-file FILE
+       agent-lens serve --workspace DIR [--root DIR] [--team FILE] [--port N] [--notify FILE] --info-file FILE
+       agent-lens notify test --notify FILE
        agent-lens task report --id AGENT::TASK --status done|progress|blocked --summary TEXT [--report PATH]
        agent-lens task cancel --id AGENT::TASK --reason TEXT
        agent-lens dispatch --agent AGENT --task-id TASK --brief FILE [--message TEXT]
@@ -23,6 +27,12 @@ export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [
              never prints the token, stops on SIGTERM. Delivery goes to tmux panes (tmux send-keys).
              --workspace DIR: boards and registry default to DIR/.agent-lens/{handoff,team.toml}, as in VS Code,
              and those defaults are the workspace's: a link in them from DIR down is refused, nothing is written.
+             --notify FILE: push a dialog still open after delaySeconds to the file's channels (ntfy, webhook,
+             command); FILE is JSON of mode 0600, e.g. {"delaySeconds": 15, "channels": [{"kind": "ntfy",
+             "url": "https://ntfy.sh/TOPIC", "token": "…"}, {"kind": "webhook", "url": "…", "format": "slack"},
+             {"kind": "command", "argv": ["notify-send", "Agent Lens"]}]}.
+  notify test
+             sends one test message on each channel of --notify FILE; exits 1 with one line per failing channel.
   task, dispatch, status
              talk to the hub named by the file in $AGENT_LENS_HUB (set in VS Code terminals by the extension;
              export it to the --info-file for serve). The token is read from that file, never from argv.
@@ -50,6 +60,7 @@ function need(f: Flags, name: string): string {
 export async function handoffCommand(cmd: string, argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   try {
     if (cmd === 'serve') return await runServe(argv, err);
+    if (cmd === 'notify') return await notifyCommand(argv, out, err);
     if (cmd === 'task') return await task(argv, out, err);
     if (cmd === 'dispatch') return await dispatch(argv, out, err);
     if (cmd === 'status') return await status(argv, out);
@@ -65,7 +76,7 @@ export async function handoffCommand(cmd: string, argv: string[], out: (s: strin
 }
 
 async function runServe(argv: string[], err: (s: string) => void): Promise<number> {
-  const f = flags(argv, { root: 'value', team: 'value', workspace: 'value', port: 'value', 'info-file': 'value' });
+  const f = flags(argv, { root: 'value', team: 'value', workspace: 'value', port: 'value', 'info-file': 'value', notify: 'value' });
   const port = f.port === undefined ? undefined : Number(f.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
     throw new HandoffUsageError('--port needs a port number from 1 to 65535');
@@ -77,6 +88,7 @@ async function runServe(argv: string[], err: (s: string) => void): Promise<numbe
     port,
     infoFile: need(f, 'info-file'),
     log: err,
+    notify: f.notify === undefined ? undefined : notifySettings(need(f, 'notify')),
   });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -86,6 +98,30 @@ async function runServe(argv: string[], err: (s: string) => void): Promise<numbe
   await s.close();
   err('agent-lens serve: stopped');
   return 0;
+}
+
+function notifySettings(file: string): ReturnType<typeof readNotifyFile> {
+  try {
+    return readNotifyFile(file);
+  } catch (e) {
+    throw new HandoffUsageError(`--notify: ${(e as Error).message}`);
+  }
+}
+
+/** `agent-lens notify test --notify FILE`: one test message per channel; a line per channel that failed. */
+async function notifyCommand(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'test') throw new HandoffUsageError('usage: agent-lens notify test --notify FILE');
+  const n = notifySettings(need(flags(rest, { notify: 'value' }), 'notify'));
+  if (!n.channels.length) throw new HandoffUsageError('--notify: the file names no channel');
+  const fanout = new NotifyFanout(
+    n.channels,
+    logTo((_level, msg) => err(msg)),
+  );
+  const failures = await fanout.test();
+  for (const f of failures) err(`agent-lens: ${printable(f)}`);
+  out(`${n.channels.length - failures.length} of ${n.channels.length} channel(s) sent the test message`);
+  return failures.length ? 1 : 0;
 }
 
 /**

@@ -5,7 +5,11 @@ import { HUB_ENV } from '../handoff/hubClient';
 import { TmuxFinder } from '../handoff/tmux';
 import { listenForHooks } from '../sources/hooks/hookHub';
 import { AgentStore } from '../store/store';
-import { logTo } from '../common/log';
+import { type Logger, logTo } from '../common/log';
+import { realScheduler } from '../common/scheduler';
+import type { NotifySettings } from '../notify/config';
+import { NotifyFanout } from '../notify/fanout';
+import { notifyWaits } from '../notify/fromStore';
 
 export interface ServeOptions {
   /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */
@@ -20,6 +24,8 @@ export interface ServeOptions {
   infoFile: string;
   /** Where log lines go (stderr): never the token. */
   log(line: string): void;
+  /** The push and command channels for waits the hooks report (`--notify FILE`). */
+  notify?: NotifySettings;
 }
 
 export interface Served {
@@ -74,6 +80,7 @@ export async function serve(o: ServeOptions): Promise<Served> {
     log,
   });
   service.start();
+  const notifications = o.notify && startNotifications(store, o.notify, log);
   // Only now: a client that reads the file finds the doorbell mounted and every board reset.
   h.publish();
   const port = h.port;
@@ -85,9 +92,27 @@ export async function serve(o: ServeOptions): Promise<Served> {
     service,
     store,
     close: async () => {
+      await notifications?.close();
       service.dispose();
       await h.close();
       store.dispose();
+    },
+  };
+}
+
+/**
+ * The notification rule on the push and command channels, for every wait the hooks report: no window, so
+ * nothing is ever focused, and a wait is named by its folder when no terminal is known.
+ */
+function startNotifications(store: AgentStore, n: NotifySettings, log: Logger): { close(): Promise<void> } {
+  const fanout = new NotifyFanout(n.channels, log);
+  const waits = notifyWaits(store, fanout, realScheduler, { delaySeconds: () => n.delaySeconds, anywhere: true });
+  log.info(`notifications: ${n.channels.length} channel(s), a dialog open ${n.delaySeconds} s`);
+  return {
+    close: async () => {
+      waits.dispose();
+      fanout.dispose();
+      await fanout.settled();
     },
   };
 }

@@ -10,6 +10,11 @@ export interface NotifyOptions {
   /** True while this terminal is the focused, visible one: the user already sees the dialog. */
   isFocused(terminalId: string): boolean;
   notify(w: Wait): void;
+  /**
+   * Also waits no terminal is known for. Off in VS Code, where such a wait is an agent outside any terminal;
+   * on under `agent-lens serve`, whose agents run in tmux panes or over SSH and are known only by their hooks.
+   */
+  anywhere?: boolean;
 }
 
 /** How often an unanswered wait that was not yet worth a notification is checked again. */
@@ -40,7 +45,8 @@ export class WaitNotifier {
 
   private consider(w: Wait): void {
     this.cancel(w.id);
-    if (this.notified.has(w.id) || w.closedAt !== undefined || w.kind === 'reply-question' || w.terminalId === undefined) return;
+    if (this.notified.has(w.id) || w.closedAt !== undefined || w.kind === 'reply-question') return;
+    if (w.terminalId === undefined && !this.opts.anywhere) return;
     this.arm(w.id, Math.max(0, notifyDue(w, this.delayMs()) - this.scheduler.now()));
   }
 
@@ -52,7 +58,7 @@ export class WaitNotifier {
         const w = this.store.wait(id);
         if (!w || !this.opts.enabled() || this.notified.has(id)) return;
         const focused = w.terminalId !== undefined && this.opts.isFocused(w.terminalId);
-        if (worthNotifying(w, this.scheduler.now(), this.delayMs(), focused)) {
+        if (worthNotifying(w, this.scheduler.now(), this.delayMs(), focused, this.opts.anywhere)) {
           this.notified.add(id);
           this.opts.notify(w);
           // Every unanswered wait is looked at again until it is notified or closed: its terminal had focus, the

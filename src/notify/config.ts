@@ -1,0 +1,83 @@
+import * as fs from 'fs';
+import { z } from 'zod';
+
+/** What a channel may be told of: a dialog left open, a long turn that completed, or one that failed. */
+export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed'] as const;
+export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** HTTPS, or plain HTTP to this machine only (a self-hosted server behind a local proxy, the tests' mocks). */
+export function allowedUrl(u: string): boolean {
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
+const url = z.string().url('is not a URL').refine(allowedUrl, 'must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost)');
+
+const common = {
+  /** The question, command or reply text too; off, only the agent, the terminal and the kind of wait leave the machine. */
+  details: z.boolean().default(false),
+  events: z.array(z.enum(NOTIFY_EVENTS)).nonempty().default(['wait']),
+  /** Sends closer together than this are folded into one summary. */
+  minIntervalSeconds: z.number().min(0).max(3600).default(30),
+};
+
+export const ChannelSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('ntfy'),
+    /** The topic's URL: `https://ntfy.sh/TOPIC` or a self-hosted server's. */
+    url: url.refine(
+      (u) => new URL(u).pathname.replace(/\/+$/, '').split('/').pop() !== '',
+      'must end in the topic (https://ntfy.sh/TOPIC)',
+    ),
+    token: z.string().min(1).optional(),
+    priority: z.number().int().min(1).max(5).default(4),
+    ...common,
+  }),
+  z.object({ kind: z.literal('webhook'), url, format: z.enum(['json', 'slack', 'discord']).default('json'), ...common }),
+  z.object({
+    kind: z.literal('command'),
+    argv: z.array(z.string().min(1)).nonempty('needs the program to run'),
+    timeoutSeconds: z.number().min(1).max(300).default(10),
+    ...common,
+  }),
+]);
+export type Channel = z.infer<typeof ChannelSchema>;
+
+export const NotifyFileSchema = z.object({
+  /** Seconds a dialog stays open before anyone is told (the notification rule: 15). */
+  delaySeconds: z.number().min(0).max(3600).default(15),
+  /** A turn counts as long, worth telling of its end, after this much work. */
+  turnSeconds: z.number().min(0).max(86_400).default(60),
+  channels: z.array(ChannelSchema),
+});
+export type NotifySettings = z.infer<typeof NotifyFileSchema>;
+
+/** Reads `agent-lens serve --notify FILE`: the user's own file, which may hold tokens, so it must be theirs alone. */
+export function readNotifyFile(file: string): NotifySettings {
+  const st = fs.statSync(file);
+  if (!st.isFile()) throw new Error(`${file} is not a file`);
+  if ((st.mode & 0o077) !== 0) throw new Error(`${file} holds tokens but others may read it: run chmod 600 ${file}`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new Error(`${file} belongs to another user: use a file of your own`);
+  return parseNotifySettings(fs.readFileSync(file, 'utf8'), file);
+}
+
+/** Parses the settings, naming the field that is wrong. */
+export function parseNotifySettings(text: string, where: string): NotifySettings {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${where}: not JSON (${(e as Error).message})`);
+  }
+  const r = NotifyFileSchema.safeParse(raw);
+  if (r.success) return r.data;
+  const first = r.error.issues[0];
+  throw new Error(`${where}: ${first.path.join('.') || 'the file'} ${first.message}`);
+}

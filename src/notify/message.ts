@@ -1,0 +1,88 @@
+import * as l10n from '@vscode/l10n';
+import type { AgentKind } from '../common/agents';
+import type { WaitKind } from '../common/states';
+import { agentName, duration, stateLabel, waitLabel } from '../views/labels';
+import { plain } from '../views/untrusted';
+import type { NotifyEventKind } from './config';
+
+/** Something a person away from the window may want to hear of. */
+export type NotifyEvent =
+  | {
+      kind: 'wait';
+      /** The wait's id: one notification per wait, across channels. */
+      id: string;
+      agent: AgentKind;
+      terminal: string;
+      folder?: string;
+      waitKind: WaitKind;
+      /** The question or the command to approve: sent only to channels with details on. */
+      detail?: string;
+      openedAt: number;
+      at: number;
+    }
+  | {
+      kind: 'turn';
+      id: string;
+      agent: AgentKind;
+      terminal: string;
+      folder?: string;
+      state: 'completed' | 'failed' | 'stopped';
+      reason?: string;
+      /** How long the turn worked. */
+      workedMs: number;
+      at: number;
+    }
+  | { kind: 'test'; at: number };
+
+/** What a push says: one title and one body, plain text with nothing outside text can turn into a link or markup. */
+export interface Message {
+  title: string;
+  body: string;
+  /** For ntfy's tags and priorities, and webhooks' JSON. */
+  event: NotifyEventKind | 'test' | 'summary';
+  /** The events folded into it. */
+  count: number;
+}
+
+const TITLE_MAX = 120;
+
+/**
+ * Outside text (a terminal's name, a folder, a question) as a push carries it: one plain line, and `://` and
+ * `www.` broken, so no phone or chat client turns a URL in it into a link.
+ */
+export function outside(s: string, max: number): string {
+  return plain(s, max)
+    .replace(/:\/\//g, '[:]//')
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}[.]`);
+}
+const BODY_MAX = 600;
+
+/** The event as a channel sends it; the question or command only with `details`. */
+export function messageOf(e: NotifyEvent, details: boolean): Message {
+  if (e.kind === 'test')
+    return { title: l10n.t('Agent Lens: test notification'), body: l10n.t('This channel works.'), event: 'test', count: 1 };
+  const where = [outside(e.terminal, 60), e.folder ? outside(e.folder, 80) : undefined].filter(Boolean).join(' · ');
+  if (e.kind === 'wait') {
+    const title = l10n.t('{0} needs you: {1}', agentName(e.agent), waitLabel({ kind: e.waitKind }));
+    const asks = details && e.detail ? `\n${outside(e.detail, BODY_MAX)}` : '';
+    const body = l10n.t('in {0}, for {1}', where, duration(e.at - e.openedAt)) + asks;
+    return { title: outside(title, TITLE_MAX), body, event: 'wait', count: 1 };
+  }
+  const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
+  const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
+  return { title: outside(title, TITLE_MAX), body, event: e.state === 'completed' ? 'turn-completed' : 'turn-failed', count: 1 };
+}
+
+/** Several messages held back by a channel's minimum interval, as one. */
+export function summaryOf(ms: readonly Message[]): Message {
+  if (ms.length === 1) return ms[0];
+  const body = ms.map((m) => `• ${m.title}`).join('\n');
+  return { title: l10n.t('Agent Lens: {0} agents need you or finished', ms.length), body, event: 'summary', count: ms.length };
+}
+
+/** The kind of event a channel subscribes to that this message is. */
+export function eventKindOf(e: NotifyEvent): NotifyEventKind | 'test' {
+  if (e.kind === 'test') return 'test';
+  if (e.kind === 'wait') return 'wait';
+  return e.state === 'completed' ? 'turn-completed' : 'turn-failed';
+}
