@@ -40,6 +40,7 @@ export const ChannelSchema = z.discriminatedUnion('kind', [
     ...common,
   }),
   z.object({ kind: z.literal('webhook'), url, format: z.enum(['json', 'slack', 'discord']).default('json'), ...common }),
+  z.object({ kind: z.literal('desktop'), sound: z.boolean().default(false), ...common }),
   z.object({
     kind: z.literal('command'),
     argv: z.array(z.string().min(1)).nonempty('needs the program to run'),

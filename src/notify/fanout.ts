@@ -28,7 +28,7 @@ export class NotifyFanout {
   constructor(
     channels: readonly Channel[],
     private readonly log: Logger,
-    o: { post?: PostOptions } = {},
+    o: { post?: PostOptions; env?: NodeJS.ProcessEnv } = {},
   ) {
     this.lanes = channels.map((channel) => {
       const name = channelName(channel);
@@ -36,7 +36,7 @@ export class NotifyFanout {
       return {
         channel,
         name,
-        send: senderFor(channel, { post: o.post, output }),
+        send: senderFor(channel, { post: o.post, env: o.env, output }),
         lastSentAt: -Infinity,
         held: [],
         timer: undefined,

@@ -1,9 +1,9 @@
-import { spawn } from 'child_process';
 import type { Channel } from './config';
-import type { Message } from './message';
-import { type PostOptions, postJson, SendError } from './post';
+import { type PostOptions, postJson } from './post';
+import { commandSender, desktopSender } from './programs';
+import type { Send, SenderOptions } from './sendTypes';
 
-export type Send = (m: Message) => Promise<void>;
+export type { Send, SenderOptions } from './sendTypes';
 
 /** Text inside a Slack or Discord code block: no closing fence, and for Slack no `&`, `<`, `>` markup. */
 function fenced(s: string, slack: boolean): string {
@@ -50,49 +50,17 @@ function webhook(ch: Extract<Channel, { kind: 'webhook' }>, o: PostOptions): Sen
   };
 }
 
-const OUTPUT_KEPT = 4096;
-
-/**
- * The user's command: argv as given (no shell), the message in AGENT_LENS_* variables and as JSON on stdin.
- * What it prints goes to `output` (the log), cut to 4 KB; a non-zero exit or the timeout is a failure.
- */
-function command(ch: Extract<Channel, { kind: 'command' }>, output: (text: string) => void): Send {
-  return (m) =>
-    new Promise((resolve, reject) => {
-      const [program, ...args] = ch.argv;
-      const env = {
-        ...process.env,
-        AGENT_LENS_EVENT: m.event,
-        AGENT_LENS_TITLE: m.title,
-        AGENT_LENS_BODY: m.body,
-        AGENT_LENS_COUNT: String(m.count),
-      };
-      const p = spawn(program, args, { env, stdio: ['pipe', 'pipe', 'pipe'], timeout: ch.timeoutSeconds * 1000, killSignal: 'SIGKILL' });
-      let out = '';
-      const keep = (d: Buffer) => void (out.length < OUTPUT_KEPT && (out += d.toString('utf8')));
-      p.stdout.on('data', keep);
-      p.stderr.on('data', keep);
-      p.on('error', (e) => reject(new SendError('spawn', `could not run ${program}: ${e.message}`)));
-      p.on('close', (code, signal) => {
-        if (out.trim()) output(out.slice(0, OUTPUT_KEPT).trim());
-        if (code === 0) resolve();
-        else if (signal) reject(new SendError('timeout', `${program} did not finish within ${ch.timeoutSeconds} s (${signal})`));
-        else reject(new SendError(`exit ${code}`, `${program} exited with ${code}`));
-      });
-      p.stdin.on('error', () => undefined);
-      p.stdin.end(JSON.stringify({ source: 'agent-lens', event: m.event, title: m.title, body: m.body, count: m.count }));
-    });
-}
-
 /** The sender for one channel. */
-export function senderFor(ch: Channel, o: { post?: PostOptions; output(text: string): void }): Send {
+export function senderFor(ch: Channel, o: SenderOptions): Send {
   if (ch.kind === 'ntfy') return ntfy(ch, o.post ?? {});
   if (ch.kind === 'webhook') return webhook(ch, o.post ?? {});
-  return command(ch, o.output);
+  if (ch.kind === 'desktop') return desktopSender(ch, o);
+  return commandSender(ch, o);
 }
 
 /** A channel as the log names it: its kind and host, never its URL (a webhook's URL is its secret) or token. */
 export function channelName(ch: Channel): string {
   if (ch.kind === 'command') return `command ${ch.argv[0]}`;
+  if (ch.kind === 'desktop') return 'desktop';
   return `${ch.kind} ${new URL(ch.url).host}`;
 }

@@ -1,0 +1,81 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Channel } from './config';
+import { desktopArgv } from './desktop';
+import { SendError } from './post';
+import type { Send, SenderOptions } from './sendTypes';
+
+const OUTPUT_KEPT = 4096;
+
+/** Runs argv (no shell) with `input` on stdin; resolves on exit 0; what it printed goes to `output`, cut to 4 KB. */
+export function run(
+  argv: readonly string[],
+  o: { timeoutMs: number; env?: NodeJS.ProcessEnv; input?: string; output(text: string): void },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const [program, ...args] = argv;
+    const p = spawn(program, args, {
+      env: o.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: o.timeoutMs,
+      killSignal: 'SIGKILL',
+    });
+    let out = '';
+    const keep = (d: Buffer) => void (out.length < OUTPUT_KEPT && (out += d.toString('utf8')));
+    p.stdout.on('data', keep);
+    p.stderr.on('data', keep);
+    p.on('error', (e) => reject(new SendError('spawn', `could not run ${program}: ${e.message}`)));
+    p.on('close', (code, signal) => {
+      if (out.trim()) o.output(out.slice(0, OUTPUT_KEPT).trim());
+      if (code === 0) resolve();
+      else if (signal) reject(new SendError('timeout', `${program} did not finish within ${o.timeoutMs / 1000} s (${signal})`));
+      else reject(new SendError(`exit ${code}`, `${program} exited with ${code}`));
+    });
+    p.stdin.on('error', () => undefined);
+    p.stdin.end(o.input ?? '');
+  });
+}
+
+/**
+ * The user's command: argv as given (no shell), the message in AGENT_LENS_* variables and as JSON on stdin.
+ * What it prints goes to the log; a non-zero exit or the timeout is a failure.
+ */
+export function commandSender(ch: Extract<Channel, { kind: 'command' }>, o: SenderOptions): Send {
+  return (m) =>
+    run(ch.argv, {
+      timeoutMs: ch.timeoutSeconds * 1000,
+      env: {
+        ...(o.env ?? process.env),
+        AGENT_LENS_EVENT: m.event,
+        AGENT_LENS_TITLE: m.title,
+        AGENT_LENS_BODY: m.body,
+        AGENT_LENS_COUNT: String(m.count),
+      },
+      input: JSON.stringify({ source: 'agent-lens', event: m.event, title: m.title, body: m.body, count: m.count }),
+      output: o.output,
+    });
+}
+
+/** The operating system's own notification (./desktop.ts), with this machine's programs. */
+export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: SenderOptions): Send {
+  const platform = o.platform ?? process.platform;
+  const env = o.env ?? process.env;
+  return (m) => {
+    const argv = desktopArgv(platform, m, { has: (p) => onPath(p, env), sound: ch.sound });
+    if (!argv) return Promise.reject(new SendError('unsupported', `no desktop notifications on ${platform}`));
+    return run(argv, { timeoutMs: 10_000, env, output: o.output });
+  };
+}
+
+/** Whether `program` is an executable file in one of PATH's folders. */
+export function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, program), fs.constants.X_OK);
+      return !!dir;
+    } catch {
+      return false;
+    }
+  });
+}
