@@ -25,11 +25,29 @@ const kill = (p: ChildProcess) =>
     setTimeout(() => p.kill('SIGKILL'), 2000).unref();
   });
 
+const BUS_CONFIG = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+
 /** A virtual X display, a D-Bus session of its own and dunst serving org.freedesktop.Notifications on it. */
 export async function startDesktopServer(): Promise<DesktopServer> {
   const display = `:${90 + Math.floor(Math.random() * 800)}`;
   const xvfb = spawn('Xvfb', [display, '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // A bus of its own without service activation: a call before dunst is up must fail, not start another dunst
+  // as the bus's child, which would outlive the test.
+  const busConf = `/tmp/agent-lens-bus-${process.pid}.conf`;
+  fs.writeFileSync(busConf, BUS_CONFIG);
+  const bus = spawn('dbus-daemon', [`--config-file=${busConf}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     bus.stdout!.on('data', (d) => {
@@ -57,6 +75,7 @@ export async function startDesktopServer(): Promise<DesktopServer> {
     stop: async () => {
       await Promise.all([kill(dunst), kill(bus), kill(xvfb)]);
       fs.rmSync(conf, { force: true });
+      fs.rmSync(busConf, { force: true });
     },
   };
 }
