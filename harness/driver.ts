@@ -74,22 +74,10 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
   const home = homeFor(sc, mock, opts);
   dbg(`run dir ${home.runDir}, mock ${mock.url}`);
   const straceFile = path.join(home.runDir, 'strace.txt');
-  const run = new PtyRun({
-    home,
-    cols: sc.cols ?? 120,
-    rows: sc.rows ?? 35,
-    title: `${sc.agent} ${sc.id}`,
+  const run = spawnRun(sc, home, opts, {
     castPath: path.join(out, 'session.cast'),
     straceFile: opts.strace ? straceFile : undefined,
     debug: dbg,
-    onOutput: opts.onOutput,
-    onExit: opts.onExit,
-  });
-  opts.onSpawn?.(run.pid);
-  run.mark('spawned', {
-    pid: run.pid,
-    command: home.command.replace(path.dirname(path.dirname(path.dirname(home.command))), '…'),
-    args: home.args,
   });
   const netSeen = new Set<string>();
   const netTimer = setInterval(() => sampleRemoteEndpoints(home.runId, netSeen), 1000);
@@ -127,6 +115,31 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
   });
   if (!opts.keepRunDir) await removeRunDir(home);
   return { scenario: sc.id, agent: sc.agent, outDir: out, duration: endT, problems, exit: run.exitInfo ?? exitAfter, expected };
+}
+
+/** The CLI started in its PTY, recorded from the first byte; the spawn is the run's first mark. */
+function spawnRun(
+  sc: Scenario,
+  home: AgentHome,
+  opts: RunOptions,
+  o: { castPath: string; straceFile?: string; debug(s: string): void },
+): PtyRun {
+  const run = new PtyRun({
+    home,
+    cols: sc.cols ?? 120,
+    rows: sc.rows ?? 35,
+    title: `${sc.agent} ${sc.id}`,
+    ...o,
+    onOutput: opts.onOutput,
+    onExit: opts.onExit,
+  });
+  opts.onSpawn?.(run.pid);
+  run.mark('spawned', {
+    pid: run.pid,
+    command: home.command.replace(path.dirname(path.dirname(path.dirname(home.command))), '…'),
+    args: home.args,
+  });
+  return run;
 }
 
 /** The output folder, emptied: refused when something else wrote it (no meta.json of this harness), unless forced. */
