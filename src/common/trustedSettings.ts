@@ -24,6 +24,9 @@ export const SETTING_POLICY = {
   'agentLens.notifications.enabled': 'trusted',
   // Up to an hour: as good as off.
   'agentLens.notifications.delaySeconds': 'trusted',
+  // Programs run on this machine to show it.
+  'agentLens.notifications.desktop': 'trusted',
+  'agentLens.notifications.desktopSound': 'trusted',
   // 0 turns the scan off; terminals whose output is not read then show no agent.
   'agentLens.processScan.intervalSeconds': 'trusted',
   'agentLens.sessionLogs.enabled': 'trusted',

@@ -41,3 +41,13 @@ export function notifyWaits(
     notify: (w) => fanout.notify(waitEvent(w, store, scheduler)),
   });
 }
+
+/**
+ * Whether a wait notified in the window also goes to the operating system's notifications: never while the
+ * window is focused (the window's own notification is seen); `auto` only where the extension host runs on the
+ * user's own machine (not a remote window or VS Code in a browser, whose host is elsewhere), `on` always.
+ */
+export function desktopWanted(setting: 'auto' | 'on' | 'off', local: boolean, windowFocused: boolean): boolean {
+  if (setting === 'off' || windowFocused) return false;
+  return setting === 'on' || local;
+}

@@ -11,6 +11,9 @@ export interface AgentLensConfig {
   agents: Record<AgentKind, boolean>;
   notificationsEnabled: boolean;
   notificationDelaySeconds: number;
+  /** The operating system's notification too, when the window is not focused (see desktopWanted). */
+  desktopNotifications: 'auto' | 'on' | 'off';
+  desktopSound: boolean;
   processScanIntervalSeconds: number;
   sessionLogsEnabled: boolean;
   /** Per agent, more session-log locations to watch besides the default (each agent's `logs.setting`). */
@@ -51,6 +54,8 @@ export function readConfig(): AgentLensConfig {
     agents: agentSwitches(get('agentLens.agents')),
     notificationsEnabled: bool('agentLens.notifications.enabled', true),
     notificationDelaySeconds: num('agentLens.notifications.delaySeconds', 15, 0, 3600),
+    desktopNotifications: oneOf(get('agentLens.notifications.desktop'), ['auto', 'on', 'off'] as const, 'auto'),
+    desktopSound: bool('agentLens.notifications.desktopSound', false),
     processScanIntervalSeconds: num('agentLens.processScan.intervalSeconds', 2, 0, 60),
     sessionLogsEnabled: bool('agentLens.sessionLogs.enabled', true),
     sessionLogPaths: Object.fromEntries(AGENTS.flatMap((a) => (a.logs ? [[a.id, paths(get(a.logs.setting))]] : []))),
@@ -90,4 +95,8 @@ function paths(v: unknown): string[] {
     .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
     .map((x) => x.trim().replace(/^~(?=\/|$)/, os.homedir()))
     .filter((x) => path.isAbsolute(x));
+}
+
+function oneOf<T extends string>(v: unknown, values: readonly T[], def: T): T {
+  return values.includes(v as T) ? (v as T) : def;
 }

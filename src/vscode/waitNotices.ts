@@ -7,6 +7,10 @@ import { waitLogLines, waitNotice } from '../views/messages';
 import { displayName } from '../views/names';
 import type { AgentLensConfig } from './config';
 import * as ui from './ui';
+import { ChannelSchema } from '../notify/config';
+import { NotifyFanout } from '../notify/fanout';
+import { desktopWanted, waitEvent } from '../notify/fromStore';
+import { escaped, tagged } from '../common/log';
 
 /** A notification raised, kept (the last 20) for the test surface and diagnostics. */
 export interface Raised {
@@ -27,8 +31,9 @@ export function waitNotifications(
   config: () => AgentLensConfig,
   activeId: () => string | undefined,
   log: vscode.LogOutputChannel,
-): { notifier: WaitNotifier; raised: Raised[] } {
+): { notifier: vscode.Disposable; raised: Raised[] } {
   const raised: Raised[] = [];
+  const desktop = desktopNotifications(log);
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config().notificationsEnabled,
     delaySeconds: () => config().notificationDelaySeconds,
@@ -47,7 +52,30 @@ export function waitNotifications(
       void ui.warn(message, showTerminal).then((choice) => {
         if (choice === showTerminal) void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, w.terminalId);
       });
+      const c = config();
+      if (desktopWanted(c.desktopNotifications, isLocal(), vscode.window.state.focused))
+        desktop(c.desktopSound).notify(waitEvent(w, store, realScheduler));
     },
   });
-  return { notifier, raised };
+  return { notifier: { dispose: () => (notifier.dispose(), desktop.dispose()) }, raised };
+}
+
+/** The extension host runs where the user sits: the desktop app, not a remote window or a browser. */
+function isLocal(): boolean {
+  return vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
+}
+
+/** One desktop channel per sound setting, made when first needed; folds a burst into one summary. */
+function desktopNotifications(log: vscode.LogOutputChannel): ((sound: boolean) => NotifyFanout) & { dispose(): void } {
+  const made = new Map<boolean, NotifyFanout>();
+  const get = (sound: boolean) => {
+    let f = made.get(sound);
+    if (!f)
+      made.set(
+        sound,
+        (f = new NotifyFanout([ChannelSchema.parse({ kind: 'desktop', sound })], tagged(escaped(log), 'desktop notifications'))),
+      );
+    return f;
+  };
+  return Object.assign(get, { dispose: () => made.forEach((f) => f.dispose()) });
 }

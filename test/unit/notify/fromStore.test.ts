@@ -1,0 +1,60 @@
+import * as assert from 'assert';
+import type { NotifyFanout } from '../../../src/notify/fanout';
+import { desktopWanted, notifyWaits } from '../../../src/notify/fromStore';
+import type { NotifyEvent } from '../../../src/notify/message';
+import { AgentStore } from '../../../src/store/store';
+import { FakeScheduler } from '../fakeScheduler';
+import { obs } from '../obs';
+
+describe('the notification rule on the push channels', () => {
+  function setup(anywhere: boolean) {
+    const sched = new FakeScheduler();
+    const store = new AgentStore({ clock: sched });
+    const sent: NotifyEvent[] = [];
+    const fanout = { notify: (e: NotifyEvent) => void sent.push(e) } as unknown as NotifyFanout;
+    const n = notifyWaits(store, fanout, sched, { delaySeconds: () => 15, anywhere });
+    return { sched, store, sent, n };
+  }
+  /** A hook-reported dialog of an agent in no known terminal (agent-lens serve: a tmux pane, an SSH session). */
+  const hookWait = (store: AgentStore, at: number, kind: 'permission' | 'reply-question', question?: string) =>
+    store.observe(obs('hook', at, 'waiting', { wait: kind, question, locator: { sessionId: 's-1', cwd: '/home/u/shop' } }));
+
+  it('under serve, a dialog no terminal is known for: once, after the delay, named by its folder', () => {
+    const { sched, store, sent, n } = setup(true);
+    hookWait(store, sched.now(), 'permission', 'rm -rf build');
+    sched.advance(14_000);
+    assert.strictEqual(sent.length, 0);
+    sched.advance(2_000);
+    assert.strictEqual(sent.length, 1);
+    assert.deepStrictEqual(
+      [sent[0].kind, sent[0].kind === 'wait' && [sent[0].terminal, sent[0].folder, sent[0].waitKind, sent[0].detail]],
+      ['wait', ['shop', '/home/u/shop', 'permission', 'rm -rf build']],
+    );
+    sched.advance(60_000);
+    assert.strictEqual(sent.length, 1, 'once per wait');
+    n.dispose();
+  });
+
+  it('never a reply that ends with a question, never a wait outside a terminal in the window', () => {
+    const serve = setup(true);
+    hookWait(serve.store, serve.sched.now(), 'reply-question', 'Shall I go on?');
+    serve.sched.advance(60_000);
+    assert.deepStrictEqual(serve.sent, []);
+    const window = setup(false);
+    hookWait(window.store, window.sched.now(), 'permission');
+    window.sched.advance(60_000);
+    assert.deepStrictEqual(window.sent, [], 'in VS Code a wait no terminal holds is no terminal’s dialog');
+  });
+
+  it('the desktop too only when the window is not focused; auto only where the extension host is the user’s machine', () => {
+    const table: [Parameters<typeof desktopWanted>, boolean][] = [
+      [['auto', true, false], true],
+      [['auto', false, false], false],
+      [['auto', true, true], false],
+      [['on', false, false], true],
+      [['on', true, true], false],
+      [['off', true, false], false],
+    ];
+    for (const [args, want] of table) assert.strictEqual(desktopWanted(...args), want, JSON.stringify(args));
+  });
+});
