@@ -10,6 +10,11 @@ import type { HookTable } from './hookRow';
  */
 export interface AgentDescriptor {
   id: AgentKind;
+  /**
+   * Its place in the detector's order: agents with the strongest screen evidence first (1, 2, …). The lists
+   * generated from the folders (src/common/agentIds.ts, ./folders.ts) follow it.
+   */
+  rank: number;
   /** Its commands, npm packages, process names, headless flags and screen rules, as the detector reads them. */
   screen: AgentSignature;
   /** The folder it keeps its configuration in, as the environment it was started with says (hooks, logs). */

@@ -1,9 +1,6 @@
 import { AGENT_IDS, type AgentKind } from '../common/agents';
 import type { Meaning } from './hookMeaning';
-import { CLAUDE_EVENTS } from './claude-code/hooks';
-import { CODEX_EVENTS } from './codex/hooks';
-import { GEMINI_EVENTS } from './gemini/hooks';
-import { HERMES_HOOKS } from './hermes/hooks';
+import { EVENT_TABLES } from './hookEventTables';
 
 export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
 
@@ -13,12 +10,9 @@ export { opencodeMeaning, type OpenCodeSessionState } from './opencode/hooks';
  * reporter, which runs on every hook, loads only these tables; test/unit/agents/registry.test.ts checks that
  * they and the registry name the same agents.
  */
-export const HOOK_EVENTS = {
-  'claude-code': CLAUDE_EVENTS,
-  codex: CODEX_EVENTS,
-  gemini: GEMINI_EVENTS,
-  hermes: HERMES_HOOKS,
-} as const satisfies Partial<Record<AgentKind, Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>>;
+export const HOOK_EVENTS = EVENT_TABLES satisfies Partial<
+  Record<AgentKind, Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>
+>;
 
 /** Every agent that reports to the hub: those above through hooks, and OpenCode through its plugin. */
 export type ReportingAgent = keyof typeof HOOK_EVENTS | 'opencode';

@@ -1,40 +1,16 @@
 import type { AgentKind } from '../common/agents';
-import { agent as aider } from './aider';
-import { agent as amp } from './amp';
-import { agent as claudeCode } from './claude-code';
-import { agent as codex } from './codex';
-import { agent as copilot } from './copilot';
-import { agent as crush } from './crush';
-import { agent as cursor } from './cursor';
 import type { AgentDescriptor } from './descriptor';
-import { agent as gemini } from './gemini';
-import { agent as hermes } from './hermes';
-import { agent as kilocode } from './kilocode';
-import { agent as opencode } from './opencode';
-import { agent as pi } from './pi';
-import { agent as qwen } from './qwen';
+import { FOLDER_AGENTS } from './folders';
 
 export type { AgentDescriptor } from './descriptor';
 
 /**
- * Every agent Agent Lens knows, one folder each. The order is the detector's: agents with the strongest screen
- * evidence first. Adding an agent is a new folder and a line here; the tests then name whatever else must agree.
+ * Every agent Agent Lens knows, one folder each, in the detector's order (each descriptor's `rank`): agents with
+ * the strongest screen evidence first. The list is generated from the folders (./folders.ts); adding an agent is
+ * adding its folder and running `npm run agents:generate`; test/unit/agents/registry.test.ts names what else
+ * must agree.
  */
-export const AGENTS: readonly AgentDescriptor[] = [
-  claudeCode,
-  codex,
-  opencode,
-  amp,
-  gemini,
-  hermes,
-  copilot,
-  cursor,
-  crush,
-  qwen,
-  kilocode,
-  aider,
-  pi,
-];
+export const AGENTS: readonly AgentDescriptor[] = FOLDER_AGENTS;
 
 export function agentOf(id: AgentKind): AgentDescriptor {
   const a = AGENTS.find((x) => x.id === id);

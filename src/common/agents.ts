@@ -1,23 +1,10 @@
+import { AGENT_IDS } from './agentIds';
+
 /**
  * Which agent runs: the one definition. `shell` stands for none (a plain shell, or a program that is no agent);
  * whether something is an agent is asked here only (ESLint bans comparing with `'shell'` anywhere else).
  */
-export const AGENT_IDS = [
-  'claude-code',
-  'codex',
-  'opencode',
-  'amp',
-  'gemini',
-  'hermes',
-  'copilot',
-  'cursor',
-  'crush',
-  'qwen',
-  'kilocode',
-  'aider',
-  'pi',
-  'shell',
-] as const;
+export { AGENT_IDS };
 export type AgentId = (typeof AGENT_IDS)[number];
 /** The value that says no agent runs. */
 export const NO_AGENT = 'shell' satisfies AgentId;

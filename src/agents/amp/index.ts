@@ -3,6 +3,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'amp',
+  rank: 4,
   screen,
   doc: {
     identifiedBy: 'command line, process',

@@ -8,7 +8,7 @@ type Payload = Record<string, unknown>;
  * about 6 s later only if nobody answered, and for either dialog, so it is a reminder. `idle_prompt` follows
  * any unanswered reply and is ignored. A denial or an interrupt fires nothing: the screen closes those waits.
  */
-export const CLAUDE_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
+export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   PreToolUse: (p) =>
     str(p, 'tool_name') === 'AskUserQuestion' ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) } : undefined,
   PermissionRequest: (p) =>

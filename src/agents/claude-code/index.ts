@@ -5,6 +5,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'claude-code',
+  rank: 1,
   screen,
   configDir: (env, home) => env.CLAUDE_CONFIG_DIR || path.join(home, '.claude'),
   hooks: 'settings',

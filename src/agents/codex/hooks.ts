@@ -9,7 +9,7 @@ type Payload = Record<string, unknown>;
  * the TUI left. Plan-mode questions are not reported: their PreToolUse fires before Codex decides whether the
  * question is even allowed, so no PreToolUse is mapped.
  */
-export const CODEX_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
+export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   PermissionRequest: (p) => ({
     kind: 'wait',
     wait: permissionWait(str(p, 'tool_name'), str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'description')),

@@ -5,6 +5,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'codex',
+  rank: 2,
   screen,
   configDir: (env, home) => env.CODEX_HOME || path.join(home, '.codex'),
   hooks: 'settings',

@@ -3,6 +3,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'crush',
+  rank: 9,
   screen,
   doc: {
     identifiedBy: 'command line (incl. its npm package and headless flags), process',

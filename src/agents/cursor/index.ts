@@ -3,6 +3,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'cursor',
+  rank: 8,
   screen,
   doc: {
     identifiedBy: 'command line (incl. its npm package and headless flags), process',

@@ -8,7 +8,7 @@ type Payload = Record<string, unknown>;
  * text), so it says only whether a reply asks, never that a turn completed; a denial fires nothing.
  * SessionEnd fires three times at exit.
  */
-export const GEMINI_EVENTS: Record<string, (p: Payload) => Meaning | undefined> = {
+export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   Notification: (p) =>
     str(p, 'notification_type') === 'ToolPermission'
       ? { kind: 'wait', wait: permissionWait(str(obj(p, 'details'), 'title'), str(obj(p, 'details'), 'command')) }

@@ -5,6 +5,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'gemini',
+  rank: 5,
   screen,
   configDir: (env, home) => path.join(home, '.gemini'),
   hooks: 'settings',

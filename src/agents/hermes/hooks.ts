@@ -7,7 +7,7 @@ type Payload = Record<string, unknown>;
  * unverified against a running CLI). The plugin sends `{hook, ...kwargs}`. `on_session_end` fires after
  * every turn on 0.19.0, so only an interrupted one closes anything.
  */
-export const HERMES_HOOKS: Record<string, (p: Payload) => Meaning | undefined> = {
+export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   pre_tool_call: (p) => (isClarify(p) ? { kind: 'wait', wait: clarifyWait(p) } : undefined),
   post_tool_call: (p) => (isClarify(p) ? { kind: 'working' } : undefined),
   pre_approval_request: (p) => ({

@@ -4,6 +4,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'hermes',
+  rank: 6,
   screen,
   configDir: (env, home) => env.HERMES_HOME || path.join(home, '.hermes'),
   hooks: 'plugin',

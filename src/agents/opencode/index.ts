@@ -12,6 +12,7 @@ function databasePath(env: NodeJS.ProcessEnv, home: string): string {
 
 export const agent: AgentDescriptor = {
   id: 'opencode',
+  rank: 3,
   screen,
   configDir: (env, home) => env.OPENCODE_CONFIG_DIR || path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode'),
   hooks: 'plugin',

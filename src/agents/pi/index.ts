@@ -3,6 +3,7 @@ import { screen } from './screen';
 
 export const agent: AgentDescriptor = {
   id: 'pi',
+  rank: 13,
   screen,
   doc: {
     identifiedBy: 'command line (`pi`, headless `-p`), process, its window title `π - <folder>`, its header',

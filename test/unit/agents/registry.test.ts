@@ -19,12 +19,15 @@ import { SETTING_POLICY } from '../../../src/common/trustedSettings';
 import { defaultLogLocations, tailRoots } from '../../../src/sources/logs/logSources';
 import { defaultOpenCodeDbPath } from '../../../src/sources/logs/opencodeDb';
 import { ROOT } from '../helpers';
+import { agentFolders, generatedFiles } from './generate';
 
 const ids = AGENTS.map((a) => a.id);
 const withHooks = (kind?: 'settings' | 'plugin') =>
   AGENTS.filter((a) => (kind ? a.hooks === kind : a.hooks))
     .map((a) => a.id)
     .sort();
+const WRITE = process.env.AGENT_LENS_WRITE === '1';
+const WRITE_HINT = 'run npm run agents:generate';
 const README_TABLE = /<!-- agents:[^\n]*-->\n([^]*?)\n<!-- \/agents -->/;
 
 describe('agent registry: one folder per agent, every list agrees', () => {
@@ -34,6 +37,12 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
     assert.deepStrictEqual([...ids].sort(), folders.sort());
+    assert.deepStrictEqual(
+      agentFolders(ROOT).map((f) => [f.id, f.rank]),
+      AGENTS.map((a) => [a.id, a.rank]),
+      'each descriptor’s rank is the one its folder’s index.ts states',
+    );
+    assert.strictEqual(new Set(AGENTS.map((a) => a.rank)).size, AGENTS.length, 'no two agents share a rank');
     assert.deepStrictEqual(ids, [...AGENT_KINDS]);
     for (const a of AGENTS) assert.strictEqual(a.screen.agent, a.id, `src/agents/${a.id}/screen.ts names another agent`);
     assert.deepStrictEqual(
@@ -108,15 +117,35 @@ describe('agent registry: one folder per agent, every list agrees', () => {
     }
   });
 
-  it('package.json’s agentLens.agents switch lists every agent, on by default', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  it('package.json’s agentLens.agents switch lists every agent, on by default (AGENT_LENS_WRITE=1 rewrites it)', () => {
+    const file = path.join(ROOT, 'package.json');
+    const text = fs.readFileSync(file, 'utf8');
+    const pkg = JSON.parse(text) as {
       contributes: {
         configuration: { properties: Record<string, { default: Record<string, boolean>; properties: Record<string, unknown> }> };
       };
     };
     const setting = pkg.contributes.configuration.properties['agentLens.agents'];
-    assert.deepStrictEqual(Object.keys(setting.properties), ids);
-    assert.deepStrictEqual(setting.default, Object.fromEntries(ids.map((id) => [id, true])));
+    const want = {
+      default: Object.fromEntries(ids.map((id) => [id, true])),
+      properties: Object.fromEntries(ids.map((id) => [id, { type: 'boolean' }])),
+    };
+    if (WRITE && JSON.stringify([setting.default, setting.properties]) !== JSON.stringify([want.default, want.properties])) {
+      Object.assign(setting, want);
+      fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+      return;
+    }
+    assert.deepStrictEqual(Object.keys(setting.properties), ids, WRITE_HINT);
+    assert.deepStrictEqual(setting.default, want.default, WRITE_HINT);
+  });
+
+  it('the lists generated from the folders are current (AGENT_LENS_WRITE=1 rewrites them)', () => {
+    for (const [rel, want] of Object.entries(generatedFiles(ROOT))) {
+      const file = path.join(ROOT, rel);
+      const have = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (have !== want && WRITE) fs.writeFileSync(file, want);
+      else assert.strictEqual(have, want, `${rel} differs from the folders of src/agents: ${WRITE_HINT}`);
+    }
   });
 
   it('the versions the harness installs are the versions the descriptors say were verified', () => {
@@ -124,13 +153,13 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       assert.strictEqual(AGENTS.find((a) => a.id === id)?.screen.seenIn.split(' ')[0], version, id);
   });
 
-  it('the README’s table of agents is the registry’s (AGENT_LENS_WRITE_README=1 rewrites it)', () => {
+  it('the README’s table of agents is the registry’s (AGENT_LENS_WRITE=1 rewrites it)', () => {
     const file = path.join(ROOT, 'README.md');
     const readme = fs.readFileSync(file, 'utf8');
     const m = README_TABLE.exec(readme);
     assert.ok(m, 'README.md has no <!-- agents: … --> … <!-- /agents --> block');
     const want = agentTable(AGENTS);
-    if (m[1] !== want && process.env.AGENT_LENS_WRITE_README === '1') fs.writeFileSync(file, readme.replace(m[1], want));
-    else assert.strictEqual(m[1], want, 'the README’s table differs from src/agents: rerun this test with AGENT_LENS_WRITE_README=1');
+    if (m[1] !== want && WRITE) fs.writeFileSync(file, readme.replace(m[1], want));
+    else assert.strictEqual(m[1], want, `the README’s table differs from src/agents: ${WRITE_HINT}`);
   });
 });
