@@ -54,6 +54,23 @@ const SHELL_SYNTAX = [
  * vocabulary and the agents' folders first, then the readers (screen, logs, hooks), the watchers that feed them
  * and the store, the views, and the adapters (VS Code, the CLI) that may use everything; handoff beside the spine.
  */
+/** The adapters (VS Code, the CLI) may use every folder of the spine; not each other. */
+const ADAPTERS_MAY_USE = [
+  'common',
+  'agents',
+  'detect',
+  'jsonl',
+  'hooks',
+  'formats',
+  'store',
+  'hub',
+  'sources',
+  'replay',
+  'handoff',
+  'integrations',
+  'views',
+  'notify',
+];
 export const LAYERS = {
   common: [],
   agents: ['common'],
@@ -69,38 +86,8 @@ export const LAYERS = {
   integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
   views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
   notify: ['common', 'agents', 'store', 'views'],
-  vscode: [
-    'common',
-    'agents',
-    'detect',
-    'jsonl',
-    'hooks',
-    'formats',
-    'store',
-    'hub',
-    'sources',
-    'replay',
-    'handoff',
-    'integrations',
-    'views',
-    'notify',
-  ],
-  cli: [
-    'common',
-    'agents',
-    'detect',
-    'jsonl',
-    'hooks',
-    'formats',
-    'store',
-    'hub',
-    'sources',
-    'replay',
-    'handoff',
-    'integrations',
-    'views',
-    'notify',
-  ],
+  vscode: ADAPTERS_MAY_USE,
+  cli: ADAPTERS_MAY_USE,
 };
 /** A relative import that climbs into a folder of src this one may not import (folder names are unique under src). */
 function layerRule(folder) {
