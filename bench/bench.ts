@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: throughput, per-chunk latency and memory of the detector, then of the session-log path
  * (bench/logs.ts), then the hook reporter's cost per hook run and the hub's per report (bench/hooks.ts), and what
- * finding each report's sender through the kernel adds (bench/provenance.ts), printed (never asserted).
+ * finding each report's sender through the kernel adds (bench/provenance.ts), and the time from a wait falling due
+ * to each notification channel's request (bench/notify.ts), printed (never asserted).
  * Agent path: the real recordings in test/fixtures/recordings replayed back to back to ≥ 50 MB.
  * Plain path: plain shell output (the negative fixtures that stay on the normal screen, and generated
  * `ls`/compiler-like lines) to ≥ 100 MB, with no command line: the cheap path.
@@ -17,6 +18,7 @@ import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
 import { benchLinear } from './linear';
 import { benchLogs } from './logs';
+import { benchNotify } from './notify';
 import { benchProvenance } from './provenance';
 import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
@@ -207,6 +209,7 @@ void benchLogs(
   .then(() => benchHooks((s) => console.log(s)))
   .then(() => benchProvenance((s) => console.log(s)))
   .then(() => benchHandoff((s) => console.log(s)))
+  .then(() => benchNotify((s) => console.log(s)))
   // Linear time on adversarial input up to 1 MB here; npm run soak goes to 4 MB.
   .then(() => benchLinear((s) => console.log(s), { maxBytes: 1024 * 1024 }))
   .then(() => process.exit(0));

@@ -2,14 +2,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { HandoffService, type PathOrigin } from '../handoff/service';
 import { HUB_ENV } from '../handoff/hubClient';
-import { TmuxFinder } from '../handoff/tmux';
+import { paneHolding, TmuxFinder } from '../handoff/tmux';
 import { listenForHooks } from '../sources/hooks/hookHub';
 import { AgentStore } from '../store/store';
 import { type Logger, logTo } from '../common/log';
 import { realScheduler } from '../common/scheduler';
 import type { NotifySettings } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
-import { notifyWaits } from '../notify/fromStore';
+import { notifyWaits, type PlaceOf } from '../notify/fromStore';
+import { notifyTurns } from '../notify/turns';
 
 export interface ServeOptions {
   /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */
@@ -24,7 +25,7 @@ export interface ServeOptions {
   infoFile: string;
   /** Where log lines go (stderr): never the token. */
   log(line: string): void;
-  /** The push and command channels for waits the hooks report (`--notify FILE`). */
+  /** The push and command channels for the waits and long turns the hooks report (`--notify FILE`). */
   notify?: NotifySettings;
 }
 
@@ -101,16 +102,25 @@ export async function serve(o: ServeOptions): Promise<Served> {
 }
 
 /**
- * The notification rule on the push and command channels, for every wait the hooks report: no window, so
- * nothing is ever focused, and a wait is named by its folder when no terminal is known.
+ * The tmux pane an agent runs in, from the agent process its hook reports named (the reporter's parent): serve
+ * has no terminals, and "work:0.1" says where to go. Without a pid or a pane, the push names the folder.
+ */
+const paneOfAgent: PlaceOf = async ({ pid }) => (pid === undefined ? undefined : paneHolding(pid));
+
+/**
+ * The notification rule on the push and command channels, for every wait and long turn the hooks report: no
+ * window, so nothing is ever focused and the person is always away; each is named by its tmux pane when one holds
+ * the agent, and by its folder.
  */
 function startNotifications(store: AgentStore, n: NotifySettings, log: Logger): { close(): Promise<void> } {
   const fanout = new NotifyFanout(n.channels, log);
-  const waits = notifyWaits(store, fanout, realScheduler, { delaySeconds: () => n.delaySeconds, anywhere: true });
-  log.info(`notifications: ${n.channels.length} channel(s), a dialog open ${n.delaySeconds} s`);
+  const waits = notifyWaits(store, fanout, realScheduler, { delaySeconds: () => n.delaySeconds, anywhere: true, placeOf: paneOfAgent });
+  const turns = notifyTurns(store, fanout, realScheduler, { turnSeconds: () => n.turnSeconds, placeOf: paneOfAgent });
+  log.info(`notifications: ${n.channels.length} channel(s), a dialog open ${n.delaySeconds} s, a turn of ${n.turnSeconds} s or more`);
   return {
     close: async () => {
       waits.dispose();
+      turns.dispose();
       fanout.dispose();
       await fanout.settled();
     },

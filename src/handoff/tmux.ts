@@ -59,6 +59,26 @@ async function panes(socket?: string): Promise<Pane[]> {
   }
 }
 
+/** Ancestors looked at when placing a process in a pane: deeper than any shell, tool and agent nesting. */
+const PANE_DEPTH = 64;
+
+/**
+ * The tmux pane (`work:0.1`) whose process tree holds `pid`: the first pane whose own process is `pid` or one
+ * of its ancestors. Undefined with no tmux server, no such pane, or a process already gone.
+ */
+export async function paneHolding(pid: number, socket?: string): Promise<string | undefined> {
+  const byPid = new Map((await panes(socket)).map((p) => [p.pid, p.target || p.id]));
+  if (!byPid.size) return undefined;
+  for (let cur = pid, i = 0; cur > 1 && i < PANE_DEPTH; i++) {
+    const hit = byPid.get(cur);
+    if (hit) return hit;
+    const info = await processInfo(cur);
+    if (!info || info.ppid === cur) return undefined;
+    cur = info.ppid;
+  }
+  return undefined;
+}
+
 /** A pane's processes, its own first: a pane's process may be the agent itself (`new-window -- claude`). */
 async function paneFacts(p: Pane, agent: TeamAgent): Promise<PaneFacts> {
   const self: ProcInfo = (await processInfo(p.pid)) ?? { pid: p.pid, ppid: 0, name: p.command, args: [] };

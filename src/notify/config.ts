@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { z } from 'zod';
+import { minutesOf } from './quietHours';
 
 /** What a channel may be told of: a dialog left open, a long turn that completed, or one that failed. */
 export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed'] as const;
@@ -19,12 +20,21 @@ export function allowedUrl(u: string): boolean {
 
 const url = z.string().url('is not a URL').refine(allowedUrl, 'must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost)');
 
+const clockTime = z.string().refine((t) => minutesOf(t) !== undefined, 'must be a time HH:MM on the 24-hour clock, like "22:00"');
+
+/** Local times between which a channel stays silent; `from` later than `to` spans midnight. */
+const quietHours = z
+  .object({ from: clockTime, to: clockTime })
+  .refine((q) => q.from !== q.to, 'from and to are the same time: give the hours to stay silent, like {"from": "22:00", "to": "07:00"}');
+
 const common = {
   /** The question, command or reply text too; off, only the agent, the terminal and the kind of wait leave the machine. */
   details: z.boolean().default(false),
   events: z.array(z.enum(NOTIFY_EVENTS)).nonempty().default(['wait']),
   /** Sends closer together than this are folded into one summary. */
   minIntervalSeconds: z.number().min(0).max(3600).default(30),
+  /** Nothing but test messages is sent on this channel between these local times (the event is dropped, not held). */
+  quietHours: quietHours.optional(),
 };
 
 export const ChannelSchema = z.discriminatedUnion('kind', [

@@ -1,8 +1,10 @@
 import type { Logger } from '../common/log';
 import { printable } from '../common/printable';
+import { type Clock, wallClock } from '../common/scheduler';
 import type { Channel } from './config';
 import { eventKindOf, type Message, messageOf, type NotifyEvent, summaryOf } from './message';
 import type { PostOptions } from './post';
+import { inQuietHours } from './quietHours';
 import { channelName, type Send, senderFor } from './senders';
 
 interface Lane {
@@ -19,24 +21,27 @@ interface Lane {
 /**
  * Every channel, each with the events it gets: an event is sent at once unless the channel sent less than its
  * minimum interval ago; then it is held, and what was held goes out as one summary when the interval is over.
- * A channel that fails is logged once per kind of failure and never delays the others.
+ * A channel that fails is logged once per kind of failure and never delays the others. In a channel's quiet hours
+ * its events are dropped, not held: a night's waits are long answered by the morning.
  */
 export class NotifyFanout {
   private readonly lanes: Lane[];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly clock: Clock;
 
   constructor(
     channels: readonly Channel[],
     private readonly log: Logger,
-    o: { post?: PostOptions; env?: NodeJS.ProcessEnv } = {},
+    o: { post?: PostOptions; env?: NodeJS.ProcessEnv; clock?: Clock; onClick?(uri: string): void } = {},
   ) {
+    this.clock = o.clock ?? wallClock;
     this.lanes = channels.map((channel) => {
       const name = channelName(channel);
       const output = (text: string) => log.info(`notification channel ${name} printed: ${printable(text)}`);
       return {
         channel,
         name,
-        send: senderFor(channel, { post: o.post, env: o.env, output }),
+        send: senderFor(channel, { post: o.post, env: o.env, output, onClick: o.onClick }),
         lastSentAt: -Infinity,
         held: [],
         timer: undefined,
@@ -48,13 +53,21 @@ export class NotifyFanout {
   /** Hands the event to every channel that takes it. */
   notify(e: NotifyEvent): void {
     const kind = eventKindOf(e);
+    const quiet: string[] = [];
     for (const lane of this.lanes) {
       if (kind !== 'test' && !lane.channel.events.includes(kind)) continue;
+      // A test is asked for by the person at the keyboard, whatever the hour.
+      if (kind !== 'test' && this.quiet(lane)) {
+        quiet.push(lane.name);
+        continue;
+      }
       const m = messageOf(e, lane.channel.details);
-      const wait = lane.lastSentAt + lane.channel.minIntervalSeconds * 1000 - Date.now();
+      const wait = lane.lastSentAt + lane.channel.minIntervalSeconds * 1000 - this.clock.now();
       if (kind === 'test' || wait <= 0) this.go(lane, m);
       else this.hold(lane, m, wait);
     }
+    // Debug only: quiet hours are the user's choice, not a fault.
+    if (quiet.length) this.log.debug(`notification: ${kind} not sent in the quiet hours of ${quiet.join(', ')}`);
   }
 
   /** Sends a test message on every channel; one line per channel that failed. */
@@ -62,7 +75,9 @@ export class NotifyFanout {
     const failures: string[] = [];
     await Promise.all(
       this.lanes.map((lane) =>
-        lane.send(messageOf({ kind: 'test', at: Date.now() }, false)).catch((e: Error) => failures.push(`${lane.name}: ${e.message}`)),
+        lane
+          .send(messageOf({ kind: 'test', at: this.clock.now() }, false))
+          .catch((e: Error) => failures.push(`${lane.name}: ${e.message}`)),
       ),
     );
     return failures;
@@ -74,7 +89,10 @@ export class NotifyFanout {
   }
 
   dispose(): void {
-    for (const lane of this.lanes) if (lane.timer) clearTimeout(lane.timer);
+    for (const lane of this.lanes) {
+      if (lane.timer) clearTimeout(lane.timer);
+      lane.send.dispose?.();
+    }
   }
 
   private hold(lane: Lane, m: Message, wait: number): void {
@@ -82,12 +100,20 @@ export class NotifyFanout {
     lane.timer ??= setTimeout(() => {
       lane.timer = undefined;
       const held = lane.held.splice(0);
-      if (held.length) this.go(lane, summaryOf(held));
+      if (!held.length) return;
+      // Held from before the quiet hours began: dropped like anything else that falls in them.
+      if (this.quiet(lane)) this.log.debug(`notification: a summary of ${held.length} not sent in the quiet hours of ${lane.name}`);
+      else this.go(lane, summaryOf(held));
     }, wait);
   }
 
+  private quiet(lane: Lane): boolean {
+    const q = lane.channel.quietHours;
+    return q !== undefined && inQuietHours(q, new Date(this.clock.now()));
+  }
+
   private go(lane: Lane, m: Message): void {
-    lane.lastSentAt = Date.now();
+    lane.lastSentAt = this.clock.now();
     const p = lane.send(m).then(
       () => {
         if (lane.failed.size) this.log.info(`notification channel ${lane.name} works again`);

@@ -1,25 +1,77 @@
+import { type AgentKind, isAgentKind } from '../common/agents';
 import type { Clock, Scheduler } from '../common/scheduler';
 import { WaitNotifier } from '../store/notifier';
 import type { AgentStore } from '../store/store';
+import type { SessionSummary } from '../store/types';
 import type { Wait } from '../store/waits';
 import type { NotifyFanout } from './fanout';
 import type { NotifyEvent } from './message';
 
-/** A wait as a push names it: its agent, its terminal (or, without one, its folder) and what it asks. */
-export function waitEvent(w: Wait, store: AgentStore, clock: Clock): NotifyEvent {
-  const t = w.terminalId !== undefined ? store.terminal(w.terminalId) : undefined;
-  const folder = t?.cwd ?? store.sessions().find((s) => s.key === w.sessionKey)?.cwd;
+/**
+ * Where an agent runs, named for a person, when no terminal names it: under `agent-lens serve`, the tmux pane
+ * (`work:0.1`) whose processes hold the agent. Looked up only when a push is due; it may find nothing.
+ */
+export type PlaceOf = (s: { agent: AgentKind; pid?: number; cwd?: string }) => Promise<string | undefined>;
+
+/** How long a push waits for its place before it goes without one: a name is never worth a late push. */
+const PLACE_MS = 2000;
+
+/** The store's summary of a session, by key. */
+export function sessionOf(store: AgentStore, key: string): SessionSummary | undefined {
+  return store.sessions().find((s) => s.key === key);
+}
+
+/**
+ * How a push names where an agent runs: its terminal, else its place (a tmux pane), else its folder's last
+ * part, else the agent; and the folder beside it.
+ */
+export function whereOf(
+  store: AgentStore,
+  at: { terminalId?: string; sessionKey: string; agent: AgentKind },
+  place?: string,
+): { terminal: string; folder?: string } {
+  const t = at.terminalId !== undefined ? store.terminal(at.terminalId) : undefined;
+  const folder = t?.cwd ?? sessionOf(store, at.sessionKey)?.cwd;
+  const terminal = t?.name ?? place ?? (folder ? folder.split(/[\\/]/).filter(Boolean).pop() : undefined) ?? at.agent;
+  return { terminal, ...(folder ? { folder } : {}) };
+}
+
+/** A wait as a push names it: its agent, its terminal (or, without one, its place or folder) and what it asks. */
+export function waitEvent(w: Wait, store: AgentStore, clock: Clock, place?: string): NotifyEvent {
   return {
     kind: 'wait',
     id: w.id,
     agent: w.agent,
-    terminal: t?.name ?? (folder ? folder.split(/[\\/]/).filter(Boolean).pop()! : w.agent),
-    ...(folder ? { folder } : {}),
+    ...whereOf(store, w, place),
     waitKind: w.kind,
     ...(w.question ? { detail: w.question } : {}),
     openedAt: w.openedAt,
     at: clock.now(),
   };
+}
+
+/**
+ * Hands the event to the channels once its session's place is known, or at once without a `placeOf`. A lookup
+ * that fails or outlasts PLACE_MS names no place: the push goes anyway.
+ */
+export function sendPlaced(
+  fanout: Pick<NotifyFanout, 'notify'>,
+  store: AgentStore,
+  sessionKey: string,
+  placeOf: PlaceOf | undefined,
+  make: (place?: string) => NotifyEvent,
+): void {
+  if (!placeOf) return fanout.notify(make());
+  const s = sessionOf(store, sessionKey);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), PLACE_MS)));
+  const lookup =
+    s && isAgentKind(s.agent) ? placeOf({ agent: s.agent, pid: s.shown?.locator.pid, cwd: s.cwd }) : Promise.resolve(undefined);
+  // Nothing awaits a push: the fanout logs its failures; only its name is awaited, and never long.
+  void Promise.race([lookup.catch(() => undefined), late]).then((place) => {
+    clearTimeout(timer);
+    fanout.notify(make(place));
+  });
 }
 
 /**
@@ -31,14 +83,14 @@ export function notifyWaits(
   store: AgentStore,
   fanout: NotifyFanout,
   scheduler: Scheduler,
-  o: { delaySeconds(): number; isFocused?(terminalId: string): boolean; anywhere?: boolean },
+  o: { delaySeconds(): number; isFocused?(terminalId: string): boolean; anywhere?: boolean; placeOf?: PlaceOf },
 ): WaitNotifier {
   return new WaitNotifier(store, scheduler, {
     enabled: () => true,
     delaySeconds: o.delaySeconds,
     isFocused: (id) => o.isFocused?.(id) ?? false,
     anywhere: o.anywhere,
-    notify: (w) => fanout.notify(waitEvent(w, store, scheduler)),
+    notify: (w) => sendPlaced(fanout, store, w.sessionKey, o.placeOf, (place) => waitEvent(w, store, scheduler, place)),
   });
 }
 

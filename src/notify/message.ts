@@ -5,9 +5,17 @@ import { agentName, duration, stateLabel, waitLabel } from '../views/labels';
 import { plain } from '../views/untrusted';
 import type { NotifyEventKind } from './config';
 
+/**
+ * What a click on a desktop notification opens: a URI the window built from its own terminal id, for the channels
+ * that can hand it to VS Code (desktop). Never built from outside text; push channels never carry it.
+ */
+interface Clickable {
+  click?: string;
+}
+
 /** Something a person away from the window may want to hear of. */
 export type NotifyEvent =
-  | {
+  | (Clickable & {
       kind: 'wait';
       /** The wait's id: one notification per wait, across channels. */
       id: string;
@@ -19,19 +27,20 @@ export type NotifyEvent =
       detail?: string;
       openedAt: number;
       at: number;
-    }
-  | {
+    })
+  | (Clickable & {
       kind: 'turn';
       id: string;
       agent: AgentKind;
       terminal: string;
       folder?: string;
-      state: 'completed' | 'failed' | 'stopped';
+      /** Only these two: a turn the user stopped (Esc, a denied dialog) is no news to them. */
+      state: 'completed' | 'failed';
       reason?: string;
       /** How long the turn worked. */
       workedMs: number;
       at: number;
-    }
+    })
   | { kind: 'test'; at: number };
 
 /** What a push says: one title and one body, plain text with nothing outside text can turn into a link or markup. */
@@ -42,6 +51,8 @@ export interface Message {
   event: NotifyEventKind | 'test' | 'summary';
   /** The events folded into it. */
   count: number;
+  /** The event's click URI (one event only; a summary has none). */
+  click?: string;
 }
 
 const TITLE_MAX = 120;
@@ -66,11 +77,11 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
     const title = l10n.t('{0} needs you: {1}', agentName(e.agent), waitLabel({ kind: e.waitKind }));
     const asks = details && e.detail ? `\n${outside(e.detail, BODY_MAX)}` : '';
     const body = l10n.t('in {0}, for {1}', where, duration(e.at - e.openedAt)) + asks;
-    return { title: outside(title, TITLE_MAX), body, event: 'wait', count: 1 };
+    return { title: outside(title, TITLE_MAX), body, event: 'wait', count: 1, ...(e.click ? { click: e.click } : {}) };
   }
   const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
   const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
-  return { title: outside(title, TITLE_MAX), body, event: e.state === 'completed' ? 'turn-completed' : 'turn-failed', count: 1 };
+  return { title: outside(title, TITLE_MAX), body, event: turnKind(e.state), count: 1, ...(e.click ? { click: e.click } : {}) };
 }
 
 /** Several messages held back by a channel's minimum interval, as one. */
@@ -84,5 +95,9 @@ export function summaryOf(ms: readonly Message[]): Message {
 export function eventKindOf(e: NotifyEvent): NotifyEventKind | 'test' {
   if (e.kind === 'test') return 'test';
   if (e.kind === 'wait') return 'wait';
-  return e.state === 'completed' ? 'turn-completed' : 'turn-failed';
+  return turnKind(e.state);
+}
+
+function turnKind(state: 'completed' | 'failed'): NotifyEventKind {
+  return state === 'failed' ? 'turn-failed' : 'turn-completed';
 }

@@ -42,7 +42,10 @@ export class AgentStore {
   private readonly unlinked = new Set<AgentSession>();
   private readonly changed = new Emitter<StateChange>();
   private readonly waitsChanged = new Emitter<Wait>();
+  private readonly sessionsChanged = new Emitter<SessionSummary>();
   readonly onDidChange: Event<StateChange> = this.changed.event;
+  /** A session's shown state or waits changed, whether or not it runs in a known terminal (`agent-lens serve`). */
+  readonly onDidChangeSession: Event<SessionSummary> = this.sessionsChanged.event;
   /** A wait opened, was confirmed or filled in by another source, or closed. */
   readonly onDidChangeWait: Event<Wait> = this.waitsChanged.event;
   private readonly prefix = randomBytes(3).toString('hex');
@@ -153,20 +156,13 @@ export class AgentStore {
   }
 
   sessions(): SessionSummary[] {
-    return [...this.allSessions()].map((s) => ({
-      key: s.key,
-      agent: s.agent,
-      terminalId: s.terminalId,
-      agentSessionIds: [...s.agentSessionIds],
-      cwd: s.cwd,
-      shown: s.shown,
-      waits: [...s.waits.history, ...(s.waits.open ? [s.waits.open] : [])],
-    }));
+    return [...this.allSessions()].map(summaryOf);
   }
 
   dispose(): void {
     this.changed.dispose();
     this.waitsChanged.dispose();
+    this.sessionsChanged.dispose();
     this.terminalsById.clear();
     this.byAgentSession.clear();
     this.unlinked.clear();
@@ -313,6 +309,8 @@ export class AgentStore {
     if (after && !this.off.has(s.agent)) this.waitsChanged.fire(after);
     const rec = s.terminalId !== undefined ? this.terminalsById.get(s.terminalId) : undefined;
     if (rec && rec.session === s) this.refresh(rec);
+    // After the terminal's view: a listener that reads it sees the state it is told of.
+    this.sessionsChanged.fire(summaryOf(s));
   }
 
   private refresh(rec: TerminalRecord): void {
@@ -371,4 +369,17 @@ export class AgentStore {
     if (s.cwd) v.cwd = s.cwd;
     return v;
   }
+}
+
+/** A session as readers outside the store see it: copies, so no reader can change the store's own. */
+function summaryOf(s: AgentSession): SessionSummary {
+  return {
+    key: s.key,
+    agent: s.agent,
+    terminalId: s.terminalId,
+    agentSessionIds: [...s.agentSessionIds],
+    cwd: s.cwd,
+    shown: s.shown,
+    waits: [...s.waits.history, ...(s.waits.open ? [s.waits.open] : [])],
+  };
 }

@@ -23,13 +23,20 @@ export const events: Record<string, (p: Payload) => Meaning | undefined> = {
         },
   Notification: (p) =>
     str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined,
-  Stop: (p) => ({ kind: 'turn-end', reply: str(p, 'last_assistant_message') }),
+  // A Stop while a background subagent still runs is not the turn's end: Claude Code waits for it ("Waiting for 1
+  // background agent to finish"), then continues on its own with a prompt of its own and a Stop of its own.
+  Stop: (p) => (backgroundRunning(p) ? { kind: 'working' } : { kind: 'turn-end', reply: str(p, 'last_assistant_message') }),
   StopFailure: (p) => ({ kind: 'failed', reason: claudeFailure(str(p, 'error')) }),
   UserPromptSubmit: () => ({ kind: 'working', turnStart: true }),
   PostToolUse: () => ({ kind: 'working' }),
   PostToolUseFailure: () => ({ kind: 'working' }),
   SessionEnd: () => ({ kind: 'exited' }),
 };
+
+/** Whether a Stop's `background_tasks` (2.1.328) lists a task still running. */
+function backgroundRunning(p: Payload): boolean {
+  return arr(p, 'background_tasks').some((t) => typeof t === 'object' && t !== null && (t as Payload).status === 'running');
+}
 
 /** StopFailure's `error` is a category (`server_error` for both 500 and 529); the session log has the status. */
 function claudeFailure(error: string | undefined): string {

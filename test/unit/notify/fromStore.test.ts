@@ -46,6 +46,38 @@ describe('the notification rule on the push channels', () => {
     assert.deepStrictEqual(window.sent, [], 'in VS Code a wait no terminal holds is no terminal’s dialog');
   });
 
+  it('under serve, named by the place the agent runs in (its tmux pane) when one is found, and pushed when none is', async () => {
+    const sched = new FakeScheduler();
+    const store = new AgentStore({ clock: sched });
+    const sent: NotifyEvent[] = [];
+    const asked: unknown[] = [];
+    const fanout = { notify: (e: NotifyEvent) => void sent.push(e) } as unknown as NotifyFanout;
+    const n = notifyWaits(store, fanout, sched, {
+      delaySeconds: () => 15,
+      anywhere: true,
+      placeOf: (s) => {
+        asked.push(s);
+        return s.pid === 4242 ? Promise.resolve('work:0.1') : Promise.reject(new Error('no tmux server'));
+      },
+    });
+    store.observe(obs('hook', sched.now(), 'waiting', { locator: { sessionId: 's-1', cwd: '/home/u/shop', pid: 4242 } }));
+    store.observe(obs('hook', sched.now(), 'waiting', { locator: { sessionId: 's-2', cwd: '/home/u/api' } }));
+    sched.advance(16_000);
+    await new Promise((r) => setImmediate(r));
+    assert.deepStrictEqual(
+      sent.map((e) => e.kind === 'wait' && [e.terminal, e.folder]),
+      [
+        ['work:0.1', '/home/u/shop'],
+        ['api', '/home/u/api'],
+      ],
+    );
+    assert.deepStrictEqual(asked, [
+      { agent: 'claude-code', pid: 4242, cwd: '/home/u/shop' },
+      { agent: 'claude-code', pid: undefined, cwd: '/home/u/api' },
+    ]);
+    n.dispose();
+  });
+
   it('the desktop too only when the window is not focused; auto only where the extension host is the user’s machine', () => {
     const table: [Parameters<typeof desktopWanted>, boolean][] = [
       [['auto', true, false], true],
