@@ -6,13 +6,24 @@
 export interface DesktopText {
   title: string;
   body: string;
+  /**
+   * What a click opens: a URI Agent Lens built (`vscode://agent-lens.agent-lens/show-terminal?id=…`), never one
+   * from outside text. The operating system hands it to VS Code, which comes forward and shows the terminal.
+   */
+  click?: string;
 }
 
 export interface DesktopOptions {
   /** Which programs are installed (notify-send, terminal-notifier). */
   has(program: string): boolean;
   sound: boolean;
+  /** notify-send takes `--action` (libnotify 0.7.10 and later); older ones would refuse the whole call. */
+  actions?: boolean;
 }
+
+/** The name notify-send prints when the notification itself is clicked (its default action). */
+export const CLICKED = 'default';
+const SHOW = 'Show terminal';
 
 const APP = 'Agent Lens';
 /** VS Code's bundle id: terminal-notifier brings it forward when the notification is clicked. */
@@ -26,14 +37,27 @@ export function desktopArgv(platform: NodeJS.Platform, t: DesktopText, o: Deskto
   return undefined;
 }
 
+/**
+ * The freedesktop notification body is markup (servers render `<b>`, `<i>`, `<u>` and some `<a href>`), so the
+ * body's `&`, `<` and `>` go as entities: a terminal's name or folder cannot restyle the text or make a link. The
+ * summary is plain text by the specification.
+ */
+export function bodyMarkup(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** libnotify's notify-send, else the freedesktop notification service over D-Bus with gdbus. */
-function linux(t: DesktopText, o: DesktopOptions): string[] {
+function linux(text: DesktopText, o: DesktopOptions): string[] {
+  const t = { title: text.title, body: bodyMarkup(text.body) };
   if (o.has('notify-send'))
     return [
       'notify-send',
       `--app-name=${APP}`,
       '--urgency=normal',
       ...(o.sound ? ['--hint=string:sound-name:message-new-instant'] : []),
+      // The click is reported on stdout (it implies --wait): the caller shows the terminal, since a Linux desktop
+      // has no way to hand a URI to the app that sent the notification.
+      ...(text.click && o.actions ? [`--action=${CLICKED}=${SHOW}`] : []),
       '--',
       t.title,
       t.body,
@@ -63,7 +87,8 @@ export function gvariant(s: string): string {
 }
 
 /**
- * terminal-notifier when installed (a click brings VS Code forward), else AppleScript, which reads the texts
+ * terminal-notifier when installed (a click opens the click URI, so VS Code comes forward and shows the
+ * terminal; without one it activates VS Code), else AppleScript, which reads the texts
  * from its own argv (`on run argv`), so nothing in them is AppleScript; a click there opens Script Editor.
  */
 function mac(t: DesktopText, o: DesktopOptions): string[] {
@@ -76,8 +101,7 @@ function mac(t: DesktopText, o: DesktopOptions): string[] {
       t.title,
       '-message',
       t.body,
-      '-activate',
-      VSCODE_BUNDLE,
+      ...(t.click ? ['-open', t.click] : ['-activate', VSCODE_BUNDLE]),
       ...(o.sound ? ['-sound', 'default'] : []),
     ];
   const sound = o.sound ? ' sound name "default"' : '';
@@ -119,7 +143,10 @@ export function toastScript(t: DesktopText, o: Pick<DesktopOptions, 'sound'>): s
     '[Windows.Data.Xml.Dom.XmlDocument, Windows.Data.Xml.Dom.XmlDocument, ContentType = WindowsRuntime] | Out-Null',
     `$title = [System.Security.SecurityElement]::Escape(${psString(t.title)})`,
     `$body = [System.Security.SecurityElement]::Escape(${psString(t.body)})`,
-    `$xml = "<toast><visual><binding template='ToastGeneric'><text>$title</text><text>$body</text></binding></visual>${audio}</toast>"`,
+    // A click launches the URI (activationType protocol): Windows hands it to VS Code, which shows the terminal.
+    `$launch = [System.Security.SecurityElement]::Escape(${psString(t.click ?? '')})`,
+    `$open = $(if ($launch) { " activationType='protocol' launch='$launch'" } else { '' })`,
+    `$xml = "<toast$open><visual><binding template='ToastGeneric'><text>$title</text><text>$body</text></binding></visual>${audio}</toast>"`,
     '$doc = New-Object Windows.Data.Xml.Dom.XmlDocument',
     '$doc.LoadXml($xml)',
     "$app = '{1AC14E77-02E7-4E5D-B744-2EB1AE5198B7}\\WindowsPowerShell\\v1.0\\powershell.exe'",

@@ -1,8 +1,8 @@
-import { spawn } from 'child_process';
+import { type ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Channel } from './config';
-import { desktopArgv } from './desktop';
+import { CLICKED, desktopArgv } from './desktop';
 import { SendError } from './post';
 import type { Send, SenderOptions } from './sendTypes';
 
@@ -61,11 +61,66 @@ export function commandSender(ch: Extract<Channel, { kind: 'command' }>, o: Send
 export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: SenderOptions): Send {
   const platform = o.platform ?? process.platform;
   const env = o.env ?? process.env;
-  return (m) => {
-    const argv = desktopArgv(platform, m, { has: (p) => onPath(p, env), sound: ch.sound });
+  const has = (p: string) => onPath(p, env);
+  const clicks = new Set<ChildProcess>();
+  let actions: boolean | undefined;
+  const send: Send = (m) => {
+    if (m.click && o.onClick && actions === undefined) actions = platform === 'linux' && has('notify-send') && takesActions(env);
+    const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: !!o.onClick && !!actions });
     if (!argv) return Promise.reject(new SendError('unsupported', `no desktop notifications on ${platform}`));
+    if (m.click && o.onClick && argv.some((a) => a.startsWith('--action='))) {
+      const click = m.click;
+      return runUntilClicked(argv, { env, output: o.output, clicks, onClick: () => o.onClick?.(click) });
+    }
     return run(argv, { timeoutMs: 10_000, env, output: o.output });
   };
+  send.dispose = () => clicks.forEach((p) => p.kill('SIGTERM'));
+  return send;
+}
+
+/** Whether this notify-send knows `--action` (libnotify 0.7.10+): asked once, from its own help. */
+function takesActions(env: NodeJS.ProcessEnv): boolean {
+  const r = spawnSync('notify-send', ['--help'], { env, encoding: 'utf8', timeout: 5000 });
+  return /--action/.test(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+}
+
+/** How long a shown notification keeps listening for its click; then the process ends and a click does nothing. */
+const CLICK_WAIT_MS = 30 * 60_000;
+/** A notify-send that has not failed by then has shown its notification. */
+const SHOWN_AFTER_MS = 1000;
+
+/**
+ * notify-send with an action waits for the notification to close, printing the action clicked: the send is done
+ * once it has run a second without failing (or ended well), and the click is reported whenever it comes.
+ */
+function runUntilClicked(
+  argv: readonly string[],
+  o: { env: NodeJS.ProcessEnv; output(text: string): void; clicks: Set<ChildProcess>; onClick(): void },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const [program, ...args] = argv;
+    const p = spawn(program, args, { env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    o.clicks.add(p);
+    const ends = setTimeout(() => p.kill('SIGTERM'), CLICK_WAIT_MS);
+    ends.unref();
+    const shown = setTimeout(resolve, SHOWN_AFTER_MS);
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => {
+      const said = d.toString('utf8').split('\n');
+      if (said.includes(CLICKED)) o.onClick();
+      else if (said.some((l) => l.trim())) o.output(said.join(' ').trim());
+    });
+    p.stderr.on('data', (d: Buffer) => void (err.length < OUTPUT_KEPT && (err += d.toString('utf8'))));
+    p.on('error', (e) => reject(new SendError('spawn', `could not run ${program}: ${e.message}`)));
+    p.on('close', (code) => {
+      clearTimeout(ends);
+      clearTimeout(shown);
+      o.clicks.delete(p);
+      if (err.trim()) o.output(err.trim());
+      if (code === 0 || code === null) resolve();
+      else reject(new SendError(`exit ${code}`, `${program} exited with ${code}`));
+    });
+  });
 }
 
 /** Whether `program` is an executable file in one of PATH's folders. */

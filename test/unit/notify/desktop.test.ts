@@ -1,10 +1,11 @@
 import * as assert from 'assert';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { logTo } from '../../../src/common/log';
 import { ChannelSchema } from '../../../src/notify/config';
-import { desktopArgv, gvariant, toastScript } from '../../../src/notify/desktop';
+import { bodyMarkup, desktopArgv, gvariant, toastScript } from '../../../src/notify/desktop';
 import { NotifyFanout } from '../../../src/notify/fanout';
 import type { NotifyEvent } from '../../../src/notify/message';
 import { type DesktopServer, haveDesktopServer, startDesktopServer } from './desktopServer';
@@ -16,14 +17,14 @@ const has =
     programs.includes(p);
 
 describe('desktop notifications: the command each platform runs', () => {
-  it('Linux: notify-send with the texts as its last arguments, after --', () => {
+  it("Linux: notify-send with the texts as its last arguments, after --; the body's markup characters as entities", () => {
     assert.deepStrictEqual(desktopArgv('linux', HOSTILE, { has: has('notify-send'), sound: false }), [
       'notify-send',
       '--app-name=Agent Lens',
       '--urgency=normal',
       '--',
       HOSTILE.title,
-      HOSTILE.body,
+      `line 1\nline 2 'a' "b" &amp; &lt;c&gt; %PATH% ‘smart’`,
     ]);
   });
 
@@ -31,6 +32,7 @@ describe('desktop notifications: the command each platform runs', () => {
     const argv = desktopArgv('linux', HOSTILE, { has: has(), sound: true })!;
     assert.strictEqual(argv[0], 'gdbus');
     assert.strictEqual(argv[9], gvariant(HOSTILE.title));
+    assert.strictEqual(argv[10], gvariant(bodyMarkup(HOSTILE.body)));
     assert.strictEqual(gvariant(`a'b\\c`), `'a\\'b\\\\c'`);
     assert.match(argv[12], /sound-name/);
   });
@@ -67,6 +69,26 @@ describe('desktop notifications: the command each platform runs', () => {
     assert.ok(script.includes(`$title = [System.Security.SecurityElement]::Escape('it''s "quoted" $(rm -rf ~) \`x\` 中文 ✓')`), script);
     assert.ok(script.includes(`''a'' "b" & <c> %PATH% ‘‘smart’’`), 'every single quote, smart ones too, is doubled');
     assert.ok(!/wmic/i.test(script));
+  });
+
+  it('a click URI: notify-send reports the click (only where it takes --action), terminal-notifier opens it, a toast launches it', () => {
+    const CLICK = 'vscode://agent-lens.agent-lens/show-terminal?id=term-1&x=\'"<>';
+    const t = { ...HOSTILE, click: CLICK };
+    const linux = desktopArgv('linux', t, { has: has('notify-send'), sound: false, actions: true })!;
+    assert.deepStrictEqual(linux.slice(3, 5), ['--action=default=Show terminal', '--']);
+    assert.ok(!linux.includes(CLICK), 'the URI itself is not on notify-send’s command line');
+    const old = desktopArgv('linux', t, { has: has('notify-send'), sound: false, actions: false })!;
+    assert.ok(!old.some((a) => a.startsWith('--action')), 'an older notify-send would refuse --action');
+    const tn = desktopArgv('darwin', t, { has: has('terminal-notifier'), sound: false })!;
+    assert.deepStrictEqual(tn.slice(7), ['-open', CLICK]);
+    const script = toastScript(t, { sound: false });
+    assert.ok(
+      script.includes(
+        `$launch = [System.Security.SecurityElement]::Escape('vscode://agent-lens.agent-lens/show-terminal?id=term-1&x=''"<>')`,
+      ),
+    );
+    assert.ok(script.includes(`activationType='protocol' launch='$launch'`));
+    assert.ok(toastScript(HOSTILE, { sound: false }).includes(`Escape('')`), 'no click URI: an empty launch, no activation');
   });
 
   it('no other platform has one', () => {
@@ -129,5 +151,93 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
       ['Agent Lens', 'Claude Code needs you: waiting for an answer', 'in it\'s "mine" 中文, for 15s'],
       ['Agent Lens', 'Claude Code needs you: waiting for approval', 'in it\'s "mine" 中文, for 15s'],
     ]);
+  });
+});
+
+describe('desktop notifications: markup in outside text stays text on a real server', function () {
+  this.timeout(30_000);
+  let server: DesktopServer | undefined;
+  before(async function () {
+    if (!haveDesktopServer()) {
+      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
+      this.skip();
+    }
+    server = await startDesktopServer();
+  });
+  after(async () => server?.stop());
+
+  it('a terminal named with <i>, <u> and <a href> shows those characters, not italics, underline or a link', async () => {
+    const fan = new NotifyFanout(
+      [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
+      logTo(() => undefined),
+      {
+        env: server!.env,
+      },
+    );
+    fan.notify({
+      kind: 'wait',
+      id: 'w-markup',
+      agent: 'codex',
+      terminal: '<i>ops</i> & <u>x</u> <a href="https://evil.example/">click</a>',
+      waitKind: 'permission',
+      openedAt: 0,
+      at: 15_000,
+    });
+    await fan.settled();
+    let shown: ReturnType<DesktopServer['history']> = [];
+    for (let i = 0; i < 40 && !shown.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      shown = server!.history();
+    }
+    assert.strictEqual(shown.length, 1);
+    // What dunst draws (Pango markup): its own bold summary, then the body with every < as an entity, so no tag.
+    const [bold, ...rest] = shown[0].message.split('\n');
+    assert.strictEqual(bold, '<b>Codex needs you: waiting for approval</b>');
+    assert.doesNotMatch(rest.join('\n'), /</, shown[0].message);
+    assert.match(rest.join('\n'), /&lt;i&gt;ops&lt;\/i&gt; &amp; &lt;u&gt;x/);
+  });
+});
+
+describe('desktop notifications: a click on a real server (Xvfb, D-Bus, dunst)', function () {
+  this.timeout(30_000);
+  let server: DesktopServer | undefined;
+  before(async function () {
+    if (!haveDesktopServer()) {
+      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
+      this.skip();
+    }
+    server = await startDesktopServer();
+  });
+  after(async () => server?.stop());
+
+  it('clicking the notification (dunst’s default action) hands its URI to the window, once', async () => {
+    const clicked: string[] = [];
+    const fan = new NotifyFanout(
+      [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
+      logTo(() => undefined),
+      {
+        env: server!.env,
+        onClick: (uri) => clicked.push(uri),
+      },
+    );
+    const click = 'vscode://agent-lens.agent-lens/show-terminal?id=term-42';
+    fan.notify({
+      kind: 'wait',
+      id: 'w-click',
+      agent: 'claude-code',
+      terminal: 'api',
+      waitKind: 'permission',
+      openedAt: 0,
+      at: 15_000,
+      click,
+    });
+    await fan.settled();
+    for (let i = 0; i < 40 && server!.count() < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepStrictEqual(clicked, [], 'nothing before the click');
+    const r = spawnSync('dunstctl', ['action', '0'], { env: server!.env, encoding: 'utf8' });
+    assert.strictEqual(r.status, 0, r.stderr);
+    for (let i = 0; i < 40 && !clicked.length; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepStrictEqual(clicked, [click]);
+    fan.dispose();
   });
 });
