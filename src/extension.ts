@@ -25,6 +25,9 @@ import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, rowClick } from './vscode/tree';
 import { waitHandlers } from './vscode/waitCommands';
 import { type Raised, waitNotifications } from './vscode/waitNotices';
+import { PushChannels } from './vscode/notifyChannels';
+import { NotifyCommands } from './vscode/notifyCommands';
+import { registerClicks } from './vscode/uriHandler';
 import { escaped } from './common/log';
 
 /** What activation builds, handed from one wiring step to the next. */
@@ -40,6 +43,7 @@ interface Parts {
   render: ReturnType<typeof coalesce>;
   raised: Raised[];
   hooks: HookCommands;
+  notify: NotifyCommands;
   handoff: HandoffHost;
   changes: vscode.EventEmitter<StateChange>;
 }
@@ -88,7 +92,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     handoff: late.handoff?.view(),
   });
   const { tree, view, statusBar, render } = views(input);
-  const { notifier, raised } = waitNotifications(store, config, activeId, log);
+  const { notifier, raised, notify } = notifications(context, store, config, activeId, log);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
   context.subscriptions.push(
@@ -110,7 +114,23 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     logs.reconfigure();
     render();
   });
-  return { log, config, store, terminals, input, tree, view, statusBar, render, raised, hooks, handoff, changes };
+  return { log, config, store, terminals, input, tree, view, statusBar, render, raised, hooks, notify, handoff, changes };
+}
+
+/** Every channel that tells of a wait or a turn's end: the window, the desktop, and the phone and chat channels. */
+function notifications(
+  context: vscode.ExtensionContext,
+  store: AgentStore,
+  config: () => AgentLensConfig,
+  activeId: () => string | undefined,
+  log: vscode.LogOutputChannel,
+): { notifier: vscode.Disposable; raised: Raised[]; notify: NotifyCommands } {
+  const { notifier, raised } = waitNotifications(store, config, activeId, log, context.extension.id);
+  context.subscriptions.push(registerClicks((id) => store.terminal(id) !== undefined, log));
+  const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
+  const push = new PushChannels(context.secrets, store, config, isFocused, log);
+  context.subscriptions.push(push);
+  return { notifier, raised, notify: new NotifyCommands(push, config, log) };
 }
 
 /** The side bar's tree, its badge and the status bar, redrawn together. */
@@ -169,6 +189,7 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
         ...waitHandlers(p.store, p.terminals, p.log),
         ...handoffHandlers(p.handoff, p.log),
         ...p.hooks.handlers(),
+        ...p.notify.handlers(),
         openRow,
       },
       p.log,

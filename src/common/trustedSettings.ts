@@ -27,6 +27,10 @@ export const SETTING_POLICY = {
   // Programs run on this machine to show it.
   'agentLens.notifications.desktop': 'trusted',
   'agentLens.notifications.desktopSound': 'trusted',
+  'agentLens.notifications.turnEnded': 'trusted',
+  'agentLens.notifications.turnSeconds': 'trusted',
+  // A repository could otherwise silence the desktop around the clock.
+  'agentLens.notifications.quietHours': 'trusted',
   // 0 turns the scan off; terminals whose output is not read then show no agent.
   'agentLens.processScan.intervalSeconds': 'trusted',
   'agentLens.sessionLogs.enabled': 'trusted',

@@ -12,6 +12,7 @@ export const COMMAND_IDS = {
   answerInTerminal: 'agentLens.answerInTerminal',
   installHooks: 'agentLens.installHooks',
   uninstallHooks: 'agentLens.uninstallHooks',
+  configureNotifications: 'agentLens.configureNotifications',
   dispatchBrief: 'agentLens.dispatchBrief',
   showHandoffStatus: 'agentLens.showHandoffStatus',
   cancelTask: 'agentLens.cancelTask',

@@ -4,7 +4,7 @@ import type { DispatchResult } from '../handoff/dispatch';
 import { printable } from '../common/printable';
 import type { Wait } from '../store/waits';
 import { boardLabel } from './handoffRows';
-import { agentName, waitLabel } from './labels';
+import { agentName, duration, stateLabel, waitLabel } from './labels';
 import { LIMITS, plain } from './untrusted';
 
 /**
@@ -32,6 +32,16 @@ export function waitNotice(w: Pick<Wait, 'agent' | 'kind' | 'question'>, termina
       ? l10n.t('{0} in “{1}” is {2}: {3}', agent, short(terminal), waitLabel(w), plain(w.question, LIMITS.part))
       : l10n.t('{0} in “{1}” is {2}.', agent, short(terminal), waitLabel(w)),
   );
+}
+
+/** "Claude Code in “bash” completed after 3m 12s of work." — a long turn's end, told while the user was away. */
+export function turnNotice(
+  e: { agent: Wait['agent']; state: 'completed' | 'failed'; reason?: string; startedAt: number; endedAt: number },
+  terminal: string,
+): string {
+  const agent = agentName(e.agent);
+  const state = stateLabel({ state: e.state, reason: e.reason ? plain(e.reason, LIMITS.part) : undefined });
+  return whole(l10n.t('{0} in “{1}”: {2} after {3} of work.', agent, short(terminal), state, duration(e.endedAt - e.startedAt)));
 }
 
 /**

@@ -14,6 +14,10 @@ export interface AgentLensConfig {
   /** The operating system's notification too, when the window is not focused (see desktopWanted). */
   desktopNotifications: 'auto' | 'on' | 'off';
   desktopSound: boolean;
+  /** Which long turns' ends the window and the desktop tell of, after how many seconds of work, and when the desktop is quiet. */
+  turnEnded: 'off' | 'failed' | 'all';
+  turnSeconds: number;
+  quietHours: string;
   processScanIntervalSeconds: number;
   sessionLogsEnabled: boolean;
   /** Per agent, more session-log locations to watch besides the default (each agent's `logs.setting`). */
@@ -56,6 +60,12 @@ export function readConfig(): AgentLensConfig {
     notificationDelaySeconds: num('agentLens.notifications.delaySeconds', 15, 0, 3600),
     desktopNotifications: oneOf(get('agentLens.notifications.desktop'), ['auto', 'on', 'off'] as const, 'auto'),
     desktopSound: bool('agentLens.notifications.desktopSound', false),
+    turnEnded: oneOf(get('agentLens.notifications.turnEnded'), ['off', 'failed', 'all'] as const, 'off'),
+    turnSeconds: num('agentLens.notifications.turnSeconds', 60, 0, 86_400),
+    quietHours: (() => {
+      const v = get('agentLens.notifications.quietHours');
+      return typeof v === 'string' ? v : '';
+    })(),
     processScanIntervalSeconds: num('agentLens.processScan.intervalSeconds', 2, 0, 60),
     sessionLogsEnabled: bool('agentLens.sessionLogs.enabled', true),
     sessionLogPaths: Object.fromEntries(AGENTS.flatMap((a) => (a.logs ? [[a.id, paths(get(a.logs.setting))]] : []))),

@@ -55,6 +55,8 @@ function shownItems(items: readonly PickSpec[]): (vscode.QuickPickItem & { index
 export interface InputOptions extends InputTexts {
   value?: string;
   ignoreFocusOut?: boolean;
+  /** Typed text hidden, for a token or a webhook URL. */
+  password?: boolean;
   /** Its message is shown under the box, rendered like the prompt. */
   validateInput?: (value: string) => string | undefined;
 }

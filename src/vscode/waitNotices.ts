@@ -2,19 +2,25 @@ import * as vscode from 'vscode';
 import { realScheduler } from '../common/scheduler';
 import { WaitNotifier } from '../store/notifier';
 import type { AgentStore } from '../store/store';
+import type { Wait } from '../store/waits';
 import { COMMAND_IDS } from '../views/commandIds';
-import { waitLogLines, waitNotice } from '../views/messages';
+import { turnNotice, waitLogLines, waitNotice } from '../views/messages';
 import { displayName } from '../views/names';
 import type { AgentLensConfig } from './config';
 import * as ui from './ui';
+import { parseQuietHours } from '../notify/channelList';
 import { ChannelSchema } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
 import { desktopWanted, waitEvent } from '../notify/fromStore';
+import type { NotifyEvent } from '../notify/message';
+import { type TurnEnd, turnEvent, TurnWatcher } from '../notify/turns';
 import { escaped, tagged } from '../common/log';
+import { clickUri, handleClick } from './uriHandler';
 
 /** A notification raised, kept (the last 20) for the test surface and diagnostics. */
 export interface Raised {
   terminalId: string;
+  /** The wait's id, or `turn:` and the session's key for a turn's end. */
   waitId: string;
   message: string;
   at: number;
@@ -24,40 +30,74 @@ const RAISED_KEPT = 20;
 
 /**
  * The notifier, speaking through VS Code: a wait still open after the delay raises one warning naming the
- * terminal, the agent and the question, with a button to show its terminal.
+ * terminal, the agent and the question, with a button to show its terminal; a long turn that ended while the
+ * user looked elsewhere, one information message when the settings ask for it. Either also goes to the
+ * desktop while the window is not focused.
  */
 export function waitNotifications(
   store: AgentStore,
   config: () => AgentLensConfig,
   activeId: () => string | undefined,
   log: vscode.LogOutputChannel,
+  extensionId: string,
 ): { notifier: vscode.Disposable; raised: Raised[] } {
   const raised: Raised[] = [];
-  const desktop = desktopNotifications(log);
+  const exists = (id: string) => store.terminal(id) !== undefined;
+  const desktop = desktopNotifications(log, (uri) => handleClick(uri, exists, log));
+  const nameOf = (id: string | undefined) => {
+    const t = id !== undefined ? store.terminal(id) : undefined;
+    return t ? displayName(t, store.terminals()) : (id ?? '');
+  };
+  const raise = (terminalId: string, waitId: string, message: string, show: (m: string) => Thenable<string | undefined>) => {
+    raised.push({ terminalId, waitId, message, at: Date.now() });
+    if (raised.length > RAISED_KEPT) raised.shift();
+    const showTerminal = vscode.l10n.t('Show Terminal');
+    void show(message).then((choice) => {
+      if (choice === showTerminal) void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, terminalId);
+    });
+  };
+  // A click on the desktop's notification brings VS Code forward and shows the terminal (./uriHandler.ts).
+  const toDesktop = (e: NotifyEvent, terminalId: string) => {
+    const c = config();
+    if (!desktopWanted(c.desktopNotifications, isLocal(), vscode.window.state.focused)) return;
+    log.info(`also on the desktop (the window is not focused)`);
+    desktop(c).notify(e.kind === 'test' ? e : { ...e, click: clickUri(extensionId, terminalId) });
+  };
+  const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config().notificationsEnabled,
     delaySeconds: () => config().notificationDelaySeconds,
-    isFocused: (id) => vscode.window.state.focused && activeId() === id,
+    isFocused,
     notify: (w) => {
-      const t0 = store.terminal(w.terminalId!);
-      const name = t0 ? displayName(t0, store.terminals()) : (w.terminalId ?? '');
-      const message = waitNotice(w, name);
-      raised.push({ terminalId: w.terminalId!, waitId: w.id, message, at: Date.now() });
-      if (raised.length > RAISED_KEPT) raised.shift();
-      // A permission dialog's question is the command being approved, which can hold a secret: trace level only.
-      const lines = waitLogLines(w, name);
-      log.info(lines.info);
-      if (lines.trace) log.trace(lines.trace);
-      const showTerminal = vscode.l10n.t('Show Terminal');
-      void ui.warn(message, showTerminal).then((choice) => {
-        if (choice === showTerminal) void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, w.terminalId);
-      });
-      const c = config();
-      if (desktopWanted(c.desktopNotifications, isLocal(), vscode.window.state.focused))
-        desktop(c.desktopSound).notify(waitEvent(w, store, realScheduler));
+      const name = nameOf(w.terminalId);
+      logWait(log, w, name);
+      raise(w.terminalId!, w.id, waitNotice(w, name), (m) => ui.warn(m, vscode.l10n.t('Show Terminal')));
+      toDesktop(waitEvent(w, store, realScheduler), w.terminalId!);
     },
   });
-  return { notifier: { dispose: () => (notifier.dispose(), desktop.dispose()) }, raised };
+  const turns = new TurnWatcher(store, realScheduler, {
+    turnSeconds: () => config().turnSeconds,
+    onTurnEnd: (end) => {
+      if (!turnWanted(config(), end) || end.terminalId === undefined || isFocused(end.terminalId)) return;
+      const name = nameOf(end.terminalId);
+      log.info(`notified: a ${end.state} turn of ${end.agent} in “${name}” after ${Math.round((end.endedAt - end.startedAt) / 1000)} s`);
+      raise(end.terminalId, `turn:${end.key}`, turnNotice(end, name), (m) => ui.info(m, vscode.l10n.t('Show Terminal')));
+      toDesktop(turnEvent(end, store), end.terminalId);
+    },
+  });
+  return { notifier: { dispose: () => (notifier.dispose(), turns.dispose(), desktop.dispose()) }, raised };
+}
+
+function logWait(log: vscode.LogOutputChannel, w: Wait, name: string): void {
+  // A permission dialog's question is the command being approved, which can hold a secret: trace level only.
+  const lines = waitLogLines(w, name);
+  log.info(lines.info);
+  if (lines.trace) log.trace(lines.trace);
+}
+
+/** Whether the settings ask to hear of this turn's end in the window and on the desktop. */
+export function turnWanted(c: Pick<AgentLensConfig, 'turnEnded'>, end: Pick<TurnEnd, 'state'>): boolean {
+  return c.turnEnded === 'all' || (c.turnEnded === 'failed' && end.state === 'failed');
 }
 
 /** The extension host runs where the user sits: the desktop app, not a remote window or a browser. */
@@ -65,16 +105,27 @@ function isLocal(): boolean {
   return vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
 }
 
-/** One desktop channel per sound setting, made when first needed; folds a burst into one summary. */
-function desktopNotifications(log: vscode.LogOutputChannel): ((sound: boolean) => NotifyFanout) & { dispose(): void } {
-  const made = new Map<boolean, NotifyFanout>();
-  const get = (sound: boolean) => {
-    let f = made.get(sound);
+/**
+ * One desktop channel per sound and quiet-hours setting, made when first needed; it folds a burst into one
+ * summary. A quiet-hours value the settings editor let through but that does not parse counts as none.
+ */
+function desktopNotifications(
+  log: vscode.LogOutputChannel,
+  onClick: (uri: string) => void,
+): ((c: AgentLensConfig) => NotifyFanout) & { dispose(): void } {
+  const made = new Map<string, NotifyFanout>();
+  const get = (c: AgentLensConfig) => {
+    let quietHours: { from: string; to: string } | undefined;
+    try {
+      quietHours = parseQuietHours(c.quietHours);
+    } catch {
+      quietHours = undefined;
+    }
+    const channel = { kind: 'desktop', sound: c.desktopSound, events: ['wait', 'turn-completed', 'turn-failed'], quietHours };
+    const key = JSON.stringify(channel);
+    let f = made.get(key);
     if (!f)
-      made.set(
-        sound,
-        (f = new NotifyFanout([ChannelSchema.parse({ kind: 'desktop', sound })], tagged(escaped(log), 'desktop notifications'))),
-      );
+      made.set(key, (f = new NotifyFanout([ChannelSchema.parse(channel)], tagged(escaped(log), 'desktop notifications'), { onClick })));
     return f;
   };
   return Object.assign(get, { dispose: () => made.forEach((f) => f.dispose()) });

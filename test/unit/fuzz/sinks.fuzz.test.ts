@@ -8,6 +8,8 @@ import * as msg from '../../../src/views/messages';
 import { badge, historyLines, pickItems, statusBar, treeRows, type ViewInput } from '../../../src/views/model';
 import type { TreeRow } from '../../../src/views/treeRow';
 import * as picks from '../../../src/views/picks';
+import * as notifyPicks from '../../../src/notify/channelPicks';
+import { makeChannel } from '../../../src/notify/channelList';
 import { LIMITS, type PickSpec, shownInput } from '../../../src/views/untrusted';
 import { obs } from '../obs';
 import { hiddenIn, iconsIn, markdownProblems } from '../shownText';
@@ -131,6 +133,8 @@ function checkMessages(h: Hostile): void {
     ['saved', msg.savedNotice(h.path, true)],
     ['write failed', msg.writeFailedNotice(h.path, h.error)],
     ['replay failed', msg.replayFailedNotice(h.error)],
+    ['turn ended', msg.turnNotice({ agent: w.agent, state: 'failed', reason: h.error, startedAt: 0, endedAt: 61_000 }, h.name)],
+    ['notify test', notifyPicks.testResultNotice(1, [h.error, h.note]).text],
   ];
   for (const [where, t] of texts) checkPlain(where, t);
   const boxes = [
@@ -149,6 +153,7 @@ function checkMessages(h: Hostile): void {
     ['name pick', picks.namePicks([h.name, h.name2])],
     ['brief pick', picks.briefSourcePicks(true, h.path)],
     ['mode pick', picks.modePicks()],
+    ['notification channel pick', [notifyPicks.channelPick(makeChannel({ kind: 'command', argv: [h.path || 'p', h.name || 'n'] }), 0)]],
     [
       'hook pick',
       picks.hookPicks([
