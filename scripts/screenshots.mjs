@@ -29,6 +29,17 @@ export const SHOTS = [
   { to: 'answer-sent.png', from: 'readme-answer-sent.png', by: "hooks.e2e.test.ts: the answer in Claude Code's terminal and its reply" },
   { to: 'handoff-board.png', from: 'readme-handoff-board.png', by: "handoff.e2e.test.ts: the worker's board done, its report open" },
   {
+    to: 'configure-notifications.png',
+    from: 'notify-configure.png',
+    by: 'notifications.e2e.test.ts: Configure Notifications with an ntfy channel added',
+  },
+  {
+    to: 'desktop-notification.png',
+    // The user-level suite (test/e2e/user) writes beside the in-host suite's artifacts.
+    from: '../e2e-user/desktop/desktop-notification.png',
+    by: 'desktop.user.test.ts: dunst showing the desktop notification 15 s after the dialog appeared',
+  },
+  {
     to: 'walkthrough.png',
     from: 'walkthrough-start-agent.png',
     by: "walkthrough.e2e.test.ts: the walkthrough's first step, its page beside it",

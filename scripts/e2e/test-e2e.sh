@@ -30,7 +30,9 @@ node scripts/e2e/run.mjs --extension "$installed" --suite out/test/e2e --artifac
 
 # The user-level suite: outside VS Code, driving code-server in Chromium with keys and clicks only (reloads,
 # renames, the inline buttons), VS Code's default settings, the .vsix installed as a user installs it, and the
-# real Claude Code, OpenCode and Codex against their loopback mocks.
+# real Claude Code, OpenCode and Codex against their loopback mocks. desktop.user.test.ts starts a real
+# notification server (Xvfb, a D-Bus session, dunst; the screen captured with xwd) for code-server: it skips
+# where those are missing, and fails instead when AGENT_LENS_REQUIRE_DESKTOP=1 (.ci/run sets it).
 AGENT_LENS_E2E_VSIX="$PWD/artifacts/agent-lens.vsix" AGENT_LENS_E2E_ARTIFACTS="$PWD/artifacts/e2e-user" \
   npx mocha --no-config --timeout 900000 --reporter spec 'out/test/e2e-user/**/*.user.test.js' || status=$?
 exit "$status"

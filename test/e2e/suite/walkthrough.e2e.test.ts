@@ -72,7 +72,7 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
   it('every step has its media in the installed extension and buttons for commands that exist', async () => {
     const all = new Set(await vscode.commands.getCommands(true));
     const names = info.walkthrough.steps.map((s) => s.id);
-    assert.deepStrictEqual(names, ['startAgent', 'installHooks', 'dispatchBrief', 'historyAndCast']);
+    assert.deepStrictEqual(names, ['startAgent', 'installHooks', 'notifications', 'dispatchBrief', 'historyAndCast']);
     for (const s of info.walkthrough.steps) {
       assert.ok(s.media?.markdown, `${s.id} has markdown media`);
       const md = path.join(info.dir, s.media.markdown);

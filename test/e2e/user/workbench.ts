@@ -32,6 +32,8 @@ export interface Toast {
 export class Workbench {
   readonly page: Page;
   readonly artifacts: string;
+  /** The other browser tab the user turns to (lookAway). */
+  private elsewhere?: Page;
 
   private constructor(private readonly cs: CodeServer) {
     this.page = cs.page;
@@ -250,6 +252,15 @@ export class Workbench {
     return q;
   }
 
+  /** Clicks the item of the open quick pick whose label reads `label`, as a user picks one with the mouse. */
+  async chooseQuickItem(label: string): Promise<void> {
+    const row = this.page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
+    await row.click({ timeout: 10_000 });
+  }
+
   /** Types into the open quick input (an input box or a quick pick's filter) and presses Enter. */
   async answerQuickInput(text: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
@@ -265,6 +276,34 @@ export class Workbench {
       async () => this.page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false),
       timeoutMs,
     );
+  }
+
+  /**
+   * The user turns to another browser tab: the workbench's page loses the focus as in a real browser, so VS Code's
+   * window is not focused (`window.state.focused`). Playwright makes every page believe it has the focus (its
+   * focus emulation); the workbench's page is given the browser's real focus back first.
+   */
+  async lookAway(): Promise<void> {
+    if (!this.elsewhere) {
+      await (await this.page.context().newCDPSession(this.page)).send('Emulation.setFocusEmulationEnabled', { enabled: false });
+      this.elsewhere = await this.page.context().newPage();
+    }
+    await this.elsewhere.bringToFront();
+    await waitUntil('the workbench to lose the focus', async () => !(await this.windowFocus()).page, 10_000);
+  }
+
+  /** The user comes back to the workbench's tab. */
+  async lookBack(): Promise<void> {
+    await this.page.bringToFront();
+    await waitUntil('the workbench to have the focus', async () => (await this.windowFocus()).page, 10_000);
+  }
+
+  /** Whether the page has the browser's focus, and whether VS Code's title bar is drawn as a focused window's. */
+  async windowFocus(): Promise<{ page: boolean; titlebar: 'active' | 'inactive' | 'none' }> {
+    return this.page.evaluate(() => {
+      const bar = document.querySelector('.part.titlebar');
+      return { page: document.hasFocus(), titlebar: !bar ? 'none' : bar.classList.contains('inactive') ? 'inactive' : 'active' };
+    });
   }
 
   async press(key: string): Promise<void> {
