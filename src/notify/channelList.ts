@@ -89,4 +89,4 @@ export function parseQuietHours(text: string): { from: string; to: string } | un
   return { from, to };
 }
 
-export const EVENT_ORDER: readonly NotifyEventKind[] = ['wait', 'turn-completed', 'turn-failed'];
+export const EVENT_ORDER: readonly NotifyEventKind[] = ['wait', 'turn-completed', 'turn-failed', 'reply'];

@@ -29,6 +29,7 @@ export type TopAction =
 export function eventName(e: NotifyEventKind): string {
   if (e === 'wait') return l10n.t('a dialog left open');
   if (e === 'turn-completed') return l10n.t('a long turn completed');
+  if (e === 'reply') return l10n.t('a reply that ends with a question');
   return l10n.t('a long turn failed');
 }
 

@@ -2,8 +2,11 @@ import * as fs from 'fs';
 import { z } from 'zod';
 import { minutesOf } from './quietHours';
 
-/** What a channel may be told of: a dialog left open, a long turn that completed, or one that failed. */
-export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed'] as const;
+/**
+ * What a channel may be told of: a dialog left open, a long turn that completed, or one that failed, and — only
+ * when asked for, since many replies end with one — a reply that ends with a question.
+ */
+export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed', 'reply'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);

@@ -1,7 +1,7 @@
 import type { Logger } from '../common/log';
 import { printable } from '../common/printable';
 import { type Clock, wallClock } from '../common/scheduler';
-import type { Channel } from './config';
+import type { Channel, NotifyEventKind } from './config';
 import { eventKindOf, type Message, messageOf, type NotifyEvent, summaryOf } from './message';
 import type { PostOptions } from './post';
 import { inQuietHours } from './quietHours';
@@ -48,6 +48,11 @@ export class NotifyFanout {
         failed: new Set(),
       };
     });
+  }
+
+  /** Whether any channel asked for this kind of event. */
+  wants(kind: NotifyEventKind): boolean {
+    return this.lanes.some((l) => l.channel.events.includes(kind));
   }
 
   /** Hands the event to every channel that takes it. */

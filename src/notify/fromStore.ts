@@ -90,6 +90,9 @@ export function notifyWaits(
     delaySeconds: o.delaySeconds,
     isFocused: (id) => o.isFocused?.(id) ?? false,
     anywhere: o.anywhere,
+    // Replies that end with a question are looked at only when a channel asked for them; the fanout gives each
+    // only to those channels.
+    replies: fanout.wants('reply'),
     notify: (w) => sendPlaced(fanout, store, w.sessionKey, o.placeOf, (place) => waitEvent(w, store, scheduler, place)),
   });
 }

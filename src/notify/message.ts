@@ -77,7 +77,13 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
     const title = l10n.t('{0} needs you: {1}', agentName(e.agent), waitLabel({ kind: e.waitKind }));
     const asks = details && e.detail ? `\n${outside(e.detail, BODY_MAX)}` : '';
     const body = l10n.t('in {0}, for {1}', where, duration(e.at - e.openedAt)) + asks;
-    return { title: outside(title, TITLE_MAX), body, event: 'wait', count: 1, ...(e.click ? { click: e.click } : {}) };
+    return {
+      title: outside(title, TITLE_MAX),
+      body,
+      event: eventKindOf(e) as 'wait' | 'reply',
+      count: 1,
+      ...(e.click ? { click: e.click } : {}),
+    };
   }
   const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
   const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
@@ -94,7 +100,7 @@ export function summaryOf(ms: readonly Message[]): Message {
 /** The kind of event a channel subscribes to that this message is. */
 export function eventKindOf(e: NotifyEvent): NotifyEventKind | 'test' {
   if (e.kind === 'test') return 'test';
-  if (e.kind === 'wait') return 'wait';
+  if (e.kind === 'wait') return e.waitKind === 'reply-question' ? 'reply' : 'wait';
   return turnKind(e.state);
 }
 

@@ -1,4 +1,5 @@
 import type { Channel } from './config';
+import type { Message } from './message';
 import { type PostOptions, postJson } from './post';
 import { commandSender, desktopSender } from './programs';
 import type { Send, SenderOptions } from './sendTypes';
@@ -10,6 +11,16 @@ function fenced(s: string, slack: boolean): string {
   const t = s.replace(/`/g, 'ˋ');
   return slack ? t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : t;
 }
+
+/** ntfy's tags are emoji short codes: one per kind of message. */
+const TAGS: Record<Message['event'], string> = {
+  wait: 'bell',
+  reply: 'question',
+  'turn-completed': 'white_check_mark',
+  'turn-failed': 'x',
+  summary: 'robot',
+  test: 'robot',
+};
 
 /** ntfy's JSON publish: POST to the server's root with the topic in the body. */
 function ntfy(ch: Extract<Channel, { kind: 'ntfy' }>, o: PostOptions): Send {
@@ -26,7 +37,7 @@ function ntfy(ch: Extract<Channel, { kind: 'ntfy' }>, o: PostOptions): Send {
         title: m.title,
         message: m.body,
         priority: m.event === 'wait' || m.event === 'summary' ? ch.priority : Math.min(ch.priority, 3),
-        tags: [m.event === 'wait' ? 'bell' : m.event === 'turn-failed' ? 'x' : m.event === 'turn-completed' ? 'white_check_mark' : 'robot'],
+        tags: [TAGS[m.event]],
       },
       headers,
       o,

@@ -21,12 +21,19 @@ export function answerableInline(w: Pick<Wait, 'kind'>): boolean {
 }
 
 /**
- * A wait worth a notification: a dialog (not a reply that merely ends with a question) that has
- * been open `delayMs` since it appeared, in a terminal the user is not looking at.
+ * A wait worth a notification: a dialog (not a reply that merely ends with a question, unless `replies` — a
+ * channel that asked for them) that has been open `delayMs` since it appeared, in a terminal the user is not
+ * looking at.
  */
-export function worthNotifying(w: Wait, now: number, delayMs: number, focused: boolean, anywhere = false): boolean {
-  const open = anywhere ? w.closedAt === undefined : needsYou(w);
-  return open && w.kind !== 'reply-question' && now - w.openedAt >= delayMs && !focused;
+export function worthNotifying(
+  w: Wait,
+  now: number,
+  delayMs: number,
+  focused: boolean,
+  o: { anywhere?: boolean; replies?: boolean } = {},
+): boolean {
+  const open = o.anywhere ? w.closedAt === undefined : needsYou(w);
+  return open && (o.replies || w.kind !== 'reply-question') && now - w.openedAt >= delayMs && !focused;
 }
 
 /** When a wait becomes worth notifying, focus aside (epoch ms). */

@@ -17,6 +17,8 @@ import {
 import type { Handlers } from './commandTable';
 import type { AgentLensConfig } from './config';
 import type { PushChannels } from './notifyChannels';
+import { isLocal } from './waitNotices';
+import { desktopWanted } from '../notify/fromStore';
 import * as ui from './ui';
 
 const t = vscode.l10n.t;
@@ -129,7 +131,8 @@ export class NotifyCommands {
   private async test(channels: readonly PushChannel[], withDesktop: boolean): Promise<void> {
     const failures = await this.push.test(channels);
     let sent = channels.length;
-    if (withDesktop && this.config().desktopNotifications !== 'off') {
+    // The desktop as a wait would reach it, focus aside: `auto` only where the extension host is this computer.
+    if (withDesktop && desktopWanted(this.config().desktopNotifications, isLocal(), false)) {
       const desktop = new NotifyFanout([ChannelSchema.parse({ kind: 'desktop' })], tagged(escaped(this.log), 'desktop notifications'));
       failures.push(...(await desktop.test()));
       desktop.dispose();

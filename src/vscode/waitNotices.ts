@@ -101,7 +101,7 @@ export function turnWanted(c: Pick<AgentLensConfig, 'turnEnded'>, end: Pick<Turn
 }
 
 /** The extension host runs where the user sits: the desktop app, not a remote window or a browser. */
-function isLocal(): boolean {
+export function isLocal(): boolean {
   return vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
 }
 

@@ -50,7 +50,7 @@ export async function addNtfyChannel(wb: Workbench, topicUrl: string, seen: Seen
   await wb.answerQuickInput(topicUrl);
   await wb.waitQuickInput('the optional token box', (q) => q.visible && /ntfy access token/.test(q.title));
   await wb.answerQuickInput('');
-  await wb.waitQuickInput('the events list', (q) => q.visible && /Notify this channel of/.test(q.title) && q.items.length === 3);
+  await wb.waitQuickInput('the events list', (q) => q.visible && /Notify this channel of/.test(q.title) && q.items.length === 4);
   const events = await quickItems(wb);
   const ticked = events.filter((e) => e.checked).map((e) => e.aria);
   if (ticked.length !== 1 || !ticked[0].startsWith(ONLY))

@@ -1,17 +1,20 @@
 import * as assert from 'assert';
-import type { NotifyFanout } from '../../../src/notify/fanout';
+import { logTo } from '../../../src/common/log';
+import { ChannelSchema } from '../../../src/notify/config';
+import { NotifyFanout } from '../../../src/notify/fanout';
 import { desktopWanted, notifyWaits } from '../../../src/notify/fromStore';
 import type { NotifyEvent } from '../../../src/notify/message';
 import { AgentStore } from '../../../src/store/store';
 import { FakeScheduler } from '../fakeScheduler';
 import { obs } from '../obs';
+import { recordingServer } from './loopback';
 
 describe('the notification rule on the push channels', () => {
   function setup(anywhere: boolean) {
     const sched = new FakeScheduler();
     const store = new AgentStore({ clock: sched });
     const sent: NotifyEvent[] = [];
-    const fanout = { notify: (e: NotifyEvent) => void sent.push(e) } as unknown as NotifyFanout;
+    const fanout = { notify: (e: NotifyEvent) => void sent.push(e), wants: () => false } as unknown as NotifyFanout;
     const n = notifyWaits(store, fanout, sched, { delaySeconds: () => 15, anywhere });
     return { sched, store, sent, n };
   }
@@ -51,7 +54,7 @@ describe('the notification rule on the push channels', () => {
     const store = new AgentStore({ clock: sched });
     const sent: NotifyEvent[] = [];
     const asked: unknown[] = [];
-    const fanout = { notify: (e: NotifyEvent) => void sent.push(e) } as unknown as NotifyFanout;
+    const fanout = { notify: (e: NotifyEvent) => void sent.push(e), wants: () => false } as unknown as NotifyFanout;
     const n = notifyWaits(store, fanout, sched, {
       delaySeconds: () => 15,
       anywhere: true,
@@ -76,6 +79,34 @@ describe('the notification rule on the push channels', () => {
       { agent: 'claude-code', pid: undefined, cwd: '/home/u/api' },
     ]);
     n.dispose();
+  });
+
+  it('a reply that ends with a question: only to a channel that asked for replies, never to one for dialogs', async () => {
+    const srv = await recordingServer();
+    const sched = new FakeScheduler();
+    const store = new AgentStore({ clock: sched });
+    const ch = (topic: string, events: string[]) =>
+      ChannelSchema.parse({ kind: 'ntfy', url: `${srv.url}/${topic}`, events, minIntervalSeconds: 0 });
+    const fanout = new NotifyFanout(
+      [ch('dialogs', ['wait']), ch('replies', ['reply'])],
+      logTo(() => undefined),
+      { clock: sched },
+    );
+    const n = notifyWaits(store, fanout, sched, { delaySeconds: () => 15, anywhere: true });
+    try {
+      hookWait(store, sched.now(), 'reply-question', 'Shall I go on?');
+      sched.advance(16_000);
+      await fanout.settled();
+      const sent = srv.seen.map((r) => JSON.parse(r.body) as { topic: string; title: string; tags: string[] });
+      assert.deepStrictEqual(
+        sent.map((b) => [b.topic, b.title, b.tags]),
+        [['replies', 'Claude Code needs you: asked a question', ['question']]],
+      );
+    } finally {
+      n.dispose();
+      fanout.dispose();
+      await srv.close();
+    }
   });
 
   it('the desktop too only when the window is not focused; auto only where the extension host is the user’s machine', () => {

@@ -17,7 +17,7 @@ describe('the late permission hook: 15 s after the report is 21 s after the dial
     const sched = new FakeScheduler();
     const store = new AgentStore({ clock: sched });
     const at: number[] = [];
-    const fanout = { notify: () => void at.push(sched.now()) } as unknown as NotifyFanout;
+    const fanout = { notify: () => void at.push(sched.now()), wants: () => false } as unknown as NotifyFanout;
     const n = notifyWaits(store, fanout, sched, { delaySeconds: () => 15, anywhere: true });
     sched.advance(rec.t0 - sched.now());
     const reports = rec.reports.filter(keep);
