@@ -27,3 +27,25 @@ export interface TreeRow {
   /** A Routes row: the route its menu removes. */
   route?: string;
 }
+
+/**
+ * The row a click on `picked` means in the tree as it is now: the row with its key, else — the row was redrawn
+ * under a new key, as when a terminal's dialog closed and its next one opened at the same place (`wait:<old>` →
+ * `wait:<new>`), which VS Code keeps selected without telling the extension — the row of the same kind for the
+ * same terminal. Undefined when neither is there.
+ */
+export function currentRow(rows: readonly TreeRow[], picked: Pick<TreeRow, 'key' | 'terminalId'>): TreeRow | undefined {
+  const kind = picked.key.split(':')[0];
+  let sameTerminal: TreeRow | undefined;
+  const find = (list: readonly TreeRow[]): TreeRow | undefined => {
+    for (const r of list) {
+      if (r.key === picked.key) return r;
+      if (!sameTerminal && picked.terminalId !== undefined && r.terminalId === picked.terminalId && r.key.split(':')[0] === kind)
+        sameTerminal = r;
+      const hit = r.children && find(r.children);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  return find(rows) ?? sameTerminal;
+}

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ViewInput } from '../views/model';
-import type { TreeRow } from '../views/treeRow';
+import { currentRow, type TreeRow } from '../views/treeRow';
 import { ticksEverySecond, treeRows } from '../views/model';
 import { LIMITS, plain } from '../views/untrusted';
 import { toThemeIcon } from './icons';
@@ -75,16 +75,9 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     return item;
   }
 
-  /** The row with this key in the tree as it is now. */
-  row(key: string): TreeRow | undefined {
-    const find = (rows: readonly TreeRow[]): TreeRow | undefined => {
-      for (const r of rows) {
-        const hit = r.key === key ? r : r.children && find(r.children);
-        if (hit) return hit;
-      }
-      return undefined;
-    };
-    return find(treeRows(this.input()));
+  /** The row a click on `picked` means in the tree as it is now (see currentRow). */
+  row(picked: Pick<TreeRow, 'key' | 'terminalId'>): TreeRow | undefined {
+    return currentRow(treeRows(this.input()), picked);
   }
 
   /** The tree as data, top to bottom. */
@@ -137,7 +130,7 @@ export function rowClick(view: vscode.TreeView<TreeRow>, tree: AgentTreeProvider
     if (!row) {
       if (Date.now() - changedAt > SELECTION_WAIT_MS) await nextSelection(view, SELECTION_WAIT_MS);
       const picked = view.selection[0];
-      row = picked && (tree.row(picked.key) ?? picked);
+      row = picked && (tree.row(picked) ?? picked);
     }
     if (row?.command) return vscode.commands.executeCommand(row.command.id, ...row.command.args);
     return undefined;
