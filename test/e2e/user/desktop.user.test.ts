@@ -2,9 +2,10 @@ import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as path from 'path';
 import type { DesktopServer } from '../../unit/notify/desktopServer';
-import { userMachine, type UserMachine } from './agents';
-import { canCapture, captureScreen, desktopMissing, startDesktop } from './desktopSession';
-import { sleep, waitUntil, Workbench } from './workbench';
+import type { UserMachine } from './agents';
+import { canCapture, captureScreen } from './desktopSession';
+import { sleep, waitUntil, type Workbench } from './workbench';
+import { type DesktopUser, desktopUser } from './desktopUser';
 
 /**
  * The desktop notification for a user who looked away: code-server with the .vsix, the real Claude Code, and a
@@ -23,24 +24,11 @@ describe('a user away from the window gets one desktop notification', function (
   let m: UserMachine;
   let wb: Workbench;
 
+  let user: DesktopUser | undefined;
   before(async function () {
-    const missing = desktopMissing();
-    if (missing && required) throw new Error(`AGENT_LENS_REQUIRE_DESKTOP is set but ${missing}`);
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      return this.skip();
-    }
-    desk = await startDesktop();
-    m = await userMachine('desktop');
-    const display = { DISPLAY: String(desk.env.DISPLAY), DBUS_SESSION_BUS_ADDRESS: String(desk.env.DBUS_SESSION_BUS_ADDRESS) };
-    wb = await Workbench.start({
-      name: 'desktop',
-      home: m.home,
-      workspace: m.workspace,
-      env: { ...m.env, ...display },
-      settings: { 'agentLens.notifications.desktop': 'on' },
-    });
-    await wb.installHooks();
+    user = await desktopUser(this, 'desktop', { 'agentLens.notifications.desktop': 'on' });
+    if (!user) return;
+    ({ desk, m, wb } = user);
     await wb.newTerminal();
     await wb.renameTerminal(TERMINAL);
     await wb.typeInTerminal('claude');
@@ -48,9 +36,7 @@ describe('a user away from the window gets one desktop notification', function (
     await sleep(2500);
   });
   after(async () => {
-    await wb?.close();
-    await m?.dispose();
-    await desk?.stop();
+    await user?.close();
   });
 
   /** Claude asks to run `touch FILE`: a permission dialog (Bash) in the api-agent terminal. */

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import type { DesktopServer } from '../../unit/notify/desktopServer';
 import { recordingServer } from '../../unit/notify/loopback';
-import { userMachine, type UserMachine } from './agents';
-import { desktopMissing, startDesktop } from './desktopSession';
+import type { UserMachine } from './agents';
 import { addNtfyChannel } from './notifySetup';
-import { sleep, waitUntil, Workbench } from './workbench';
+import { sleep, waitUntil, type Workbench } from './workbench';
+import { type DesktopUser, desktopUser } from './desktopUser';
 
 /**
  * "Tell me when it's done": a user asked to hear of long turns that end (`agentLens.notifications.turnEnded:
@@ -17,37 +17,21 @@ describe('a user away from the window hears of a long turn only where they asked
   this.timeout(900_000);
   const TERMINAL = 'api-agent';
   const TURN_MS = 66_000;
-  const required = !!process.env.AGENT_LENS_REQUIRE_DESKTOP;
   let desk: DesktopServer | undefined;
   let phone: Awaited<ReturnType<typeof recordingServer>> | undefined;
   let m: UserMachine;
   let wb: Workbench;
 
+  let user: DesktopUser | undefined;
   before(async function () {
-    const missing = desktopMissing();
-    if (missing && required) throw new Error(`AGENT_LENS_REQUIRE_DESKTOP is set but ${missing}`);
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      return this.skip();
-    }
-    desk = await startDesktop();
+    user = await desktopUser(this, 'turn-ends', { 'agentLens.notifications.desktop': 'on', 'agentLens.notifications.turnEnded': 'all' });
+    if (!user) return;
+    ({ desk, m, wb } = user);
     phone = await recordingServer();
-    m = await userMachine('turn-ends');
-    const display = { DISPLAY: String(desk.env.DISPLAY), DBUS_SESSION_BUS_ADDRESS: String(desk.env.DBUS_SESSION_BUS_ADDRESS) };
-    wb = await Workbench.start({
-      name: 'turn-ends',
-      home: m.home,
-      workspace: m.workspace,
-      env: { ...m.env, ...display },
-      settings: { 'agentLens.notifications.desktop': 'on', 'agentLens.notifications.turnEnded': 'all' },
-    });
-    await wb.installHooks();
   });
   after(async () => {
-    await wb?.close();
-    await m?.dispose();
     await phone?.close();
-    await desk?.stop();
+    await user?.close();
   });
 
   it('adds the phone for dialogs only from Configure Notifications…, and its test push arrives', async () => {

@@ -16,6 +16,24 @@ const has =
   (p: string) =>
     programs.includes(p);
 
+/**
+ * A real notification server (Xvfb, D-Bus, dunst) for the suite it is called in: started before its tests, stopped
+ * after. CI installs them (.ci/run); elsewhere the suite is skipped unless AGENT_LENS_REQUIRE_DESKTOP=1
+ * (apt-get install xvfb dunst libnotify-bin dbus).
+ */
+function realDesktopServer(): () => DesktopServer {
+  let server: DesktopServer | undefined;
+  before(async function () {
+    if (!haveDesktopServer()) {
+      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
+      this.skip();
+    }
+    server = await startDesktopServer();
+  });
+  after(async () => server?.stop());
+  return () => server!;
+}
+
 describe('desktop notifications: the command each platform runs', () => {
   it("Linux: notify-send with the texts as its last arguments, after --; the body's markup characters as entities", () => {
     assert.deepStrictEqual(desktopArgv('linux', HOSTILE, { has: has('notify-send'), sound: false }), [
@@ -98,16 +116,7 @@ describe('desktop notifications: the command each platform runs', () => {
 
 describe('desktop notifications on a real notification server (Xvfb, D-Bus, dunst)', function () {
   this.timeout(30_000);
-  let server: DesktopServer | undefined;
-  before(async function () {
-    if (!haveDesktopServer()) {
-      // CI installs them (.ci/run); elsewhere this part needs: apt-get install xvfb dunst libnotify-bin dbus
-      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
-      this.skip();
-    }
-    server = await startDesktopServer();
-  });
-  after(async () => server?.stop());
+  const desktop = realDesktopServer();
 
   const wait: NotifyEvent = {
     kind: 'wait',
@@ -123,7 +132,7 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
     const fan = new NotifyFanout(
       [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
       logTo(() => undefined),
-      { env: server!.env },
+      { env: desktop().env },
     );
     fan.notify(wait);
     await fan.settled();
@@ -134,7 +143,7 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
         [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
         logTo(() => undefined),
         {
-          env: { ...server!.env, PATH: onlyGdbus },
+          env: { ...desktop().env, PATH: onlyGdbus },
         },
       );
       viaGdbus.notify({ ...wait, id: 'w-2', waitKind: 'question' });
@@ -145,7 +154,7 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
     let shown: ReturnType<DesktopServer['history']> = [];
     for (let i = 0; i < 40 && shown.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      shown = server!.history();
+      shown = desktop().history();
     }
     assert.deepStrictEqual(shown.map((n) => [n.appname, n.summary, n.body]).sort(), [
       ['Agent Lens', 'Claude Code needs you: waiting for an answer', 'in it\'s "mine" 中文, for 15s'],
@@ -156,22 +165,14 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
 
 describe('desktop notifications: markup in outside text stays text on a real server', function () {
   this.timeout(30_000);
-  let server: DesktopServer | undefined;
-  before(async function () {
-    if (!haveDesktopServer()) {
-      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
-      this.skip();
-    }
-    server = await startDesktopServer();
-  });
-  after(async () => server?.stop());
+  const desktop = realDesktopServer();
 
   it('a terminal named with <i>, <u> and <a href> shows those characters, not italics, underline or a link', async () => {
     const fan = new NotifyFanout(
       [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
       logTo(() => undefined),
       {
-        env: server!.env,
+        env: desktop().env,
       },
     );
     fan.notify({
@@ -187,7 +188,7 @@ describe('desktop notifications: markup in outside text stays text on a real ser
     let shown: ReturnType<DesktopServer['history']> = [];
     for (let i = 0; i < 40 && !shown.length; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      shown = server!.history();
+      shown = desktop().history();
     }
     assert.strictEqual(shown.length, 1);
     // What dunst draws (Pango markup): its own bold summary, then the body with every < as an entity, so no tag.
@@ -200,15 +201,7 @@ describe('desktop notifications: markup in outside text stays text on a real ser
 
 describe('desktop notifications: a click on a real server (Xvfb, D-Bus, dunst)', function () {
   this.timeout(30_000);
-  let server: DesktopServer | undefined;
-  before(async function () {
-    if (!haveDesktopServer()) {
-      if (process.env.AGENT_LENS_REQUIRE_DESKTOP === '1') throw new Error('Xvfb, dunst or dbus-daemon is missing');
-      this.skip();
-    }
-    server = await startDesktopServer();
-  });
-  after(async () => server?.stop());
+  const desktop = realDesktopServer();
 
   it('clicking the notification (dunst’s default action) hands its URI to the window, once', async () => {
     const clicked: string[] = [];
@@ -216,7 +209,7 @@ describe('desktop notifications: a click on a real server (Xvfb, D-Bus, dunst)',
       [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
       logTo(() => undefined),
       {
-        env: server!.env,
+        env: desktop().env,
         onClick: (uri) => clicked.push(uri),
       },
     );
@@ -232,9 +225,9 @@ describe('desktop notifications: a click on a real server (Xvfb, D-Bus, dunst)',
       click,
     });
     await fan.settled();
-    for (let i = 0; i < 40 && server!.count() < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 40 && desktop().count() < 1; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepStrictEqual(clicked, [], 'nothing before the click');
-    const r = spawnSync('dunstctl', ['action', '0'], { env: server!.env, encoding: 'utf8' });
+    const r = spawnSync('dunstctl', ['action', '0'], { env: desktop().env, encoding: 'utf8' });
     assert.strictEqual(r.status, 0, r.stderr);
     for (let i = 0; i < 40 && !clicked.length; i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepStrictEqual(clicked, [click]);
