@@ -125,9 +125,9 @@ function notifications(
   activeId: () => string | undefined,
   log: vscode.LogOutputChannel,
 ): { notifier: vscode.Disposable; raised: Raised[]; notify: NotifyCommands } {
-  const { notifier, raised } = waitNotifications(store, config, activeId, log, context.extension.id);
-  context.subscriptions.push(registerClicks((id) => store.terminal(id) !== undefined, log));
   const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
+  const { notifier, raised } = waitNotifications(store, config, isFocused, log, context.extension.id);
+  context.subscriptions.push(registerClicks(store, log));
   const push = new PushChannels(context.secrets, store, config, isFocused, log);
   context.subscriptions.push(push);
   return { notifier, raised, notify: new NotifyCommands(push, config, log) };

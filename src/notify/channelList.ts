@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type Channel, ChannelSchema, type NotifyEventKind } from './config';
+import { type Channel, ChannelSchema, jsonWhere, type NotifyEventKind } from './config';
+import { minutesOf, type QuietHours } from './quietHours';
 
 /**
  * The phone and chat channels a VS Code window sends to, as kept in VS Code's secret storage: one JSON value
@@ -20,7 +21,7 @@ export function parseChannelList(text: string | undefined): PushChannel[] {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`the stored notification channels are not JSON (${(e as Error).message}); remove them in Configure Notifications…`);
+    throw new Error(`the stored notification channels are not JSON (${jsonWhere(e)}); add the channels again in Configure Notifications…`);
   }
   const r = StoredSchema.safeParse(raw);
   if (!r.success) {
@@ -77,14 +78,13 @@ function safeJson(t: string): unknown {
   }
 }
 
-/** Quiet hours typed as `22:00-07:00`; empty means none. */
-export function parseQuietHours(text: string): { from: string; to: string } | undefined {
+/** Quiet hours typed as `22:00-07:00` (a one-digit hour is read as `07`); empty means none. */
+export function parseQuietHours(text: string): QuietHours | undefined {
   const t = text.trim();
   if (!t) return undefined;
-  const m = /^([01]?\d|2[0-3]):([0-5]\d)\s*-\s*([01]?\d|2[0-3]):([0-5]\d)$/.exec(t);
-  if (!m) throw new Error('type two times of day, such as 22:00-07:00');
-  const from = `${m[1].padStart(2, '0')}:${m[2]}`;
-  const to = `${m[3].padStart(2, '0')}:${m[4]}`;
+  const [from, to, ...rest] = t.split('-').map((x) => x.trim().replace(/^(\d):/, '0$1:'));
+  if (rest.length || minutesOf(from) === undefined || to === undefined || minutesOf(to) === undefined)
+    throw new Error('type two times of day, such as 22:00-07:00');
   if (from === to) throw new Error('the quiet hours start and end at the same time');
   return { from, to };
 }

@@ -15,13 +15,18 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 export function allowedUrl(u: string): boolean {
   try {
     const url = new URL(u);
+    // A user:password in the address would be quoted by fetch's errors into the log: a token goes in its own field.
+    if (url.username || url.password) return false;
     return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
   } catch {
     return false;
   }
 }
 
-const url = z.string().url('is not a URL').refine(allowedUrl, 'must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost)');
+const url = z
+  .string()
+  .url('is not a URL')
+  .refine(allowedUrl, 'must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost), with no user:password in it');
 
 const clockTime = z.string().refine((t) => minutesOf(t) !== undefined, 'must be a time HH:MM on the 24-hour clock, like "22:00"');
 
@@ -82,13 +87,22 @@ export function readNotifyFile(file: string): NotifySettings {
   return parseNotifySettings(fs.readFileSync(file, 'utf8'), file);
 }
 
+/**
+ * Where JSON.parse stopped, without its quote of the text around it: the text holds tokens, and the message goes
+ * to stderr or the log.
+ */
+export function jsonWhere(e: unknown): string {
+  const m = /position \d+(?: \(line \d+ column \d+\))?/.exec(String((e as Error).message));
+  return m ? `at ${m[0]}` : 'it does not parse';
+}
+
 /** Parses the settings, naming the field that is wrong. */
 export function parseNotifySettings(text: string, where: string): NotifySettings {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where}: not JSON (${(e as Error).message})`);
+    throw new Error(`${where}: not JSON (${jsonWhere(e)})`);
   }
   const r = NotifyFileSchema.safeParse(raw);
   if (r.success) return r.data;

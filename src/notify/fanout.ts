@@ -12,7 +12,8 @@ interface Lane {
   name: string;
   send: Send;
   lastSentAt: number;
-  held: Message[];
+  /** Held by the minimum interval, each with whether it is still worth sending when the summary goes. */
+  held: { m: Message; stillWanted?(): boolean }[];
   timer: NodeJS.Timeout | undefined;
   /** Failure kinds already logged: each is logged once, until a send works again. */
   failed: Set<string>;
@@ -27,6 +28,8 @@ interface Lane {
 export class NotifyFanout {
   private readonly lanes: Lane[];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Disposed: a late event (a pane lookup that ends after serve closed) sends nothing. */
+  private disposed = false;
   private readonly clock: Clock;
 
   constructor(
@@ -55,8 +58,12 @@ export class NotifyFanout {
     return this.lanes.some((l) => l.channel.events.includes(kind));
   }
 
-  /** Hands the event to every channel that takes it. */
-  notify(e: NotifyEvent): void {
+  /**
+   * Hands the event to every channel that takes it. `stillWanted` is asked again if a channel holds the event
+   * for its summary: a dialog answered meanwhile is left out of it.
+   */
+  notify(e: NotifyEvent, stillWanted?: () => boolean): void {
+    if (this.disposed) return;
     const kind = eventKindOf(e);
     const quiet: string[] = [];
     for (const lane of this.lanes) {
@@ -69,7 +76,7 @@ export class NotifyFanout {
       const m = messageOf(e, lane.channel.details);
       const wait = lane.lastSentAt + lane.channel.minIntervalSeconds * 1000 - this.clock.now();
       if (kind === 'test' || wait <= 0) this.go(lane, m);
-      else this.hold(lane, m, wait);
+      else this.hold(lane, m, wait, stillWanted);
     }
     // Debug only: quiet hours are the user's choice, not a fault.
     if (quiet.length) this.log.debug(`notification: ${kind} not sent in the quiet hours of ${quiet.join(', ')}`);
@@ -94,17 +101,21 @@ export class NotifyFanout {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const lane of this.lanes) {
       if (lane.timer) clearTimeout(lane.timer);
       lane.send.dispose?.();
     }
   }
 
-  private hold(lane: Lane, m: Message, wait: number): void {
-    lane.held.push(m);
+  private hold(lane: Lane, m: Message, wait: number, stillWanted?: () => boolean): void {
+    lane.held.push({ m, stillWanted });
     lane.timer ??= setTimeout(() => {
       lane.timer = undefined;
-      const held = lane.held.splice(0);
+      const held = lane.held
+        .splice(0)
+        .filter((h) => h.stillWanted?.() ?? true)
+        .map((h) => h.m);
       if (!held.length) return;
       // Held from before the quiet hours began: dropped like anything else that falls in them.
       if (this.quiet(lane)) this.log.debug(`notification: a summary of ${held.length} not sent in the quiet hours of ${lane.name}`);

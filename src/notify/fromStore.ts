@@ -60,17 +60,22 @@ export function sendPlaced(
   sessionKey: string,
   placeOf: PlaceOf | undefined,
   make: (place?: string) => NotifyEvent,
+  stillWanted?: () => boolean,
 ): void {
-  if (!placeOf) return fanout.notify(make());
+  if (!placeOf) return fanout.notify(make(), stillWanted);
   const s = sessionOf(store, sessionKey);
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), PLACE_MS)));
+  const late = new Promise<undefined>((r) => {
+    timer = setTimeout(() => r(undefined), PLACE_MS);
+    // A lookup still running when serve stops keeps nothing alive.
+    timer.unref();
+  });
   const lookup =
     s && isAgentKind(s.agent) ? placeOf({ agent: s.agent, pid: s.shown?.locator.pid, cwd: s.cwd }) : Promise.resolve(undefined);
   // Nothing awaits a push: the fanout logs its failures; only its name is awaited, and never long.
   void Promise.race([lookup.catch(() => undefined), late]).then((place) => {
     clearTimeout(timer);
-    fanout.notify(make(place));
+    fanout.notify(make(place), stillWanted);
   });
 }
 
@@ -81,7 +86,7 @@ export function sendPlaced(
  */
 export function notifyWaits(
   store: AgentStore,
-  fanout: NotifyFanout,
+  fanout: Pick<NotifyFanout, 'notify' | 'wants'>,
   scheduler: Scheduler,
   o: { delaySeconds(): number; isFocused?(terminalId: string): boolean; anywhere?: boolean; placeOf?: PlaceOf },
 ): WaitNotifier {
@@ -92,8 +97,16 @@ export function notifyWaits(
     anywhere: o.anywhere,
     // Replies that end with a question are looked at only when a channel asked for them; the fanout gives each
     // only to those channels.
-    replies: fanout.wants('reply'),
-    notify: (w) => sendPlaced(fanout, store, w.sessionKey, o.placeOf, (place) => waitEvent(w, store, scheduler, place)),
+    replies: () => fanout.wants('reply'),
+    notify: (w) =>
+      sendPlaced(
+        fanout,
+        store,
+        w.sessionKey,
+        o.placeOf,
+        (place) => waitEvent(w, store, scheduler, place),
+        () => store.wait(w.id)?.closedAt === undefined,
+      ),
   });
 }
 

@@ -72,7 +72,7 @@ const BODY_MAX = 600;
 export function messageOf(e: NotifyEvent, details: boolean): Message {
   if (e.kind === 'test')
     return { title: l10n.t('Agent Lens: test notification'), body: l10n.t('This channel works.'), event: 'test', count: 1 };
-  const where = [outside(e.terminal, 60), e.folder ? outside(e.folder, 80) : undefined].filter(Boolean).join(' · ');
+  const where = placeOf(e.terminal, e.folder, details);
   if (e.kind === 'wait') {
     const title = l10n.t('{0} needs you: {1}', agentName(e.agent), waitLabel({ kind: e.waitKind }));
     const asks = details && e.detail ? `\n${outside(e.detail, BODY_MAX)}` : '';
@@ -88,6 +88,17 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
   const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
   const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
   return { title: outside(title, TITLE_MAX), body, event: turnKind(e.state), count: 1, ...(e.click ? { click: e.click } : {}) };
+}
+
+/**
+ * Where the agent runs, as a push says it: the terminal, and its folder — only the folder's name unless `details`
+ * is on (a full path says more about the user than the agent, the terminal and the kind of wait the push is
+ * for), left out when it is the name already shown.
+ */
+function placeOf(terminal: string, folder: string | undefined, details: boolean): string {
+  const name = folder?.split(/[\\/]/).filter(Boolean).pop();
+  const shown = details ? folder : name !== terminal ? name : undefined;
+  return [outside(terminal, 60), shown ? outside(shown, 80) : undefined].filter(Boolean).join(' · ');
 }
 
 /** Several messages held back by a channel's minimum interval, as one. */

@@ -60,7 +60,8 @@ async function attempt1(url: string, body: unknown, headers: Record<string, stri
   }
 }
 
+/** The network error's code (ECONNREFUSED, ENOTFOUND, …), never fetch's own message: that one quotes the URL. */
 function causeOf(e: unknown): string {
-  const c = (e as { cause?: { code?: string; message?: string } }).cause;
-  return c?.code ?? c?.message ?? (e as Error).message;
+  const c = (e as { cause?: { code?: string } }).cause;
+  return c?.code ?? (e as Error).name;
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'child_process';
+import { type ChildProcess, execFile, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Channel } from './config';
@@ -63,11 +63,11 @@ export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: Send
   const env = o.env ?? process.env;
   const has = (p: string) => onPath(p, env);
   const clicks = new Set<ChildProcess>();
-  let actions: boolean | undefined;
-  const send: Send = (m) => {
-    if (m.click && o.onClick && actions === undefined) actions = platform === 'linux' && has('notify-send') && takesActions(env);
-    const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: !!o.onClick && !!actions });
-    if (!argv) return Promise.reject(new SendError('unsupported', `no desktop notifications on ${platform}`));
+  let actions: Promise<boolean> | undefined;
+  const send: Send = async (m) => {
+    const clickable = !!m.click && !!o.onClick && platform === 'linux' && has('notify-send');
+    const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: clickable && (await (actions ??= takesActions(env))) });
+    if (!argv) throw new SendError('unsupported', `no desktop notifications on ${platform}`);
     if (m.click && o.onClick && argv.some((a) => a.startsWith('--action='))) {
       const click = m.click;
       return runUntilClicked(argv, { env, output: o.output, clicks, onClick: () => o.onClick?.(click) });
@@ -78,10 +78,13 @@ export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: Send
   return send;
 }
 
-/** Whether this notify-send knows `--action` (libnotify 0.7.10+): asked once, from its own help. */
-function takesActions(env: NodeJS.ProcessEnv): boolean {
-  const r = spawnSync('notify-send', ['--help'], { env, encoding: 'utf8', timeout: 5000 });
-  return /--action/.test(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+/** Whether this notify-send knows `--action` (libnotify 0.7.10+): asked once, from its own help, off the event loop. */
+function takesActions(env: NodeJS.ProcessEnv): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('notify-send', ['--help'], { env, timeout: 5000 }, (_err, stdout, stderr) =>
+      resolve(/--action/.test(`${String(stdout ?? '')}${String(stderr ?? '')}`)),
+    );
+  });
 }
 
 /** How long a shown notification keeps listening for its click; then the process ends and a click does nothing. */

@@ -2,6 +2,7 @@ import { type AgentKind, isAgentKind } from '../common/agents';
 import type { Disposable } from '../common/emitter';
 import type { Clock } from '../common/scheduler';
 import type { Observation } from '../store/observation';
+import { stoppedByUser } from '../store/policy';
 import type { AgentStore } from '../store/store';
 import type { SessionSummary } from '../store/types';
 import type { NotifyFanout } from './fanout';
@@ -72,7 +73,7 @@ export class TurnWatcher {
     }
     if (startedAt === undefined) return;
     this.started.delete(s.key);
-    if (shown.state !== 'completed' && shown.state !== 'failed') return;
+    if ((shown.state !== 'completed' && shown.state !== 'failed') || stoppedByUser(shown)) return;
     if (this.store.isSwitchedOff(s.agent)) return;
     const endedAt = this.clock.now();
     if (endedAt - startedAt < this.o.turnSeconds() * 1000) return;

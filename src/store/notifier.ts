@@ -16,7 +16,7 @@ export interface NotifyOptions {
    */
   anywhere?: boolean;
   /** Also replies that end with a question: only for channels that asked for them (the rule never pushes them). */
-  replies?: boolean;
+  replies?(): boolean;
 }
 
 /** How often an unanswered wait that was not yet worth a notification is checked again. */
@@ -47,7 +47,7 @@ export class WaitNotifier {
 
   private consider(w: Wait): void {
     this.cancel(w.id);
-    if (this.notified.has(w.id) || w.closedAt !== undefined || (w.kind === 'reply-question' && !this.opts.replies)) return;
+    if (this.notified.has(w.id) || w.closedAt !== undefined || (w.kind === 'reply-question' && !this.opts.replies?.())) return;
     if (w.terminalId === undefined && !this.opts.anywhere) return;
     this.arm(w.id, Math.max(0, notifyDue(w, this.delayMs()) - this.scheduler.now()));
   }
@@ -60,7 +60,9 @@ export class WaitNotifier {
         const w = this.store.wait(id);
         if (!w || !this.opts.enabled() || this.notified.has(id)) return;
         const focused = w.terminalId !== undefined && this.opts.isFocused(w.terminalId);
-        if (worthNotifying(w, this.scheduler.now(), this.delayMs(), focused, this.opts)) {
+        if (
+          worthNotifying(w, this.scheduler.now(), this.delayMs(), focused, { anywhere: this.opts.anywhere, replies: this.opts.replies?.() })
+        ) {
           this.notified.add(id);
           this.opts.notify(w);
           // Every unanswered wait is looked at again until it is notified or closed: its terminal had focus, the

@@ -36,6 +36,14 @@ export function worthNotifying(
   return open && (o.replies || w.kind !== 'reply-question') && now - w.openedAt >= delayMs && !focused;
 }
 
+/**
+ * A turn the user ended themselves: the screen's "stopped", or an outcome a log or hook words as the user's own
+ * act (Esc: "interrupted"; a denied dialog: "permission rejected"). No news to them, so never told as a failure.
+ */
+export function stoppedByUser(o: { state: string; reason?: string }): boolean {
+  return o.state === 'stopped' || (o.state === 'failed' && (o.reason === 'interrupted' || o.reason === 'permission rejected'));
+}
+
 /** When a wait becomes worth notifying, focus aside (epoch ms). */
 export function notifyDue(w: Wait, delayMs: number): number {
   return w.openedAt + delayMs;

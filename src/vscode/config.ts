@@ -5,6 +5,7 @@ import { SETTING_POLICY, type SettingKey, settingValue } from '../common/trusted
 import { AGENT_KINDS, type AgentKind } from '../common/agents';
 import { AGENTS } from '../agents/registry';
 import type { LogLocations } from '../sources/logs/logSources';
+import type { DesktopMode, TurnEnds } from '../notify/channelPicks';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -12,10 +13,10 @@ export interface AgentLensConfig {
   notificationsEnabled: boolean;
   notificationDelaySeconds: number;
   /** The operating system's notification too, when the window is not focused (see desktopWanted). */
-  desktopNotifications: 'auto' | 'on' | 'off';
+  desktopNotifications: DesktopMode;
   desktopSound: boolean;
   /** Which long turns' ends the window and the desktop tell of, after how many seconds of work, and when the desktop is quiet. */
-  turnEnded: 'off' | 'failed' | 'all';
+  turnEnded: TurnEnds;
   turnSeconds: number;
   quietHours: string;
   processScanIntervalSeconds: number;

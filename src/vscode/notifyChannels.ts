@@ -1,35 +1,55 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { escaped, tagged } from '../common/log';
 import { printable } from '../common/printable';
 import { realScheduler } from '../common/scheduler';
 import { parseChannelList, type PushChannel, SECRET_KEY, serializeChannelList } from '../notify/channelList';
+import type { NotifyEventKind } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
 import { notifyWaits } from '../notify/fromStore';
+import type { NotifyEvent } from '../notify/message';
 import { notifyTurns } from '../notify/turns';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
+import * as ui from './ui';
 
 /**
  * The phone and chat channels of this window (ntfy, webhooks, a command), kept in VS Code's secret storage and
  * told by the same rules as the window: a dialog open `delaySeconds` while its terminal is not the one looked
- * at, once per wait; a long turn's end where a channel asked for it. Rebuilt whenever the stored value changes,
- * from this window or another.
+ * at, once per wait; a long turn's end while away. The rule runs once for the window's life and only the
+ * channels behind it change when the stored value does (from this window or another), so editing a channel
+ * neither tells an old dialog again nor forgets a turn in progress.
  */
 export class PushChannels implements vscode.Disposable {
   private channels: PushChannel[] = [];
-  private running: { fanout: NotifyFanout; parts: { dispose(): void }[] } | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  private fanout: NotifyFanout | undefined;
+  private readonly subs: { dispose(): void }[] = [];
   private loaded: Promise<void>;
+  private disposed = false;
+  /** The stored value that did not parse, told once per value. */
+  private badValue: string | undefined;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
-    private readonly store: AgentStore,
-    private readonly config: () => AgentLensConfig,
+    store: AgentStore,
+    config: () => AgentLensConfig,
     /** True while the user looks at this terminal in a focused window. */
-    private readonly isFocused: (terminalId: string) => boolean,
+    isFocused: (terminalId: string) => boolean,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subs.push(secrets.onDidChange((e) => e.key === SECRET_KEY && void this.reload()));
+    // What the rules see: whichever channels are on now.
+    const current = {
+      notify: (e: NotifyEvent, stillWanted?: () => boolean) => this.fanout?.notify(e, stillWanted),
+      wants: (kind: NotifyEventKind) => this.fanout?.wants(kind) ?? false,
+    };
+    this.subs.push(
+      notifyWaits(store, current, realScheduler, { delaySeconds: () => config().notificationDelaySeconds, isFocused }),
+      // In a window, only agents in its terminals: an agent known only by its log runs elsewhere.
+      notifyTurns(store, current, realScheduler, {
+        turnSeconds: () => config().turnSeconds,
+        isAway: (id) => id !== undefined && !isFocused(id),
+      }),
+      secrets.onDidChange((e) => e.key === SECRET_KEY && void this.reload()),
+    );
     this.loaded = this.reload();
   }
 
@@ -39,7 +59,7 @@ export class PushChannels implements vscode.Disposable {
     return [...this.channels];
   }
 
-  /** Stores the channels (secrets included) and starts them. */
+  /** Stores the channels (secrets included) and starts them; an error says what failed, and nothing is lost. */
   async save(channels: readonly PushChannel[]): Promise<void> {
     await this.secrets.store(SECRET_KEY, serializeChannelList(channels));
     await (this.loaded = this.reload());
@@ -66,36 +86,25 @@ export class PushChannels implements vscode.Disposable {
       this.channels = parseChannelList(text);
     } catch (e) {
       this.channels = [];
-      this.log.error(`notifications: ${printable((e as Error).message)}`);
+      this.told(text, (e as Error).message);
     }
-    this.restart();
+    if (this.disposed) return;
+    this.fanout?.dispose();
+    this.fanout = this.channels.length ? new NotifyFanout(this.channels, this.channelLog()) : undefined;
+    if (this.fanout) this.log.info(`notifications: ${this.channels.length} phone or chat channel(s) on`);
   }
 
-  private restart(): void {
-    this.stop();
-    if (!this.channels.length) return;
-    const fanout = new NotifyFanout(this.channels, this.channelLog());
-    const waits = notifyWaits(this.store, fanout, realScheduler, {
-      delaySeconds: () => this.config().notificationDelaySeconds,
-      isFocused: this.isFocused,
-    });
-    const turns = notifyTurns(this.store, fanout, realScheduler, {
-      turnSeconds: () => this.config().turnSeconds,
-      isAway: (id) => id === undefined || !this.isFocused(id),
-    });
-    this.running = { fanout, parts: [waits, turns] };
-    this.log.info(`notifications: ${this.channels.length} phone or chat channel(s) on`);
-  }
-
-  private stop(): void {
-    if (!this.running) return;
-    for (const p of this.running.parts) p.dispose();
-    this.running.fanout.dispose();
-    this.running = undefined;
+  /** A stored value that does not parse is said once, in the window too: the next save replaces it. */
+  private told(value: string | undefined, message: string): void {
+    this.log.error(`notifications: ${printable(message)}`);
+    if (value === this.badValue) return;
+    this.badValue = value;
+    void ui.warn(vscode.l10n.t('Agent Lens: {0}', message));
   }
 
   dispose(): void {
-    this.stop();
+    this.disposed = true;
+    this.fanout?.dispose();
     for (const s of this.subs) s.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { makeChannel, parseArgv, parseQuietHours, type PushChannel } from '../notify/channelList';
-import { allowedUrl, ChannelSchema, type NotifyEventKind } from '../notify/config';
+import { allowedUrl, type NotifyEventKind } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
 import { escaped, tagged } from '../common/log';
 import {
@@ -17,7 +17,7 @@ import {
 import type { Handlers } from './commandTable';
 import type { AgentLensConfig } from './config';
 import type { PushChannels } from './notifyChannels';
-import { isLocal } from './waitNotices';
+import { desktopChannel, isLocal } from './waitNotices';
 import { desktopWanted } from '../notify/fromStore';
 import * as ui from './ui';
 
@@ -69,8 +69,7 @@ export class NotifyCommands {
     }
     if (a.do === 'add') {
       const added = await this.add(a.kind);
-      if (added) await this.push.save([...channels, added]);
-      if (added) await this.test([added], false);
+      if (added && (await this.saved([...channels, added]))) await this.test([added], false);
       return true;
     }
     await this.edit(channels, a.index);
@@ -87,7 +86,20 @@ export class NotifyCommands {
     if (next === 'remove') all.splice(index, 1);
     else if (next === 'tested') return;
     else all[index] = next;
-    await this.push.save(all);
+    await this.saved(all);
+  }
+
+  /** Stores the channels; if secret storage refuses (no keyring), says so: what was there stays as it was. */
+  private async saved(channels: PushChannel[]): Promise<boolean> {
+    try {
+      await this.push.save(channels);
+      return true;
+    } catch (e) {
+      void ui.error(
+        t('The notification channels were not saved: {0}. Check that VS Code can use the system keyring.', (e as Error).message),
+      );
+      return false;
+    }
   }
 
   private async changed(ch: PushChannel, act: ChannelAction): Promise<PushChannel | 'remove' | 'tested' | undefined> {
@@ -133,7 +145,7 @@ export class NotifyCommands {
     let sent = channels.length;
     // The desktop as a wait would reach it, focus aside: `auto` only where the extension host is this computer.
     if (withDesktop && desktopWanted(this.config().desktopNotifications, isLocal(), false)) {
-      const desktop = new NotifyFanout([ChannelSchema.parse({ kind: 'desktop' })], tagged(escaped(this.log), 'desktop notifications'));
+      const desktop = new NotifyFanout([desktopChannel(this.config())], tagged(escaped(this.log), 'desktop notifications'));
       failures.push(...(await desktop.test()));
       desktop.dispose();
       sent++;
@@ -217,7 +229,7 @@ async function askCommand(): Promise<Record<string, unknown> | undefined> {
     ),
     placeHolder: '/usr/local/bin/notify-me --quiet',
     ignoreFocusOut: true,
-    validateInput: (v) => errorOf(() => parseArgv(v)),
+    validateInput: (v) => errorOf(() => makeChannel({ kind: 'command', argv: parseArgv(v) })),
   });
   return line === undefined ? undefined : { kind: 'command', argv: parseArgv(line) };
 }

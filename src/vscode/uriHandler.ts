@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { printable } from '../common/printable';
+import type { AgentStore } from '../store/store';
 import { COMMAND_IDS } from '../views/commandIds';
 
 const SHOW_TERMINAL = '/show-terminal';
@@ -16,10 +17,10 @@ export function clickUri(extensionId: string, terminalId: string): string {
  * Shows the terminal a clicked notification names. Any program or web page may open such a URI, so it does
  * nothing but show a terminal that exists: no argument reaches a command but that id.
  */
-export function handleClick(uri: vscode.Uri | string, exists: (terminalId: string) => boolean, log: vscode.LogOutputChannel): void {
+export function handleClick(uri: vscode.Uri | string, store: Pick<AgentStore, 'terminal'>, log: vscode.LogOutputChannel): void {
   const u = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
   const id = new URLSearchParams(u.query).get('id');
-  if (u.path !== SHOW_TERMINAL || !id || !exists(id)) {
+  if (u.path !== SHOW_TERMINAL || !id || !store.terminal(id)) {
     log.info(`a notification link named no open terminal: ${printable(u.toString(true))}`);
     return;
   }
@@ -27,6 +28,6 @@ export function handleClick(uri: vscode.Uri | string, exists: (terminalId: strin
   void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, id);
 }
 
-export function registerClicks(exists: (terminalId: string) => boolean, log: vscode.LogOutputChannel): vscode.Disposable {
-  return vscode.window.registerUriHandler({ handleUri: (uri) => handleClick(uri, exists, log) });
+export function registerClicks(store: Pick<AgentStore, 'terminal'>, log: vscode.LogOutputChannel): vscode.Disposable {
+  return vscode.window.registerUriHandler({ handleUri: (uri) => handleClick(uri, store, log) });
 }

@@ -9,7 +9,7 @@ import { displayName } from '../views/names';
 import type { AgentLensConfig } from './config';
 import * as ui from './ui';
 import { parseQuietHours } from '../notify/channelList';
-import { ChannelSchema } from '../notify/config';
+import { type Channel, ChannelSchema } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
 import { desktopWanted, waitEvent } from '../notify/fromStore';
 import type { NotifyEvent } from '../notify/message';
@@ -37,13 +37,12 @@ const RAISED_KEPT = 20;
 export function waitNotifications(
   store: AgentStore,
   config: () => AgentLensConfig,
-  activeId: () => string | undefined,
+  isFocused: (terminalId: string) => boolean,
   log: vscode.LogOutputChannel,
   extensionId: string,
 ): { notifier: vscode.Disposable; raised: Raised[] } {
   const raised: Raised[] = [];
-  const exists = (id: string) => store.terminal(id) !== undefined;
-  const desktop = desktopNotifications(log, (uri) => handleClick(uri, exists, log));
+  const desktop = desktopNotifications(log, (uri) => handleClick(uri, store, log));
   const nameOf = (id: string | undefined) => {
     const t = id !== undefined ? store.terminal(id) : undefined;
     return t ? displayName(t, store.terminals()) : (id ?? '');
@@ -57,13 +56,14 @@ export function waitNotifications(
     });
   };
   // A click on the desktop's notification brings VS Code forward and shows the terminal (./uriHandler.ts).
-  const toDesktop = (e: NotifyEvent, terminalId: string) => {
+  // Held for the desktop's summary, an event still counts only while the window is away (and a dialog open).
+  const toDesktop = (e: NotifyEvent, terminalId: string, open: () => boolean = () => true) => {
     const c = config();
     if (!desktopWanted(c.desktopNotifications, isLocal(), vscode.window.state.focused)) return;
     log.info(`also on the desktop (the window is not focused)`);
-    desktop(c).notify(e.kind === 'test' ? e : { ...e, click: clickUri(extensionId, terminalId) });
+    const stillWanted = () => open() && !vscode.window.state.focused;
+    desktop(c).notify(e.kind === 'test' ? e : { ...e, click: clickUri(extensionId, terminalId) }, stillWanted);
   };
-  const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
   const notifier = new WaitNotifier(store, realScheduler, {
     enabled: () => config().notificationsEnabled,
     delaySeconds: () => config().notificationDelaySeconds,
@@ -72,13 +72,14 @@ export function waitNotifications(
       const name = nameOf(w.terminalId);
       logWait(log, w, name);
       raise(w.terminalId!, w.id, waitNotice(w, name), (m) => ui.warn(m, vscode.l10n.t('Show Terminal')));
-      toDesktop(waitEvent(w, store, realScheduler), w.terminalId!);
+      toDesktop(waitEvent(w, store, realScheduler), w.terminalId!, () => store.wait(w.id)?.closedAt === undefined);
     },
   });
   const turns = new TurnWatcher(store, realScheduler, {
     turnSeconds: () => config().turnSeconds,
     onTurnEnd: (end) => {
-      if (!turnWanted(config(), end) || end.terminalId === undefined || isFocused(end.terminalId)) return;
+      const c = config();
+      if (!c.notificationsEnabled || !turnWanted(c, end) || end.terminalId === undefined || isFocused(end.terminalId)) return;
       const name = nameOf(end.terminalId);
       log.info(`notified: a ${end.state} turn of ${end.agent} in “${name}” after ${Math.round((end.endedAt - end.startedAt) / 1000)} s`);
       raise(end.terminalId, `turn:${end.key}`, turnNotice(end, name), (m) => ui.info(m, vscode.l10n.t('Show Terminal')));
@@ -105,6 +106,17 @@ export function isLocal(): boolean {
   return vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop;
 }
 
+/** The window's desktop channel as the settings make it: sound, quiet hours, and whatever the window tells it. */
+export function desktopChannel(c: Pick<AgentLensConfig, 'desktopSound' | 'quietHours'>): Channel {
+  let quietHours: { from: string; to: string } | undefined;
+  try {
+    quietHours = parseQuietHours(c.quietHours);
+  } catch {
+    quietHours = undefined;
+  }
+  return ChannelSchema.parse({ kind: 'desktop', sound: c.desktopSound, events: ['wait', 'turn-completed', 'turn-failed'], quietHours });
+}
+
 /**
  * One desktop channel per sound and quiet-hours setting, made when first needed; it folds a burst into one
  * summary. A quiet-hours value the settings editor let through but that does not parse counts as none.
@@ -115,17 +127,10 @@ function desktopNotifications(
 ): ((c: AgentLensConfig) => NotifyFanout) & { dispose(): void } {
   const made = new Map<string, NotifyFanout>();
   const get = (c: AgentLensConfig) => {
-    let quietHours: { from: string; to: string } | undefined;
-    try {
-      quietHours = parseQuietHours(c.quietHours);
-    } catch {
-      quietHours = undefined;
-    }
-    const channel = { kind: 'desktop', sound: c.desktopSound, events: ['wait', 'turn-completed', 'turn-failed'], quietHours };
+    const channel = desktopChannel(c);
     const key = JSON.stringify(channel);
     let f = made.get(key);
-    if (!f)
-      made.set(key, (f = new NotifyFanout([ChannelSchema.parse(channel)], tagged(escaped(log), 'desktop notifications'), { onClick })));
+    if (!f) made.set(key, (f = new NotifyFanout([channel], tagged(escaped(log), 'desktop notifications'), { onClick })));
     return f;
   };
   return Object.assign(get, { dispose: () => made.forEach((f) => f.dispose()) });

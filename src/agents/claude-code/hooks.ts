@@ -33,9 +33,14 @@ export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   SessionEnd: () => ({ kind: 'exited' }),
 };
 
-/** Whether a Stop's `background_tasks` (2.1.328) lists a task still running. */
+/**
+ * Whether a Stop's `background_tasks` (2.1.328) lists a subagent still running: Claude Code waits for those (as
+ * the log's pendingBackgroundAgentCount says), not for a background shell it leaves running.
+ */
 function backgroundRunning(p: Payload): boolean {
-  return arr(p, 'background_tasks').some((t) => typeof t === 'object' && t !== null && (t as Payload).status === 'running');
+  return arr(p, 'background_tasks').some(
+    (t) => typeof t === 'object' && t !== null && (t as Payload).status === 'running' && (t as Payload).type === 'subagent',
+  );
 }
 
 /** StopFailure's `error` is a category (`server_error` for both 500 and 529); the session log has the status. */

@@ -233,3 +233,20 @@ describe('hook mapping against every stored recording’s hook payloads', () => 
     assert.strictEqual(markerAction({ agent: 'codex', payload: { hook_event_name: 'PermissionRequest' } }), 'open');
   });
 });
+
+describe('Claude Code’s Stop while background work runs', () => {
+  const stop = (background_tasks: unknown[]) =>
+    new HookMapper().map({
+      v: 1,
+      agent: 'claude-code',
+      at: 0,
+      payload: { hook_event_name: 'Stop', session_id: 's', last_assistant_message: 'Done.', background_tasks },
+    }).word?.state;
+
+  it('a subagent still running keeps the turn going; a background shell or a finished subagent does not', () => {
+    assert.strictEqual(stop([{ id: 'a1', type: 'subagent', status: 'running' }]), 'working');
+    assert.strictEqual(stop([{ id: 'b1', type: 'shell', status: 'running', description: 'npm run dev' }]), 'completed');
+    assert.strictEqual(stop([{ id: 'a1', type: 'subagent', status: 'completed' }]), 'completed');
+    assert.strictEqual(stop([]), 'completed');
+  });
+});

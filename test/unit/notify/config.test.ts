@@ -59,8 +59,19 @@ describe('notification settings (agent-lens serve --notify FILE)', () => {
         'http://127.0.0.1.evil.com/t',
         'file:///etc/passwd',
         'nonsense',
+        'https://user:tk_secret@ntfy.sh/t',
       ].map(allowedUrl),
-      [true, true, true, true, false, false, false, false],
+      [true, true, true, true, false, false, false, false, false],
+      'a user:password in the address is refused: fetch would quote it in its errors',
+    );
+    assert.throws(
+      () => parseNotifySettings('{"channels":[{"kind":"ntfy","url":"https://ntfy.sh/t","token":tk_secret_1234}]}', 'n.json'),
+      (e: Error) => (
+        void assert.doesNotMatch(e.message, /tk_secret|secret_1234/),
+        void assert.match(e.message, /^n\.json: not JSON/),
+        true
+      ),
+      'a JSON error does not quote the text around it (it holds the token)',
     );
   });
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { logTo } from '../../../src/common/log';
 import { ChannelSchema } from '../../../src/notify/config';
 import { NotifyFanout } from '../../../src/notify/fanout';
-import type { NotifyEvent } from '../../../src/notify/message';
+import { messageOf, type NotifyEvent } from '../../../src/notify/message';
 import { recordingServer } from './loopback';
 
 const wait = (i: number): NotifyEvent => ({
@@ -34,6 +34,35 @@ describe('the channels together', () => {
       const summary = JSON.parse(srv.seen[1].body) as { title: string; message: string };
       assert.strictEqual(summary.title, 'Agent Lens: 9 agents need you or finished');
       assert.strictEqual(summary.message.split('\n').length, 9);
+    } finally {
+      fan.dispose();
+      await srv.close();
+    }
+  });
+
+  it('a held event no longer wanted when the summary goes (its dialog answered meanwhile) is left out of it', async () => {
+    const srv = await recordingServer();
+    const fan = new NotifyFanout(
+      [ChannelSchema.parse({ kind: 'ntfy', url: `${srv.url}/t`, minIntervalSeconds: 0.3 })],
+      logTo(() => undefined),
+      { post: FAST },
+    );
+    try {
+      const open = new Set([2, 3, 4]);
+      for (let i = 1; i <= 4; i++) fan.notify(wait(i), () => open.has(i));
+      open.delete(3);
+      open.delete(4);
+      await new Promise((r) => setTimeout(r, 500));
+      await fan.settled();
+      assert.deepStrictEqual(
+        srv.seen.map((s) => (JSON.parse(s.body) as { title: string }).title),
+        [messageOf(wait(1), false).title, messageOf(wait(2), false).title],
+        'the first at once, then only the one still open (no summary of one)',
+      );
+      fan.dispose();
+      fan.notify(wait(5));
+      await fan.settled();
+      assert.strictEqual(srv.seen.length, 2, 'a disposed fan-out sends nothing');
     } finally {
       fan.dispose();
       await srv.close();

@@ -36,7 +36,7 @@ describe('push channels, against loopback servers speaking their wire protocols'
       assert.deepStrictEqual(JSON.parse(r.body), {
         topic: 'agents-7f3k',
         title: 'Claude Code needs you: waiting for approval',
-        message: 'in api server · /home/u/shop, for 15s',
+        message: 'in api server · shop, for 15s',
         priority: 4,
         tags: ['bell'],
       });
@@ -52,7 +52,11 @@ describe('push channels, against loopback servers speaking their wire protocols'
       await senderFor(ch, quiet)(messageOf(WAIT, true));
       assert.strictEqual(srv.seen[0].path, '/ntfy/');
       assert.strictEqual(srv.seen[0].headers.authorization, undefined, 'no token, no header');
-      assert.strictEqual(JSON.parse(srv.seen[0].body).message, 'in api server · /home/u/shop, for 15s\nrm -rf build');
+      assert.strictEqual(
+        JSON.parse(srv.seen[0].body).message,
+        'in api server · /home/u/shop, for 15s\nrm -rf build',
+        'with details, the whole folder',
+      );
     } finally {
       await srv.close();
     }
@@ -137,7 +141,7 @@ describe('push channels, against loopback servers speaking their wire protocols'
         source: 'agent-lens',
         event: 'wait',
         title: got.env.t,
-        body: 'in api server · /home/u/shop, for 15s',
+        body: 'in api server · shop, for 15s',
         count: 1,
       });
       assert.deepStrictEqual(printed, ['sent to pager']);

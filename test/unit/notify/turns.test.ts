@@ -78,6 +78,9 @@ describe('turn ends: "tell me when it is done"', () => {
       ['exited', { session: 's-2' }],
       ['waiting', { wait: 'reply-question', session: 's-3' }],
       ['idle', { session: 's-4' }],
+      // Esc and a denied dialog as the log and the hooks word them: outcomes that outrank the screen's "stopped".
+      ['failed', { session: 's-5', reason: 'interrupted' }],
+      ['failed', { session: 's-6', reason: 'permission rejected' }],
     ] as const) {
       hook('working', more);
       sched.advance(10_000);
@@ -175,7 +178,7 @@ describe('turn ends: "tell me when it is done"', () => {
         ['/done', 'Claude Code: turn completed'],
         ['/failed', 'Claude Code: turn failed'],
       ]);
-      assert.strictEqual((JSON.parse(srv.seen[0].body) as { body: string }).body, 'in shop · /home/u/shop, after 1m 15s of work');
+      assert.strictEqual((JSON.parse(srv.seen[0].body) as { body: string }).body, 'in shop, after 1m 15s of work');
     } finally {
       n.dispose();
       fanout.dispose();

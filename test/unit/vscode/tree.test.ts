@@ -45,7 +45,7 @@ function fakeView(selected: TreeRow[]) {
 describe('a click on a tree row', () => {
   const { rowClick } = treeWith(fakeVscode);
   const now = new Map<string, TreeRow>();
-  const tree = { row: (key: string) => now.get(key) } as unknown as TreeModule.AgentTreeProvider;
+  const tree = { row: (picked: { key: string }) => now.get(picked.key) } as unknown as TreeModule.AgentTreeProvider;
   beforeEach(() => {
     ran.length = 0;
     now.clear();
