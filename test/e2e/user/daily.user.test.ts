@@ -125,7 +125,8 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     await wb.screenshot('notified-renamed');
     // Clicking the row brings Claude's terminal forward, focused: Enter approves.
     await wb.clickRow(/^api-agent: Claude Code · waiting for approval/);
-    await sleep(800);
+    await wb.waitTerminalFocus();
+    await sleep(300);
     await wb.press('Enter');
     await wb.waitRow('Claude at rest after the approval', (r) => /^api-agent: Claude Code · (completed|stopped|idle)/.test(r.aria), 60_000);
   });

@@ -8,7 +8,7 @@
  * codeServer.ts; its ARTIFACTS, sleep and waitUntil are exported here too, for the tests and agents.ts.
  */
 import * as path from 'path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { type CodeServer, launch, shutdown, sleep, waitUntil, type WorkbenchOptions } from './codeServer';
 
 export { ROOT } from '../repoRoot';
@@ -199,20 +199,31 @@ export class Workbench {
 
   /** Hovers a tree row (its inline actions appear) and clicks the inline action with this label. */
   async clickRowAction(rowAria: RegExp, action: string): Promise<void> {
-    for (const r of await this.page.locator('.part.sidebar .monaco-list-row').all()) {
-      if (!rowAria.test((await r.getAttribute('aria-label')) ?? '')) continue;
-      await r.hover();
-      await r.locator(`.actions .action-label[aria-label="${action}"]`).click({ timeout: 5000 });
-      return;
-    }
-    throw new Error(`no row matches ${rowAria}: ${JSON.stringify((await this.rows()).map((x) => x.aria))}`);
+    const row = await this.rowNow(rowAria);
+    await row.hover();
+    await row.locator(`.actions .action-label[aria-label="${action}"]`).click({ timeout: 5000 });
   }
 
   /** Clicks a tree row, as a user does to open what it points at. */
   async clickRow(rowAria: RegExp): Promise<void> {
-    for (const r of await this.page.locator('.part.sidebar .monaco-list-row').all()) {
-      if (rowAria.test((await r.getAttribute('aria-label')) ?? '')) return r.click();
-    }
+    await (await this.rowNow(rowAria)).click({ timeout: 5000 });
+  }
+
+  /**
+   * The row whose accessible label matches, found again at each use. The tree redraws its rows every second (a
+   * wait's age ticks) and the list reuses and reorders their elements, so a row taken by its position among them
+   * may be another row by the time it is clicked: a click then lands on the wrong row and the keys after it go
+   * elsewhere. Matching by label at the moment of the action leaves no such gap.
+   */
+  private async rowNow(rowAria: RegExp): Promise<Locator> {
+    const row = this.page.locator('.part.sidebar .monaco-list-row').and(this.page.getByLabel(rowAria)).first();
+    if (
+      await row.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return row;
     throw new Error(`no row matches ${rowAria}: ${JSON.stringify((await this.rows()).map((x) => x.aria))}`);
   }
 
