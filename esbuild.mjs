@@ -34,7 +34,15 @@ const builds = [
   // vscode:uninstall (package.json): removes the hooks Agent Lens installed once the extension is gone; no vscode import.
   { ...common, sourcemap: false, entryPoints: { uninstall: 'src/cli/uninstall.ts' }, outdir: 'dist' },
   // What runs inside agents: copied out of the extension on activation or install, so no source maps.
-  { ...common, sourcemap: false, entryPoints: { 'agent-lens-report': 'src/integrations/reporter/reporter.ts' }, outdir: 'dist' },
+  {
+    ...common,
+    sourcemap: false,
+    entryPoints: {
+      'agent-lens-report': 'src/integrations/reporter/reporter.ts',
+      'agent-lens-permission': 'src/integrations/reporter/permission.ts',
+    },
+    outdir: 'dist',
+  },
   {
     ...common,
     sourcemap: false,

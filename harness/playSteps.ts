@@ -57,6 +57,12 @@ async function runStep(c: StepContext, s: Step): Promise<boolean> {
     case 'mark':
       if (s.mark) run.mark(s.mark);
       return true;
+    case 'call': {
+      if (s.mark) run.mark(s.mark);
+      const problem = await s.fn().catch((e: Error) => e.message);
+      if (problem) c.problems.push(`${s.mark ?? 'call'}: ${problem}`);
+      return !problem;
+    }
     case 'quit':
       if (s.mark) run.mark(s.mark);
       for (const q of QUIT[c.scenario.agent]) await runStep(c, q);

@@ -24,11 +24,13 @@ import { StatusBar } from './vscode/statusBar';
 import { TerminalAdapter } from './vscode/terminals';
 import { AgentTreeProvider, rowClick } from './vscode/tree';
 import { waitHandlers } from './vscode/waitCommands';
-import { type Raised, waitNotifications } from './vscode/waitNotices';
+import { type DialogAnswers, type Raised, waitNotifications } from './vscode/waitNotices';
 import { PushChannels } from './vscode/notifyChannels';
 import { NotifyCommands } from './vscode/notifyCommands';
 import { registerClicks } from './vscode/uriHandler';
 import { escaped } from './common/log';
+import { answerOffers, PendingAnswers } from './answer/pending';
+import { Answering } from './vscode/answerCommands';
 
 /** What activation builds, handed from one wiring step to the next. */
 interface Parts {
@@ -46,6 +48,9 @@ interface Parts {
   notify: NotifyCommands;
   handoff: HandoffHost;
   changes: vscode.EventEmitter<StateChange>;
+  /** Dialogs held open by agents' hooks for an answer from here, and the commands that answer them. */
+  pending: PendingAnswers;
+  answering: Answering;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
@@ -57,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const p = build(context, log);
   watch(context, p);
   let hub: RunningHub | undefined;
-  startHub(context, p.store, p.terminals, log).then(
+  startHub(context, p.store, p.terminals, log, { pending: p.pending, enabled: () => p.config().answerFromVSCode }).then(
     (h) => {
       hub = h;
       context.subscriptions.push(h);
@@ -87,12 +92,19 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     terminals: store.terminals(),
     waits: store.waits(),
     now: Date.now(),
+    answers: answerOffers(
+      pending,
+      store.waits().map((w) => w.id),
+      Date.now(),
+    ),
     activeTerminalId: activeId(),
     hooks: late.hooks?.statuses(),
     handoff: late.handoff?.view(),
   });
   const { tree, view, statusBar, render } = views(input);
-  const { notifier, raised, notify } = notifications(context, store, config, activeId, log);
+  const pending = new PendingAnswers();
+  const answering = new Answering(pending, store, terminals, log);
+  const { notifier, raised, notify } = notifications(context, store, config, activeId, log, answering);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
   context.subscriptions.push(
@@ -106,6 +118,11 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   // Saved before the store is emptied on the way out.
   context.subscriptions.push(log, memory, terminals, tree, view, statusBar, notifier, changes, logs);
   context.subscriptions.push({ dispose: () => store.dispose() }, { dispose: () => render.cancel() }, handoff);
+  // Every held hook is answered "nothing" on the way out: its dialog stays in the terminal.
+  context.subscriptions.push(
+    pending,
+    pending.onDidChange(() => render()),
+  );
   // Settings changed, or trust granted: every part reads them again, and switched-off agents vanish (or return) at once.
   followSettings(context, handoff, () => {
     settings.current = readConfig();
@@ -114,7 +131,24 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     logs.reconfigure();
     render();
   });
-  return { log, config, store, terminals, input, tree, view, statusBar, render, raised, hooks, notify, handoff, changes };
+  return {
+    log,
+    config,
+    store,
+    terminals,
+    input,
+    tree,
+    view,
+    statusBar,
+    render,
+    raised,
+    hooks,
+    notify,
+    handoff,
+    changes,
+    pending,
+    answering,
+  };
 }
 
 /** Every channel that tells of a wait or a turn's end: the window, the desktop, and the phone and chat channels. */
@@ -124,9 +158,10 @@ function notifications(
   config: () => AgentLensConfig,
   activeId: () => string | undefined,
   log: vscode.LogOutputChannel,
+  answers: DialogAnswers,
 ): { notifier: vscode.Disposable; raised: Raised[]; notify: NotifyCommands } {
   const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
-  const { notifier, raised } = waitNotifications(store, config, isFocused, log, context.extension.id);
+  const { notifier, raised } = waitNotifications(store, config, isFocused, log, context.extension.id, answers);
   context.subscriptions.push(registerClicks(store, log));
   const push = new PushChannels(context.secrets, store, config, isFocused, log);
   context.subscriptions.push(push);
@@ -187,6 +222,7 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
       {
         ...terminalHandlers(p.input, p.terminals, p.log),
         ...waitHandlers(p.store, p.terminals, p.log),
+        ...p.answering.handlers(),
         ...handoffHandlers(p.handoff, p.log),
         ...p.hooks.handlers(),
         ...p.notify.handlers(),

@@ -7,6 +7,8 @@ export interface HookRow {
   matcher?: string;
   gated: boolean;
   timeout: number;
+  /** `answer`: the answering hook runs instead of the reporter (it reports too, then may hold for a decision). */
+  program?: 'answer';
 }
 
 /** The hooks an agent with a JSON settings file gets (src/agents/<id>/install.ts). */
@@ -25,3 +27,9 @@ export const row = (event: string, timeout: number, gated = false, matcher?: str
 
 /** Gemini CLI shows a hook's name while it runs; Agent Lens has always named its Gemini hooks this. */
 export const OUR_HOOK_NAME = 'agent-lens';
+
+/** The answering hook's row: it holds the dialog up to HOLD_TIMEOUT_S (src/answer/decision.ts), so its timeout matches. */
+export const answerRow = (event: string, timeout: number, matcher?: string): HookRow => ({
+  ...row(event, timeout, false, matcher),
+  program: 'answer',
+});

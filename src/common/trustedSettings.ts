@@ -12,11 +12,12 @@
  */
 
 /**
- * `machine`: paths on this machine, from user (or remote) settings only, trusted or not, as VS Code's `machine`
- * scope does. `trusted`: a workspace's value counts once the workspace is trusted. `workspace`: any
+ * `application`: from the user's own settings only, as VS Code's `application` scope does (what lets VS Code
+ * answer an agent's dialog: no workspace or remote may turn it on). `machine`: paths on this machine, from user
+ * (or remote) settings only, trusted or not, as VS Code's `machine` scope does. `trusted`: a workspace's value counts once the workspace is trusted. `workspace`: any
  * workspace may set it (nothing is, today).
  */
-export type SettingPolicy = 'machine' | 'trusted' | 'workspace';
+export type SettingPolicy = 'application' | 'machine' | 'trusted' | 'workspace';
 
 export const SETTING_POLICY = {
   // Switching an agent off means no detection and so no Needs-you for it.
@@ -40,6 +41,8 @@ export const SETTING_POLICY = {
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',
   'agentLens.handoff.root': 'trusted',
+  // What lets a click in VS Code allow an agent's tool call.
+  'agentLens.answer.fromVSCode': 'application',
 } as const satisfies Record<string, SettingPolicy>;
 
 export type SettingKey = keyof typeof SETTING_POLICY;

@@ -10,9 +10,10 @@ export type { ConnectionFacts } from './connections';
 
 /**
  * A route's handler: gets the parsed JSON body (undefined for GET) and what the hub knows of the connection
- * (the same object for every request on it), returns what to answer (undefined: 204; a Reply: its status).
+ * (the same object for every request on it) and a signal that aborts if the client goes before it is answered (a
+ * held request whose hook was killed), returns what to answer (undefined: 204; a Reply: its status).
  */
-export type Handler = (body: unknown, connection: ConnectionFacts) => unknown | Promise<unknown>;
+export type Handler = (body: unknown, connection: ConnectionFacts, closed: AbortSignal) => unknown | Promise<unknown>;
 
 /** An answer with a status of its own (the doorbell's 200 carries a warning, dispatch answers 409 when refused). */
 export class Reply {
@@ -153,7 +154,11 @@ export class Hub {
       if (route.auth === 'token') checkToken(req, this.token);
       if (req.method !== route.method) throw new HubError(405, `use ${route.method}`);
       const body = route.method === 'POST' ? await readJson(req, this.opts.bodyLimit) : undefined;
-      const out = await route.handler(body, this.guard!.factsOf(req.socket));
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableEnded) gone.abort();
+      });
+      const out = await route.handler(body, this.guard!.factsOf(req.socket), gone.signal);
       if (out === undefined) {
         res.writeHead(204).end();
       } else {

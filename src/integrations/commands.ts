@@ -24,6 +24,20 @@ export function reporterCommandPath(home: string): string {
 export const OUR_COMMAND_MARK = 'agent-lens-report';
 
 /**
+ * The answering hook's file name (Claude Code's `PermissionRequest`): it reports as the reporter does, then may
+ * hold the dialog for an answer from VS Code and print the decision (src/integrations/reporter/permission.ts).
+ */
+export const PERMISSION_COMMAND_NAME = 'agent-lens-permission';
+
+/** The programs Agent Lens's hook commands run, by file name. */
+export const OUR_PROGRAM_NAMES: readonly string[] = [OUR_COMMAND_MARK, PERMISSION_COMMAND_NAME];
+
+/** The stable answering hook command, beside the reporter. */
+export function permissionCommandPath(home: string): string {
+  return path.join(home, 'bin', PERMISSION_COMMAND_NAME);
+}
+
+/**
  * The wait markers live beside the discovery file the terminal's `AGENT_LENS_HUB` names: `waiting/<agent pid>`
  * exists while that agent process has an open wait the reporter reported.
  */

@@ -10,6 +10,8 @@ export const COMMAND_IDS = {
   showTerminal: 'agentLens.showTerminal',
   answerWait: 'agentLens.answerWait',
   answerInTerminal: 'agentLens.answerInTerminal',
+  allowOnce: 'agentLens.allowOnce',
+  denyPermission: 'agentLens.denyPermission',
   installHooks: 'agentLens.installHooks',
   uninstallHooks: 'agentLens.uninstallHooks',
   configureNotifications: 'agentLens.configureNotifications',

@@ -39,6 +39,15 @@ export interface ViewInput {
   hooks?: readonly HookStatus[];
   /** The registry, the boards and the routes (the "Handoff" and "Routes" groups, the in-flight count). */
   handoff?: HandoffView;
+  /** Waits that can be answered from here, by wait id (src/answer/pending.ts decides which). */
+  answers?: ReadonlyMap<string, AnswerOffer>;
+}
+
+/** A wait's dialog, offered for an answer from VS Code. */
+export interface AnswerOffer {
+  handle: string;
+  /** Allow is offered only once the row has been there a moment (a click meant for another row lands nowhere). */
+  allowReady: boolean;
 }
 
 /** The commands rows run when clicked (their ids; `src/vscode` registers them). */
@@ -58,7 +67,7 @@ export function treeRows(v: ViewInput): TreeRow[] {
   const waitingTerminals = new Set(waits.map((w) => w.terminalId!));
   const rows: TreeRow[] = [];
   if (waits.length) {
-    const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now));
+    const children = waits.map((w) => waitRow(w, byId.get(w.terminalId!)!, v.now, v.answers?.get(w.id)));
     rows.push({
       key: 'group:needs-you',
       label: `${needsYouGroup()} (${waits.length})`,
@@ -87,11 +96,13 @@ function shownRow(r: TreeRow): TreeRow {
  * its own, so a narrow side bar does not cut it off), then a dialog's choices. The tooltip leads with the
  * question and its age; the evidence follows for bug reports.
  */
-function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
+function waitRow(w: Wait, t: TerminalState, now: number, offer: AnswerOffer | undefined): TreeRow {
   const inline = answerableInline(w);
   const how = inline
     ? l10n.t('Click to answer from here; the answer is typed into the terminal.')
-    : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
+    : offer
+      ? l10n.t('Allow once or deny with the buttons on this row (the agent gets the answer from its own hook), or answer in the terminal.')
+      : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
   const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
   const asks = w.question
     ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question))
@@ -104,7 +115,8 @@ function waitRow(w: Wait, t: TerminalState, now: number): TreeRow {
     description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}`,
     icon: { id: 'bell-dot', color: 'charts.orange' },
     tooltip: `${asks}${options}\n\n${how}\n\n${tooltipMarkdown(t, now)}\n\n${l10n.t('Seen by: {0}', w.seenBy.join(', '))}`,
-    contextValue: `wait.${w.kind}`,
+    contextValue: offer ? `wait.${w.kind}.answer${offer.allowReady ? '.allow' : ''}` : `wait.${w.kind}`,
+    ...(offer ? { answerHandle: offer.handle } : {}),
     terminalId: t.id,
     waitId: w.id,
     group: needsYouGroup(),

@@ -18,6 +18,11 @@ export interface TreeRow {
   children?: TreeRow[];
   /** Shown collapsed (its children on demand). */
   collapsed?: boolean;
+  /**
+   * A permission answerable from here: the pending request's single-use handle. Only in this object, which VS Code
+   * hands back to the inline buttons' commands; never in a label, tooltip, context value or snapshot.
+   */
+  answerHandle?: string;
   /** What a click runs. */
   command?: { id: string; args: unknown[] };
   /** An "Agent hooks" row: which installer its menu runs. */

@@ -32,6 +32,17 @@ export function plain(s: string, max: number = LIMITS.message): string {
   return cut(unlink(printable(s.replace(/\r\n|[\t\n\r]/g, ' '))), max);
 }
 
+/**
+ * Text shown in full where a user decides on it (a command to allow, in a modal's detail): every line kept and
+ * nothing cut, but each line as `plain()` makes it (hidden characters escaped, no link), tabs as spaces.
+ */
+export function whole(s: string): string {
+  return s
+    .split(/\r\n|\n|\r/)
+    .map((line) => noIcons(unlink(printable(line.replace(/\t/g, '  ')))))
+    .join('\n');
+}
+
 /** Breaks every `](`: a link needs the two side by side, and the space added here creates no new pair. */
 function unlink(s: string): string {
   return s.split('](').join('] (');

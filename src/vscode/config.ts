@@ -19,6 +19,8 @@ export interface AgentLensConfig {
   turnEnded: TurnEnds;
   turnSeconds: number;
   quietHours: string;
+  /** Permission dialogs answered from VS Code through the agent's own hook (the user's settings only). */
+  answerFromVSCode: boolean;
   processScanIntervalSeconds: number;
   sessionLogsEnabled: boolean;
   /** Per agent, more session-log locations to watch besides the default (each agent's `logs.setting`). */
@@ -67,6 +69,7 @@ export function readConfig(): AgentLensConfig {
       const v = get('agentLens.notifications.quietHours');
       return typeof v === 'string' ? v : '';
     })(),
+    answerFromVSCode: bool('agentLens.answer.fromVSCode', false),
     processScanIntervalSeconds: num('agentLens.processScan.intervalSeconds', 2, 0, 60),
     sessionLogsEnabled: bool('agentLens.sessionLogs.enabled', true),
     sessionLogPaths: Object.fromEntries(AGENTS.flatMap((a) => (a.logs ? [[a.id, paths(get(a.logs.setting))]] : []))),

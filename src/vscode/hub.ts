@@ -3,7 +3,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { agentLensHome, markerDir } from '../integrations/commands';
-import { installReporter } from '../integrations/reporter/reporterFiles';
 import { pidAlive } from '../hub/discovery';
 import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
@@ -12,6 +11,12 @@ import type { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
 import { HUB_ENV } from '../handoff/hubClient';
+import { answeringScript, installReporter } from '../integrations/reporter/reporterFiles';
+import { HOLD_PATH } from '../answer/decision';
+import { holdRoute } from '../answer/holdRoute';
+import type { PendingAnswers } from '../answer/pending';
+import { checkProvenance } from '../answer/provenance';
+import { escaped } from '../common/log';
 
 export interface RunningHub extends vscode.Disposable {
   hub: Hub;
@@ -32,6 +37,7 @@ export async function startHub(
   store: AgentStore,
   terminals: TerminalAdapter,
   log: vscode.LogOutputChannel,
+  answers: { pending: PendingAnswers; enabled: () => boolean },
 ): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
@@ -42,6 +48,18 @@ export async function startHub(
     log,
     terminalFor: (pids) => terminals.terminalForPids(pids),
   });
+  const script = answeringScript(home);
+  hub.mount(
+    HOLD_PATH,
+    holdRoute({
+      hooks,
+      waits: store,
+      pending: answers.pending,
+      enabled: answers.enabled,
+      provenance: (v) => checkProvenance(v, script, 'claude-code'),
+      log: escaped(log),
+    }),
+  );
   publish();
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
   const noForward = vscode.env.remoteName

@@ -80,3 +80,14 @@ export function progress<R>(title: string, task: (token: vscode.CancellationToke
     (_p, token) => task(token),
   );
 }
+
+/**
+ * A modal that asks before something is done: its message as plain text, its detail as given (already made
+ * safe by the caller: `whole()` keeps it uncut). The first button is the default, so a caller puts the safe one
+ * first; Cancel is added by VS Code. Resolves to the button chosen, or undefined.
+ */
+export async function confirm(message: string, detail: string, ...buttons: string[]): Promise<string | undefined> {
+  return vscode.window
+    .showWarningMessage(plain(message, LIMITS.message), { modal: true, detail }, ...buttons.map((b) => plain(b, LIMITS.label)))
+    .then((choice) => (choice === undefined ? undefined : buttons[buttons.map((b) => plain(b, LIMITS.label)).indexOf(choice)]));
+}

@@ -17,6 +17,13 @@ import { type TurnEnd, turnEvent, TurnWatcher } from '../notify/turns';
 import { escaped, tagged } from '../common/log';
 import { clickUri, handleClick } from './uriHandler';
 
+/** What a wait's notification needs to offer answering its dialog (src/vscode/answerCommands.ts). */
+export interface DialogAnswers {
+  offered(waitId: string): string | undefined;
+  allow(handle: string): Promise<unknown>;
+  deny(handle: string): Promise<unknown>;
+}
+
 /** A notification raised, kept (the last 20) for the test surface and diagnostics. */
 export interface Raised {
   terminalId: string;
@@ -40,6 +47,7 @@ export function waitNotifications(
   isFocused: (terminalId: string) => boolean,
   log: vscode.LogOutputChannel,
   extensionId: string,
+  answers?: DialogAnswers,
 ): { notifier: vscode.Disposable; raised: Raised[] } {
   const raised: Raised[] = [];
   const desktop = desktopNotifications(log, (uri) => handleClick(uri, store, log));
@@ -53,6 +61,19 @@ export function waitNotifications(
     const showTerminal = vscode.l10n.t('Show Terminal');
     void show(message).then((choice) => {
       if (choice === showTerminal) void vscode.commands.executeCommand(COMMAND_IDS.showTerminal, terminalId);
+    });
+  };
+  // A dialog answerable from here gets Allow Once… and Deny… too; its handle stays in this closure.
+  const warnWait = (w: Wait, m: string): Thenable<string | undefined> => {
+    const handle = answers?.offered(w.id);
+    const showTerminal = vscode.l10n.t('Show Terminal');
+    if (!handle || !answers) return ui.warn(m, showTerminal);
+    const allow = vscode.l10n.t('Allow Once…');
+    const deny = vscode.l10n.t('Deny…');
+    return ui.warn(m, allow, deny, showTerminal).then((choice) => {
+      if (choice === allow) void answers.allow(handle);
+      if (choice === deny) void answers.deny(handle);
+      return choice;
     });
   };
   // A click on the desktop's notification brings VS Code forward and shows the terminal (./uriHandler.ts).
@@ -71,7 +92,7 @@ export function waitNotifications(
     notify: (w) => {
       const name = nameOf(w.terminalId);
       logWait(log, w, name);
-      raise(w.terminalId!, w.id, waitNotice(w, name), (m) => ui.warn(m, vscode.l10n.t('Show Terminal')));
+      raise(w.terminalId!, w.id, waitNotice(w, name), (m) => warnWait(w, m));
       toDesktop(waitEvent(w, store, realScheduler), w.terminalId!, () => store.wait(w.id)?.closedAt === undefined);
     },
   });

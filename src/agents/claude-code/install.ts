@@ -1,4 +1,5 @@
-import { type HookTable, row } from '../hookRow';
+import { answerRow, type HookTable, row } from '../hookRow';
+import { HOLD_TIMEOUT_S } from '../../answer/decision';
 
 /** Seconds. */
 const S = 10;
@@ -11,7 +12,8 @@ const S = 10;
 export const hookRows: HookTable = {
   rows: [
     row('PreToolUse', S, false, 'AskUserQuestion'),
-    row('PermissionRequest', S, false, '*'),
+    // Held open for an answer from VS Code (when the user turned that on): its timeout is the hold's.
+    answerRow('PermissionRequest', HOLD_TIMEOUT_S, '*'),
     row('Notification', S, false, 'permission_prompt'),
     row('Stop', S),
     row('StopFailure', S),

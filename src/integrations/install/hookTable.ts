@@ -1,4 +1,5 @@
-import { hookCommand } from '../commands';
+import * as path from 'path';
+import { hookCommand, PERMISSION_COMMAND_NAME } from '../commands';
 import type { ReportingAgent } from '../../hooks/wire';
 import { AGENTS } from '../../agents/registry';
 import type { HookTable } from '../../agents/hookRow';
@@ -12,13 +13,14 @@ export const HOOK_TABLES: Record<JsonHookAgent, HookTable> = Object.fromEntries(
   AGENTS.flatMap((a) => (a.hookRows ? [[a.id, a.hookRows]] : [])),
 ) as Record<JsonHookAgent, HookTable>;
 
-/** The entries to write into `agent`'s settings, calling the reporter command at `reporter`. */
+/** The entries to write into `agent`'s settings, calling the reporter command at `reporter` (the answering hook beside it). */
 export function hookEntries(agent: JsonHookAgent, reporter: string): HookEntry[] {
   const table = HOOK_TABLES[agent];
+  const answering = path.join(path.dirname(reporter), PERMISSION_COMMAND_NAME);
   return table.rows.map((r) => ({
     event: r.event,
     ...(r.matcher === undefined ? {} : { matcher: r.matcher }),
-    command: hookCommand(reporter, agent, r.gated),
+    command: hookCommand(r.program === 'answer' ? answering : reporter, agent, r.gated),
     timeout: r.timeout,
     ...(table.name ? { name: table.name } : {}),
   }));

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { shellWord } from '../../common/shellQuote';
 import { OUR_HOOK_NAME } from '../../agents/hookRow';
-import { OUR_COMMAND_MARK } from '../commands';
+import { OUR_PROGRAM_NAMES } from '../commands';
 import { REPORTING_AGENTS } from '../../agents/hookEvents';
 
 /**
@@ -11,7 +11,7 @@ import { REPORTING_AGENTS } from '../../agents/hookEvents';
  *
  * The command is one of two frames around `<reporter> <agent>`, anchored at both ends. `<reporter>` must be
  * written exactly as shellWord writes it (bare, or single-quoted with `'\''` for a quote), and must name
- * `agent-lens-report` in the `bin` folder of an Agent Lens home. `<agent>` must be a reporting agent. A
+ * `agent-lens-report` (or `agent-lens-permission`, the answering hook) in the `bin` folder of an Agent Lens home. `<agent>` must be a reporting agent. A
  * handler that parses this way is ours when its home is one of these:
  * - a home this install knows: the current `AGENT_LENS_HOME` (or `~/.agent-lens`);
  * - a folder named `.agent-lens`, the default home of any account. Settings files travel in dotfiles
@@ -59,12 +59,12 @@ export function withCommands(own: OwnEntries, commands: Iterable<string>): OwnEn
   return { homes: own.homes, commands: new Set([...own.commands, ...commands]) };
 }
 
-/** `<home>` of `<home>/bin/agent-lens-report`, for an absolute path with no `.`, `..` or doubled separator. */
+/** `<home>` of `<home>/bin/agent-lens-report` (or the answering hook), for an absolute path with no `.`, `..` or doubled separator. */
 function reporterHome(reporter: string): string | undefined {
   const p = reporter.includes('\\') ? path.win32 : path.posix;
   if (!p.isAbsolute(reporter) || p.normalize(reporter) !== reporter) return undefined;
   const bin = p.dirname(reporter);
-  if (p.basename(reporter) !== OUR_COMMAND_MARK || p.basename(bin) !== 'bin') return undefined;
+  if (!OUR_PROGRAM_NAMES.includes(p.basename(reporter)) || p.basename(bin) !== 'bin') return undefined;
   return p.dirname(bin);
 }
 

@@ -32,10 +32,23 @@ function parentOf(pid: number): number | undefined {
 }
 
 /** POSTs a body to the hub; resolves with the HTTP status, or undefined when it could not be delivered in time. */
-export function post(d: Discovery, body: string, timeoutMs: number): Promise<number | undefined> {
+export async function post(d: Discovery, body: string, timeoutMs: number): Promise<number | undefined> {
+  return (await request(d, REPORT_PATH, body, timeoutMs))?.status;
+}
+
+/** An answer's body is small (a decision); more is not read. */
+const ANSWER_LIMIT = 16 * 1024;
+
+/** POSTs a body to the hub at `route`; resolves with the status and the answer's text, or undefined in time's absence. */
+export function request(
+  d: Discovery,
+  route: string,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status?: number; text: string } | undefined> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (v: number | undefined) => {
+    const finish = (v: { status?: number; text: string } | undefined) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -45,7 +58,7 @@ export function post(d: Discovery, body: string, timeoutMs: number): Promise<num
       {
         host: '127.0.0.1',
         port: d.port,
-        path: REPORT_PATH,
+        path: route,
         method: 'POST',
         agent: false,
         headers: {
@@ -56,9 +69,13 @@ export function post(d: Discovery, body: string, timeoutMs: number): Promise<num
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => finish(res.statusCode));
-        res.on('error', () => finish(res.statusCode));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          if (text.length < ANSWER_LIMIT) text += c;
+        });
+        res.on('end', () => finish({ status: res.statusCode, text }));
+        res.on('error', () => finish({ status: res.statusCode, text: '' }));
       },
     );
     const timer = setTimeout(() => {

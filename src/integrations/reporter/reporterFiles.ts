@@ -1,13 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { unsafeDirReason, writeFileAtomic } from '../../common/fsutil';
-import { reporterCommandPath } from '../commands';
+import { permissionCommandPath, reporterCommandPath } from '../commands';
 import { shellQuote } from '../../common/shellQuote';
 
 /**
  * Puts the reporter where hook commands find it across extension updates: `<home>/bin/report.cjs` (a copy of
- * the bundled script) and `<home>/bin/agent-lens-report`, a sh script that starts it with a known Node.
- * Rewritten only when its content changes.
+ * the bundled script) and `<home>/bin/agent-lens-report`, a sh script that starts it with a known Node; and the
+ * answering hook beside it (`permission.cjs`, `agent-lens-permission`), bundled next to the reporter. Rewritten
+ * only when its content changes.
  */
 export function installReporter(home: string, bundledScript: string, node: { path: string; electron: boolean }): string {
   const bin = privateBin(home);
@@ -15,7 +16,27 @@ export function installReporter(home: string, bundledScript: string, node: { pat
   writeIfChanged(script, fs.readFileSync(bundledScript, 'utf8'), 0o644);
   const cmd = reporterCommandPath(home);
   writeIfChanged(cmd, wrapper(node, script), 0o755);
+  const answering = answeringScript(home);
+  writeIfChanged(answering, fs.readFileSync(path.join(path.dirname(bundledScript), 'agent-lens-permission.js'), 'utf8'), 0o644);
+  writeIfChanged(permissionCommandPath(home), answeringWrapper(node, answering), 0o755);
   return cmd;
+}
+
+/** The installed answering hook script: the hub offers an answer only to a process running exactly this file. */
+export function answeringScript(home: string): string {
+  return path.join(home, 'bin', 'permission.cjs');
+}
+
+/** As `wrapper`, but stdout is kept: it is Claude Code's decision channel, and the script prints only a decision there. */
+export function answeringWrapper(node: { path: string; electron: boolean }, script: string): string {
+  return [
+    '#!/bin/sh',
+    '# agent-lens-permission: written by Agent Lens on activation. Claude Code’s PermissionRequest hook calls this path; it prints a decision only when the user answered in VS Code.',
+    '[ -n "$AGENT_LENS_HUB" ] && [ -e "$AGENT_LENS_HUB" ] || { cat >/dev/null; exit 0; }',
+    `${node.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}exec ${shellQuote(node.path)} ${shellQuote(script)} "$@" 2>/dev/null`,
+    'exit 0',
+    '',
+  ].join('\n');
 }
 
 /**

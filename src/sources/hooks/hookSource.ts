@@ -19,6 +19,14 @@ export interface HookSourceOptions {
   clock?: Clock;
 }
 
+/** A report as the hub received it. */
+export interface Received {
+  report: Report;
+  verdict: PeerVerdict;
+  /** What went into the store; undefined when nothing did (refused, or a word the mapping ignores). */
+  observation?: Observation;
+}
+
 /** The end of a reply kept for routing triggers (the reporter already cut the payload's text). */
 const REPLY_KEPT = 4000;
 
@@ -46,6 +54,12 @@ export class HookSource {
 
   /** The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. */
   handle = (body: unknown, connection?: ConnectionFacts): undefined => {
+    this.receive(body, connection);
+    return undefined;
+  };
+
+  /** What `handle` does, with what it found: the report, who sent it, and what was recorded (src/answer/holdRoute.ts). */
+  receive(body: unknown, connection?: ConnectionFacts): Received {
     const r = reportSchema.safeParse(body);
     if (!r.success)
       throw new HubError(400, `not a report: ${r.error.issues[0]?.path.join('.') || ''} ${r.error.issues[0]?.message ?? ''}`.trim());
@@ -55,9 +69,9 @@ export class HookSource {
       ? this.identify(connection, claim)
       : { provenance: 'unverified', why: 'no connection', askable: false };
     // A report cannot come from the future: a forged late `at` would outlast every later word of its source.
-    this.record({ ...r.data, at: Math.min(r.data.at, this.clock.now()) }, verdict);
-    return undefined;
-  };
+    const report = { ...r.data, at: Math.min(r.data.at, this.clock.now()) };
+    return { report, verdict, observation: this.record(report, verdict) };
+  }
 
   /**
    * Records a report. `verdict`: who the hub found on the other end; none for an in-process caller (a replay

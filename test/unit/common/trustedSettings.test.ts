@@ -23,7 +23,8 @@ describe('trusted settings: the policy table and the layers that count', () => {
         .sort(),
     );
     for (const [key, policy] of Object.entries(SETTING_POLICY)) {
-      const declared = settings[key].scope === 'machine' ? 'machine' : restricted.includes(key) ? 'trusted' : 'workspace';
+      const scope = settings[key].scope;
+      const declared = scope === 'machine' || scope === 'application' ? scope : restricted.includes(key) ? 'trusted' : 'workspace';
       assert.strictEqual(policy, declared, key);
     }
   });

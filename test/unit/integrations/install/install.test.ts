@@ -1,6 +1,9 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { OUR_COMMAND_MARK } from '../../../../src/integrations/commands';
+import * as path from 'path';
+import { OUR_COMMAND_MARK, PERMISSION_COMMAND_NAME } from '../../../../src/integrations/commands';
+import { HOLD_TIMEOUT_S } from '../../../../src/answer/decision';
+import { parseOurCommand } from '../../../../src/integrations/install/ownEntries';
 import { hookEntries } from '../../../../src/integrations/install/hookTable';
 import {
   addHooks,
@@ -31,7 +34,14 @@ describe('install: hook table', () => {
     );
     const gemini = hookEntries('gemini', REPORTER);
     assert.ok(gemini.every((e) => e.timeout === 10_000 && e.name === 'agent-lens'));
-    assert.ok([...claude, ...codex, ...gemini].every((e) => e.command.includes(OUR_COMMAND_MARK)));
+    // Claude Code's PermissionRequest runs the answering hook beside the reporter, with the hold's timeout; every
+    // other entry runs the reporter. Both are Agent Lens's own commands to the installers.
+    const answering = [...claude, ...codex, ...gemini].filter((e) => !e.command.includes(OUR_COMMAND_MARK));
+    assert.deepStrictEqual(
+      answering.map((e) => [e.event, e.command, e.timeout]),
+      [['PermissionRequest', `exec ${path.join(path.dirname(REPORTER), PERMISSION_COMMAND_NAME)} claude-code`, HOLD_TIMEOUT_S]],
+    );
+    assert.ok([...claude, ...codex, ...gemini].every((e) => parseOurCommand(e.command)));
   });
 });
 

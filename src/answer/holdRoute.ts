@@ -1,0 +1,84 @@
+import type { Logger } from '../common/log';
+import type { Event } from '../common/emitter';
+import type { ConnectionFacts } from '../hub/connections';
+import { HubError } from '../hub/security';
+import type { HookSource } from '../sources/hooks/hookSource';
+import type { Wait } from '../store/waits';
+import { HOLD_GIVE_UP_MS, type HeldAnswer } from './decision';
+import type { PendingAnswers, PendingRequest } from './pending';
+import type { Provenance } from './provenance';
+import type { PeerVerdict } from '../hub/peer';
+
+export interface HoldOptions {
+  hooks: Pick<HookSource, 'receive'>;
+  waits: { waits(): Wait[]; onDidChangeWait: Event<Wait> };
+  pending: PendingAnswers;
+  /** `agentLens.answer.fromVSCode` as it is now (application scope: no workspace can turn it on). */
+  enabled: () => boolean;
+  /** Whether the sender is the installed hook below the agent that is its terminal's foreground job. */
+  provenance: (verdict: PeerVerdict) => Provenance;
+  log: Logger;
+  /** Tests: a shorter hold than the hook's own limit. */
+  giveUpMs?: number;
+}
+
+/**
+ * The held hook's route: Claude Code's `PermissionRequest` hook posts its report here and keeps the connection
+ * open. The report is recorded as any other (the wait opens as before); then, only if answering from VS Code is
+ * on and the kernel vouches for the sender, the request waits for the user's decision, which goes back on this
+ * connection alone. Every other way out answers nothing, and the hook exits leaving the dialog to the terminal:
+ * the wait closed (answered there), the hook was killed (No or Esc there), the time ran out, the window closed.
+ * No route anywhere accepts a decision: only a click in VS Code makes one (src/vscode/answerCommands.ts).
+ */
+export function holdRoute(o: HoldOptions) {
+  return (body: unknown, connection: ConnectionFacts, closed: AbortSignal): Promise<HeldAnswer | undefined> | undefined => {
+    const { report, verdict, observation } = o.hooks.receive(body, connection);
+    if (report.agent !== 'claude-code' || report.payload.hook_event_name !== 'PermissionRequest')
+      throw new HubError(400, 'only a Claude Code PermissionRequest is held');
+    if (!o.enabled() || report.payload.tool_name === 'AskUserQuestion') return undefined;
+    const terminalId = observation?.locator.terminalId;
+    const wait = terminalId && o.waits.waits().find((w) => w.terminalId === terminalId && w.kind === 'permission');
+    if (!terminalId || !wait) return undefined;
+    const p = o.provenance(verdict);
+    if (!p.ok) {
+      o.log.info(`answering: a Claude Code permission in a terminal is left to the terminal: ${p.why}`);
+      return undefined;
+    }
+    const input = report.payload.tool_input;
+    return hold(o, closed, {
+      agent: 'claude-code',
+      terminalId,
+      waitId: wait.id,
+      tool: typeof report.payload.tool_name === 'string' ? report.payload.tool_name : '',
+      input: input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
+      since: Date.now(),
+    });
+  };
+}
+
+/** Holds one request until the user decides, its wait closes, its hook goes or its time runs out. */
+function hold(o: HoldOptions, closed: AbortSignal, r: Omit<PendingRequest, 'handle'>): Promise<HeldAnswer | undefined> {
+  return new Promise((resolve) => {
+    let why = 'the window closed';
+    const request = o.pending.add(r, (a) => {
+      clearTimeout(timer);
+      sub.dispose();
+      closed.removeEventListener('abort', onClosed);
+      o.log.info(
+        `answering: ${r.agent} permission (${r.tool}) ${a.decision ? `answered from VS Code: ${a.decision.behavior === 'allow' ? 'allow once' : 'deny'}` : `left to the terminal: ${why}`}`,
+      );
+      resolve(a.decision ? a : undefined);
+    });
+    const end = (reason: string) => {
+      why = reason;
+      o.pending.drop(request.handle);
+    };
+    const sub = o.waits.onDidChangeWait((w) => {
+      if (w.id === r.waitId && w.closedAt !== undefined) end('the dialog closed (answered in the terminal)');
+    });
+    const onClosed = () => end('the hook went (answered or cancelled in the terminal)');
+    closed.addEventListener('abort', onClosed);
+    const timer = setTimeout(() => end('it was held too long'), o.giveUpMs ?? HOLD_GIVE_UP_MS);
+    if (closed.aborted) onClosed();
+  });
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'crypto';
+import type { AgentKind } from '../common/agents';
+import { Emitter, type Event } from '../common/emitter';
+import type { Decision, HeldAnswer } from './decision';
+
+/**
+ * One dialog an agent's hook holds open for an answer from VS Code. Its own record, made from the held
+ * request alone: no other report merges into it, closes it or re-labels it.
+ */
+export interface PendingRequest {
+  /** Unguessable and single-use; lives only in this process (never in a log, tooltip, API result or message). */
+  readonly handle: string;
+  readonly agent: AgentKind;
+  readonly terminalId: string;
+  /** The Needs-you wait this dialog is. */
+  readonly waitId: string;
+  readonly tool: string;
+  /** The tool's whole input, as the hook received it: the confirmation shows it in full. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** Epoch ms when the request came in: Allow is offered only a moment later. */
+  readonly since: number;
+}
+
+/** What became of an answer given in VS Code. */
+export type AnswerOutcome = 'sent' | 'gone' | 'ambiguous';
+
+/** How long a request must have been offered before its Allow button works: a click meant for another row lands nowhere. */
+export const ALLOW_AFTER_MS = 1000;
+
+interface Entry {
+  request: PendingRequest;
+  settle: (a: HeldAnswer) => void;
+}
+
+/**
+ * The requests held open right now. A request is offered (buttons on its row) only while it is the one request
+ * on its terminal and its wait is the terminal's open wait; two at once on a terminal is ambiguity, and then
+ * neither is offered. Answering uses the handle once: the decision goes back only to the hook that asked.
+ */
+export class PendingAnswers {
+  private readonly byHandle = new Map<string, Entry>();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changed.event;
+
+  /** Records a held request; `settle` answers its hook (once). */
+  add(r: Omit<PendingRequest, 'handle'>, settle: (a: HeldAnswer) => void): PendingRequest {
+    const request: PendingRequest = { ...r, handle: randomBytes(16).toString('hex') };
+    this.byHandle.set(request.handle, { request, settle });
+    this.changed.fire();
+    return request;
+  }
+
+  /** Ends a request without a decision: its hook exits with nothing and the dialog stays in the terminal. */
+  drop(handle: string): void {
+    const e = this.byHandle.get(handle);
+    if (!e) return;
+    this.byHandle.delete(handle);
+    e.settle({});
+    this.changed.fire();
+  }
+
+  /** The request whose buttons a wait's row shows: the single one on its terminal, for this very wait. */
+  offered(waitId: string): PendingRequest | undefined {
+    const hit = [...this.byHandle.values()].find((e) => e.request.waitId === waitId)?.request;
+    return hit && this.onTerminal(hit.terminalId).length === 1 ? hit : undefined;
+  }
+
+  /** Whether Allow may be pressed yet (see ALLOW_AFTER_MS). */
+  static allowReady(r: PendingRequest, now: number): boolean {
+    return now - r.since >= ALLOW_AFTER_MS;
+  }
+
+  /** The request behind a handle, while it is still held and unambiguous. */
+  get(handle: string): PendingRequest | undefined {
+    const e = this.byHandle.get(handle);
+    return e && this.onTerminal(e.request.terminalId).length === 1 ? e.request : undefined;
+  }
+
+  /** Sends the user's decision to the hook that asked, once. */
+  answer(handle: string, decision: Decision): AnswerOutcome {
+    const e = this.byHandle.get(handle);
+    if (!e) return 'gone';
+    if (this.onTerminal(e.request.terminalId).length !== 1) return 'ambiguous';
+    this.byHandle.delete(handle);
+    e.settle({ decision });
+    this.changed.fire();
+    return 'sent';
+  }
+
+  /** Requests held for a wait: all of them are dropped when it closes. */
+  forWait(waitId: string): PendingRequest[] {
+    return [...this.byHandle.values()].filter((e) => e.request.waitId === waitId).map((e) => e.request);
+  }
+
+  get size(): number {
+    return this.byHandle.size;
+  }
+
+  /** Every hook gets its answer (nothing) when the window goes. */
+  dispose(): void {
+    for (const h of [...this.byHandle.keys()]) this.drop(h);
+    this.changed.dispose();
+  }
+
+  private onTerminal(terminalId: string): Entry[] {
+    return [...this.byHandle.values()].filter((e) => e.request.terminalId === terminalId);
+  }
+}
+
+/** The waits answerable from here right now, for the views: each one's handle and whether Allow is ready. */
+export function answerOffers(
+  pending: PendingAnswers,
+  waitIds: Iterable<string>,
+  now: number,
+): Map<string, { handle: string; allowReady: boolean }> {
+  const out = new Map<string, { handle: string; allowReady: boolean }>();
+  for (const id of waitIds) {
+    const r = pending.offered(id);
+    if (r) out.set(id, { handle: r.handle, allowReady: PendingAnswers.allowReady(r, now) });
+  }
+  return out;
+}

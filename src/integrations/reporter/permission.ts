@@ -1,0 +1,35 @@
+/**
+ * `agent-lens-permission claude-code`: Claude Code's `PermissionRequest` hook. It reports the dialog as the
+ * reporter does, on a connection it keeps open: when the user has turned on answering from VS Code and decides
+ * there, the hub answers on it, and this prints Claude Code's decision JSON on stdout — the hook's documented
+ * decision channel, and the only thing it ever prints. In every other case it prints nothing and exits, which
+ * leaves the dialog in the terminal as it was: no hub, answering off, the dialog answered in the terminal, the
+ * hold over its limit, anything unexpected. Claude Code SIGTERMs it when the dialog is refused there (No, Esc).
+ */
+import { readDiscovery } from '../../hub/discovery';
+import { claudeDecisionJson, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../answer/decision';
+import { request } from './client';
+import { readReport } from './reportParts';
+
+async function main(argv: string[]): Promise<string | undefined> {
+  const hubFile = process.env.AGENT_LENS_HUB;
+  const hub = readDiscovery(hubFile);
+  const r = await readReport(argv[0], hub ? hubFile : undefined);
+  if (!hub || !r || r.report.agent !== 'claude-code') return undefined;
+  const answer = await request(hub, HOLD_PATH, r.body, HOLD_GIVE_UP_MS);
+  if (answer?.status !== 200) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.text);
+  } catch {
+    return undefined;
+  }
+  const d = decisionOf(parsed);
+  return d ? claudeDecisionJson(d) : undefined;
+}
+
+function exit(): void {
+  process.exit(0);
+}
+
+main(process.argv.slice(2)).then((out) => (out ? process.stdout.write(`${out}\n`, exit) : exit()), exit);

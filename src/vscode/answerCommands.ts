@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import type { Decision } from '../answer/decision';
+import { type AnswerOutcome, type PendingAnswers, type PendingRequest } from '../answer/pending';
+import type { AgentStore } from '../store/store';
+import { allowButton, allowQuestion, ambiguousNotice, denyPrompt, goneNotice, permissionDetail } from '../views/answerTexts';
+import { displayName } from '../views/names';
+import type { Handlers } from './commandTable';
+import type { TerminalAdapter } from './terminals';
+import * as ui from './ui';
+import { printable } from '../common/printable';
+
+/**
+ * *Allow Once* and *Deny…* on a Needs-you row (and on its notification): the only way a decision is made. The
+ * row hands its command the pending request's handle (in memory; a command run from elsewhere has none and does
+ * nothing); Allow asks first in a modal that shows the whole command, whose default button shows the terminal
+ * instead. The decision goes to the hook that asked, once (src/answer/pending.ts).
+ */
+export class Answering {
+  constructor(
+    private readonly pending: PendingAnswers,
+    private readonly store: AgentStore,
+    private readonly terminals: TerminalAdapter,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  handlers(): Handlers {
+    return {
+      allowOnce: (row?: { answerHandle?: unknown }) => this.allow(handleOf(row)),
+      denyPermission: (row?: { answerHandle?: unknown }) => this.deny(handleOf(row)),
+    };
+  }
+
+  /** Allow, once the user has seen the whole command and chosen Allow in the modal. */
+  async allow(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+    const r = this.request(handle);
+    if (!r) return undefined;
+    const showTerminal = vscode.l10n.t('Show Terminal');
+    const choice = await ui.confirm(allowQuestion(r.agent, this.nameOf(r)), permissionDetail(r.tool, r.input), showTerminal, allowButton());
+    if (choice === showTerminal) this.terminals.terminalOf(r.terminalId)?.show(false);
+    if (choice !== allowButton()) return undefined;
+    return this.send(r, { behavior: 'allow' });
+  }
+
+  /** Deny, with what the model should do instead if the user writes it; Escape leaves the dialog open. */
+  async deny(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+    const r = this.request(handle);
+    if (!r) return undefined;
+    const message = await ui.input({ title: vscode.l10n.t('Deny'), prompt: denyPrompt(r.agent), ignoreFocusOut: true });
+    if (message === undefined) return undefined;
+    return this.send(r, message.trim() ? { behavior: 'deny', message: message.trim() } : { behavior: 'deny' });
+  }
+
+  /** Whether a wait's dialog is offered now, and its handle (for a notification's buttons, kept in memory). */
+  offered(waitId: string): string | undefined {
+    return this.pending.offered(waitId)?.handle;
+  }
+
+  private request(handle: string | undefined): PendingRequest | undefined {
+    const r = handle ? this.pending.get(handle) : undefined;
+    if (!r) void ui.info(goneNotice());
+    return r;
+  }
+
+  private send(r: PendingRequest, d: Decision): AnswerOutcome {
+    const outcome = this.pending.answer(r.handle, d);
+    const what = d.behavior === 'allow' ? 'allow once' : d.message ? 'deny, with a message' : 'deny';
+    // The command itself is not logged: it can hold a secret. Who, where and which option are.
+    this.log.info(`answered from VS Code: ${what} for ${r.agent} (${r.tool}) in “${printable(this.nameOf(r))}”: ${outcome}`);
+    if (outcome === 'gone') void ui.info(goneNotice());
+    if (outcome === 'ambiguous') void ui.warn(ambiguousNotice());
+    return outcome;
+  }
+
+  private nameOf(r: PendingRequest): string {
+    const t = this.store.terminal(r.terminalId);
+    return t ? displayName(t, this.store.terminals()) : r.terminalId;
+  }
+}
+
+function handleOf(row: { answerHandle?: unknown } | undefined): string | undefined {
+  return row && typeof row === 'object' && typeof row.answerHandle === 'string' ? row.answerHandle : undefined;
+}
