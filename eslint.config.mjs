@@ -70,6 +70,7 @@ const ADAPTERS_MAY_USE = [
   'integrations',
   'views',
   'notify',
+  'answer',
 ];
 export const LAYERS = {
   common: [],
@@ -86,6 +87,7 @@ export const LAYERS = {
   integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
   views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
   notify: ['common', 'agents', 'store', 'views'],
+  answer: ['common', 'agents', 'detect', 'hooks', 'hub', 'sources', 'store'],
   vscode: ADAPTERS_MAY_USE,
   cli: ADAPTERS_MAY_USE,
 };

@@ -16,6 +16,7 @@ import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
 import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
+import { benchAnswer } from './answer';
 import { benchLinear } from './linear';
 import { benchLogs } from './logs';
 import { benchNotify } from './notify';
@@ -207,6 +208,7 @@ void benchLogs(
   },
 )
   .then(() => benchHooks((s) => console.log(s)))
+  .then(() => benchAnswer((s) => console.log(s)))
   .then(() => benchProvenance((s) => console.log(s)))
   .then(() => benchHandoff((s) => console.log(s)))
   .then(() => benchNotify((s) => console.log(s)))

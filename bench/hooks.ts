@@ -29,7 +29,7 @@ const IN_PROCESS_REPORTS = 10_000;
 const RECORDINGS = { 'claude-code': 'claude-code/04-bash-permission-approve', codex: 'codex/04-approval-approve' } as const;
 
 /** The repository: the folder above this script holding the built reporter (dist/bench.js → ..), else the working directory's. */
-function repoRoot(): string | undefined {
+export function repoRoot(): string | undefined {
   for (const start of [__dirname, process.cwd()]) {
     for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
       if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'dist', 'agent-lens-report.js'))) return dir;
@@ -40,7 +40,7 @@ function repoRoot(): string | undefined {
 }
 
 /** One recorded payload of this event (the hook's stdin as the CLI wrote it). */
-function payloadOf(root: string, agent: keyof typeof RECORDINGS, event: string): Record<string, unknown> {
+export function payloadOf(root: string, agent: keyof typeof RECORDINGS, event: string): Record<string, unknown> {
   const p = recordingHooks(path.join(root, 'test', 'fixtures', 'recordings', RECORDINGS[agent]), agent).find(
     (h) => h.payload.hook_event_name === event,
   )?.payload;
@@ -65,7 +65,7 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];
 }
 
-const ms = (xs: number[], digits = 1) => `p50 ${pct(xs, 50).toFixed(digits)} ms, p95 ${pct(xs, 95).toFixed(digits)} ms`;
+export const ms = (xs: number[], digits = 1) => `p50 ${pct(xs, 50).toFixed(digits)} ms, p95 ${pct(xs, 95).toFixed(digits)} ms`;
 
 interface Rig {
   env: NodeJS.ProcessEnv;
@@ -74,7 +74,7 @@ interface Rig {
   arrivals: number[];
 }
 
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
+export async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
   const end = performance.now() + timeoutMs;
   while (!cond() && performance.now() < end) await new Promise((r) => setTimeout(r, 1));
   return cond();

@@ -88,6 +88,8 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   const terminals = new TerminalAdapter(store, config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
   const late: { hooks?: HookCommands; handoff?: HandoffHost } = {};
+  // Before the views: their first render reads what is offered for an answer.
+  const pending = new PendingAnswers();
   const input = (): ViewInput => ({
     terminals: store.terminals(),
     waits: store.waits(),
@@ -102,7 +104,6 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     handoff: late.handoff?.view(),
   });
   const { tree, view, statusBar, render } = views(input);
-  const pending = new PendingAnswers();
   const answering = new Answering(pending, store, terminals, log);
   const { notifier, raised, notify } = notifications(context, store, config, activeId, log, answering);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));

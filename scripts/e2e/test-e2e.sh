@@ -20,7 +20,9 @@ HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.l
   node .e2e/cs/node_modules/code-server/out/node/entry.js \
   --install-extension artifacts/agent-lens.vsix --extensions-dir "$tmp/ext" --user-data-dir "$tmp/ud" >&2
 installed=$(ls -d "$tmp"/ext/agent-lens.agent-lens-*/)
-test -f "$installed/dist/extension.js" || { echo "the .vsix installed without dist/extension.js" >&2; exit 1; }
+for f in extension.js agent-lens-report.js agent-lens-permission.js; do
+  test -f "$installed/dist/$f" || { echo "the .vsix installed without dist/$f" >&2; exit 1; }
+done
 
 # The suite itself is bundled in development mode (out/test/e2e); the extension under test is the installed .vsix.
 node esbuild.mjs

@@ -28,7 +28,13 @@ export const row = (event: string, timeout: number, gated = false, matcher?: str
 /** Gemini CLI shows a hook's name while it runs; Agent Lens has always named its Gemini hooks this. */
 export const OUR_HOOK_NAME = 'agent-lens';
 
-/** The answering hook's row: it holds the dialog up to HOLD_TIMEOUT_S (src/answer/decision.ts), so its timeout matches. */
+/**
+ * How long the answering hook may hold a dialog, in seconds: its row's `timeout`, so the agent never kills it
+ * mid-answer (src/hooks/decision.ts gives up a little before).
+ */
+export const ANSWER_HOLD_S = 600;
+
+/** The answering hook's row (src/integrations/reporter/permission.ts runs instead of the reporter). */
 export const answerRow = (event: string, timeout: number, matcher?: string): HookRow => ({
   ...row(event, timeout, false, matcher),
   program: 'answer',

@@ -4,7 +4,8 @@ import type { ConnectionFacts } from '../hub/connections';
 import { HubError } from '../hub/security';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { Wait } from '../store/waits';
-import { HOLD_GIVE_UP_MS, type HeldAnswer } from './decision';
+import { HOLD_GIVE_UP_MS, HOLD_PATH, type HeldAnswer } from '../hooks/decision';
+import type { Hub } from '../hub/hub';
 import type { PendingAnswers, PendingRequest } from './pending';
 import type { Provenance } from './provenance';
 import type { PeerVerdict } from '../hub/peer';
@@ -81,4 +82,9 @@ function hold(o: HoldOptions, closed: AbortSignal, r: Omit<PendingRequest, 'hand
     const timer = setTimeout(() => end('it was held too long'), o.giveUpMs ?? HOLD_GIVE_UP_MS);
     if (closed.aborted) onClosed();
   });
+}
+
+/** Mounts the held hook's route on a hub (the window's, a test's, the bench's). */
+export function mountHold(hub: Pick<Hub, 'mount'>, o: HoldOptions): void {
+  hub.mount(HOLD_PATH, holdRoute(o));
 }

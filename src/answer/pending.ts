@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { AgentKind } from '../common/agents';
 import { Emitter, type Event } from '../common/emitter';
-import type { Decision, HeldAnswer } from './decision';
+import type { Decision, HeldAnswer } from '../hooks/decision';
 
 /**
  * One dialog an agent's hook holds open for an answer from VS Code. Its own record, made from the held
@@ -68,6 +68,11 @@ export class PendingAnswers {
   /** Whether Allow may be pressed yet (see ALLOW_AFTER_MS). */
   static allowReady(r: PendingRequest, now: number): boolean {
     return now - r.since >= ALLOW_AFTER_MS;
+  }
+
+  /** Whether a handle's request is still held (answerable or not). */
+  holds(handle: string): boolean {
+    return this.byHandle.has(handle);
   }
 
   /** The request behind a handle, while it is still held and unambiguous. */

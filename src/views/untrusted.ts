@@ -33,13 +33,14 @@ export function plain(s: string, max: number = LIMITS.message): string {
 }
 
 /**
- * Text shown in full where a user decides on it (a command to allow, in a modal's detail): every line kept and
- * nothing cut, but each line as `plain()` makes it (hidden characters escaped, no link), tabs as spaces.
+ * Text shown in full where a user decides on it (a command to allow, in a modal's detail, which VS Code renders
+ * as plain text: no link, no icon): every line kept and nothing cut or rewritten — what is shown is what would
+ * run — except that hidden characters (control, bidi, invisible) are shown escaped (`\u202e`, a tab `\u0009`).
  */
 export function whole(s: string): string {
   return s
     .split(/\r\n|\n|\r/)
-    .map((line) => noIcons(unlink(printable(line.replace(/\t/g, '  ')))))
+    .map((line) => printable(line))
     .join('\n');
 }
 

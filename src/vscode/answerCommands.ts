@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Decision } from '../answer/decision';
+import type { Decision } from '../hooks/decision';
 import { type AnswerOutcome, type PendingAnswers, type PendingRequest } from '../answer/pending';
 import type { AgentStore } from '../store/store';
 import { allowButton, allowQuestion, ambiguousNotice, denyPrompt, goneNotice, permissionDetail } from '../views/answerTexts';
@@ -57,7 +57,7 @@ export class Answering {
 
   private request(handle: string | undefined): PendingRequest | undefined {
     const r = handle ? this.pending.get(handle) : undefined;
-    if (!r) void ui.info(goneNotice());
+    if (!r) void (handle && this.pending.holds(handle) ? ui.warn(ambiguousNotice()) : ui.info(goneNotice()));
     return r;
   }
 

@@ -12,8 +12,7 @@ import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
 import { HUB_ENV } from '../handoff/hubClient';
 import { answeringScript, installReporter } from '../integrations/reporter/reporterFiles';
-import { HOLD_PATH } from '../answer/decision';
-import { holdRoute } from '../answer/holdRoute';
+import { mountHold } from '../answer/holdRoute';
 import type { PendingAnswers } from '../answer/pending';
 import { checkProvenance } from '../answer/provenance';
 import { escaped } from '../common/log';
@@ -49,17 +48,14 @@ export async function startHub(
     terminalFor: (pids) => terminals.terminalForPids(pids),
   });
   const script = answeringScript(home);
-  hub.mount(
-    HOLD_PATH,
-    holdRoute({
-      hooks,
-      waits: store,
-      pending: answers.pending,
-      enabled: answers.enabled,
-      provenance: (v) => checkProvenance(v, script, 'claude-code'),
-      log: escaped(log),
-    }),
-  );
+  mountHold(hub, {
+    hooks,
+    waits: store,
+    pending: answers.pending,
+    enabled: answers.enabled,
+    provenance: (v) => checkProvenance(v, script, 'claude-code'),
+    log: escaped(log),
+  });
   publish();
   // Only remote windows forward ports: the hub is for this machine's terminals, not the client's (src/hub/portForwarding.ts).
   const noForward = vscode.env.remoteName

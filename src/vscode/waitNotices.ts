@@ -70,7 +70,8 @@ export function waitNotifications(
     if (!handle || !answers) return ui.warn(m, showTerminal);
     const allow = vscode.l10n.t('Allow Once…');
     const deny = vscode.l10n.t('Deny…');
-    return ui.warn(m, allow, deny, showTerminal).then((choice) => {
+    // Show Terminal first: the first button is the toast's primary one, and Allow is never that.
+    return ui.warn(m, showTerminal, deny, allow).then((choice) => {
       if (choice === allow) void answers.allow(handle);
       if (choice === deny) void answers.deny(handle);
       return choice;

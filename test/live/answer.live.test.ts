@@ -16,8 +16,8 @@ import { realScheduler } from '../../src/common/scheduler';
 import { HookSource } from '../../src/sources/hooks/hookSource';
 import { TerminalSession } from '../../src/sources/terminal/session';
 import { AgentStore } from '../../src/store/store';
-import { HOLD_PATH, type Decision } from '../../src/answer/decision';
-import { holdRoute } from '../../src/answer/holdRoute';
+import type { Decision } from '../../src/hooks/decision';
+import { mountHold } from '../../src/answer/holdRoute';
 import { PendingAnswers, type PendingRequest } from '../../src/answer/pending';
 import { checkProvenance } from '../../src/answer/provenance';
 import { SILENT } from '../../src/common/log';
@@ -129,17 +129,14 @@ async function play(
   const rig: Rig = { pending, store, script: answeringScript(alHome) };
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
   hub.mount(REPORT_PATH, hooks.handle);
-  hub.mount(
-    HOLD_PATH,
-    holdRoute({
-      hooks,
-      waits: store,
-      pending,
-      enabled: () => true,
-      provenance: (v) => checkProvenance(v, rig.script, 'claude-code'),
-      log: SILENT,
-    }),
-  );
+  mountHold(hub, {
+    hooks,
+    waits: store,
+    pending,
+    enabled: () => true,
+    provenance: (v) => checkProvenance(v, rig.script, 'claude-code'),
+    log: SILENT,
+  });
   const discovery = path.join(alHome, 'hubs', 'live.json');
   writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
   const sc = make(rig);

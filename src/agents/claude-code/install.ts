@@ -1,5 +1,4 @@
-import { answerRow, type HookTable, row } from '../hookRow';
-import { HOLD_TIMEOUT_S } from '../../answer/decision';
+import { ANSWER_HOLD_S, answerRow, type HookTable, row } from '../hookRow';
 
 /** Seconds. */
 const S = 10;
@@ -13,7 +12,7 @@ export const hookRows: HookTable = {
   rows: [
     row('PreToolUse', S, false, 'AskUserQuestion'),
     // Held open for an answer from VS Code (when the user turned that on): its timeout is the hold's.
-    answerRow('PermissionRequest', HOLD_TIMEOUT_S, '*'),
+    answerRow('PermissionRequest', ANSWER_HOLD_S, '*'),
     row('Notification', S, false, 'permission_prompt'),
     row('Stop', S),
     row('StopFailure', S),

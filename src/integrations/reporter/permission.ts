@@ -7,7 +7,7 @@
  * hold over its limit, anything unexpected. Claude Code SIGTERMs it when the dialog is refused there (No, Esc).
  */
 import { readDiscovery } from '../../hub/discovery';
-import { claudeDecisionJson, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../answer/decision';
+import { claudeDecisionJson, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../hooks/decision';
 import { request } from './client';
 import { readReport } from './reportParts';
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import * as path from 'path';
 import { OUR_COMMAND_MARK, PERMISSION_COMMAND_NAME } from '../../../../src/integrations/commands';
-import { HOLD_TIMEOUT_S } from '../../../../src/answer/decision';
+import { ANSWER_HOLD_S } from '../../../../src/agents/hookRow';
 import { parseOurCommand } from '../../../../src/integrations/install/ownEntries';
 import { hookEntries } from '../../../../src/integrations/install/hookTable';
 import {
@@ -39,7 +39,7 @@ describe('install: hook table', () => {
     const answering = [...claude, ...codex, ...gemini].filter((e) => !e.command.includes(OUR_COMMAND_MARK));
     assert.deepStrictEqual(
       answering.map((e) => [e.event, e.command, e.timeout]),
-      [['PermissionRequest', `exec ${path.join(path.dirname(REPORTER), PERMISSION_COMMAND_NAME)} claude-code`, HOLD_TIMEOUT_S]],
+      [['PermissionRequest', `exec ${path.join(path.dirname(REPORTER), PERMISSION_COMMAND_NAME)} claude-code`, ANSWER_HOLD_S]],
     );
     assert.ok([...claude, ...codex, ...gemini].every((e) => parseOurCommand(e.command)));
   });

@@ -1,3 +1,5 @@
+import { ANSWER_HOLD_S } from '../agents/hookRow';
+
 /**
  * What a user may decide for an agent's dialog from VS Code, and how it travels: the hub answers the held
  * hook's own request with a `HeldAnswer`, and the hook prints the agent's own decision JSON from it. Allow is
@@ -18,11 +20,10 @@ export const DENY_MESSAGE_MAX = 2000;
 export const HOLD_PATH = '/v1/hooks/hold';
 
 /**
- * How long a hook holds, in seconds: the hook's own limit stays under the `timeout` the installer writes, so the
- * agent never kills it mid-answer; past it the hook exits with nothing and the dialog stays in the terminal.
+ * How long a hook holds, in ms: under the `timeout` the installer writes (ANSWER_HOLD_S), so the agent never kills
+ * it mid-answer; past it the hook exits with nothing and the dialog stays in the terminal.
  */
-export const HOLD_TIMEOUT_S = 600;
-export const HOLD_GIVE_UP_MS = (HOLD_TIMEOUT_S - 10) * 1000;
+export const HOLD_GIVE_UP_MS = (ANSWER_HOLD_S - 10) * 1000;
 
 /**
  * The decision as the hook reads it off the wire, or undefined for anything else: only the two behaviours and a
@@ -35,7 +36,7 @@ export function decisionOf(v: unknown): Decision | undefined {
   if (behavior === 'allow') return { behavior: 'allow' };
   if (behavior !== 'deny') return undefined;
   return typeof message === 'string' && message.trim()
-    ? { behavior: 'deny', message: message.slice(0, DENY_MESSAGE_MAX) }
+    ? { behavior: 'deny', message: Array.from(message).slice(0, DENY_MESSAGE_MAX).join('') }
     : { behavior: 'deny' };
 }
 
