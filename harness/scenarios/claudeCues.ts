@@ -39,3 +39,19 @@ export const completed = (n = 1): Segment => ({
 export const ready = waitText(CLAUDE.ready, 30_000, 'prompt visible');
 
 export const BASH_RM = { command: 'rm -rf build', description: 'Remove the build directory' };
+
+/** The AskUserQuestion the question scenarios and the answering tests ask: three options, one answer. */
+export const ASK_FRAMEWORK = {
+  questions: [
+    {
+      question: 'Which test framework should I set up for demo-app?',
+      header: 'Tests',
+      multiSelect: false,
+      options: [
+        { label: 'Vitest (Recommended)', description: 'Fast, Vite-native, Jest-compatible API' },
+        { label: 'Jest', description: 'The most widely used JavaScript test runner' },
+        { label: 'node:test', description: 'Built into Node.js, no dependency' },
+      ],
+    },
+  ],
+};

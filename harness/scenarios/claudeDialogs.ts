@@ -3,7 +3,7 @@
  * and AskUserQuestion (answered, dismissed). Listed in claude-code.ts between 03 and 07.
  */
 import { type Scenario, atMark, enter, key, screen, submit, wait, waitText } from '../scenario';
-import { BASH_RM, CLAUDE, completed, ready, startup, working } from './claudeCues';
+import { ASK_FRAMEWORK, BASH_RM, CLAUDE, completed, ready, startup, working } from './claudeCues';
 
 const A = 'claude-code' as const;
 
@@ -76,20 +76,7 @@ export const claudeDialogScenarios: Scenario[] = [
         {
           type: 'tool',
           name: 'AskUserQuestion',
-          input: {
-            questions: [
-              {
-                question: 'Which test framework should I set up for demo-app?',
-                header: 'Tests',
-                multiSelect: false,
-                options: [
-                  { label: 'Vitest (Recommended)', description: 'Fast, Vite-native, Jest-compatible API' },
-                  { label: 'Jest', description: 'The most widely used JavaScript test runner' },
-                  { label: 'node:test', description: 'Built into Node.js, no dependency' },
-                ],
-              },
-            ],
-          },
+          input: ASK_FRAMEWORK,
         },
         { type: 'text', text: 'Jest it is. I will add a jest config and a first test.\n', chunks: 'lines' },
       ],

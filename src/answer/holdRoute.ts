@@ -4,7 +4,9 @@ import type { ConnectionFacts } from '../hub/connections';
 import { HubError } from '../hub/security';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { Wait } from '../store/waits';
-import { HOLD_GIVE_UP_MS, HOLD_PATH, type HeldAnswer } from '../hooks/decision';
+import { type Decision, HOLD_GIVE_UP_MS, HOLD_PATH, type HeldAnswer } from '../hooks/decision';
+import { HELD_DIALOGS } from './heldDialogs';
+import type { AgentKind } from '../common/agents';
 import type { Hub } from '../hub/hub';
 import type { PendingAnswers, PendingRequest } from './pending';
 import type { Provenance } from './provenance';
@@ -16,16 +18,16 @@ export interface HoldOptions {
   pending: PendingAnswers;
   /** `agentLens.answer.fromVSCode` as it is now (application scope: no workspace can turn it on). */
   enabled: () => boolean;
-  /** Whether the sender is the installed hook below the agent that is its terminal's foreground job. */
-  provenance: (verdict: PeerVerdict) => Provenance;
+  /** Whether the sender is the agent's own hook or plugin, and the agent its terminal's foreground job. */
+  provenance: (verdict: PeerVerdict, agent: AgentKind) => Provenance;
   log: Logger;
   /** Tests: a shorter hold than the hook's own limit. */
   giveUpMs?: number;
 }
 
 /**
- * The held hook's route: Claude Code's `PermissionRequest` hook posts its report here and keeps the connection
- * open. The report is recorded as any other (the wait opens as before); then, only if answering from VS Code is
+ * The held hook's route: Claude Code's `PermissionRequest` hook (or OpenCode's plugin, for its dialogs: see
+ * HELD_DIALOGS) posts its report here and keeps the connection open. The report is recorded as any other (the wait opens as before); then, only if answering from VS Code is
  * on and the kernel vouches for the sender, the request waits for the user's decision, which goes back on this
  * connection alone. Every other way out answers nothing, and the hook exits leaving the dialog to the terminal:
  * the wait closed (answered there), the hook was killed (No or Esc there), the time ran out, the window closed.
@@ -34,27 +36,29 @@ export interface HoldOptions {
 export function holdRoute(o: HoldOptions) {
   return (body: unknown, connection: ConnectionFacts, closed: AbortSignal): Promise<HeldAnswer | undefined> | undefined => {
     const { report, verdict, observation } = o.hooks.receive(body, connection);
-    if (report.agent !== 'claude-code' || report.payload.hook_event_name !== 'PermissionRequest')
-      throw new HubError(400, 'only a Claude Code PermissionRequest is held');
-    if (!o.enabled() || report.payload.tool_name === 'AskUserQuestion') return undefined;
+    const held = HELD_DIALOGS[report.agent];
+    if (!held?.holds(report.payload)) throw new HubError(400, 'only a dialog an agent holds open is held here');
+    if (!o.enabled()) return undefined;
+    // A question that cannot be answered by choosing (several answers, no options) stays in the terminal.
+    const dialog = held.read(report.payload);
     const terminalId = observation?.locator.terminalId;
-    const wait = terminalId && o.waits.waits().find((w) => w.terminalId === terminalId && w.kind === 'permission');
-    if (!terminalId || !wait) return undefined;
-    const p = o.provenance(verdict);
+    const wait = dialog && terminalId && o.waits.waits().find((w) => w.terminalId === terminalId && w.kind === dialog.kind);
+    if (!dialog || !terminalId || !wait) return undefined;
+    const p = o.provenance(verdict, report.agent);
     if (!p.ok) {
-      o.log.info(`answering: a Claude Code permission in a terminal is left to the terminal: ${p.why}`);
+      o.log.info(`answering: a ${report.agent} ${dialog.kind} in a terminal is left to the terminal: ${p.why}`);
       return undefined;
     }
-    const input = report.payload.tool_input;
-    return hold(o, closed, {
-      agent: 'claude-code',
-      terminalId,
-      waitId: wait.id,
-      tool: typeof report.payload.tool_name === 'string' ? report.payload.tool_name : '',
-      input: input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
-      since: Date.now(),
-    });
+    const { kind: _kind, ...what } = dialog;
+    return hold(o, closed, { agent: report.agent, terminalId, waitId: wait.id, ...what, since: Date.now() });
   };
+}
+
+/** A decision as the log names it: the option, never the command or the answer's text. */
+export function decisionWord(d: Decision): string {
+  if (d.behavior === 'allow') return 'allow once';
+  if (d.behavior === 'deny') return d.message ? 'deny, with a message' : 'deny';
+  return `chose an option for ${Object.keys(d.answers).length} question(s)`;
 }
 
 /** Holds one request until the user decides, its wait closes, its hook goes or its time runs out. */
@@ -65,8 +69,9 @@ function hold(o: HoldOptions, closed: AbortSignal, r: Omit<PendingRequest, 'hand
       clearTimeout(timer);
       sub.dispose();
       closed.removeEventListener('abort', onClosed);
+      const what = r.questions ? 'question' : 'permission';
       o.log.info(
-        `answering: ${r.agent} permission (${r.tool}) ${a.decision ? `answered from VS Code: ${a.decision.behavior === 'allow' ? 'allow once' : 'deny'}` : `left to the terminal: ${why}`}`,
+        `answering: ${r.agent} ${what} (${r.tool}) ${a.decision ? `answered from VS Code: ${decisionWord(a.decision)}` : `left to the terminal: ${why}`}`,
       );
       resolve(a.decision ? a : undefined);
     });

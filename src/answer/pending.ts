@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { AgentKind } from '../common/agents';
 import { Emitter, type Event } from '../common/emitter';
-import type { Decision, HeldAnswer } from '../hooks/decision';
+import type { AskedQuestion, Decision, HeldAnswer } from '../hooks/decision';
 
 /**
  * One dialog an agent's hook holds open for an answer from VS Code. Its own record, made from the held
@@ -17,6 +17,8 @@ export interface PendingRequest {
   readonly tool: string;
   /** The tool's whole input, as the hook received it: the confirmation shows it in full. */
   readonly input: Readonly<Record<string, unknown>>;
+  /** A question dialog: its questions and their options, in the agent's order (answered by choosing). */
+  readonly questions?: readonly AskedQuestion[];
   /** Epoch ms when the request came in: Allow is offered only a moment later. */
   readonly since: number;
 }

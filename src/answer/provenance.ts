@@ -21,14 +21,37 @@ export function checkProvenance(verdict: PeerVerdict, hookScript: string, agent:
   if (argv[1] !== hookScript) return { ok: false, why: 'its process is not the installed answering hook' };
   const agentPid = peer.chain[0];
   if (agentPid === undefined) return { ok: false, why: 'its process has no parent' };
-  const agentArgv = cmdline(proc, agentPid);
-  const comm = readText(`${proc}/${agentPid}/comm`)?.trim();
-  if (!agentArgv || comm === undefined || agentFromProcess(comm, agentArgv.slice(1))?.agent !== agent)
-    return { ok: false, why: `its parent is not ${agent} (a program posing as its hook)` };
-  const stat = readStat(proc, agentPid);
+  return foregroundAgent(proc, agentPid, agent, `its parent is not ${agent} (a program posing as its hook)`);
+}
+
+/**
+ * A plugin runs inside its agent (OpenCode): the process holding the connection must itself be the agent, by its
+ * command line, and the foreground job of its terminal.
+ */
+export function checkInProcess(verdict: PeerVerdict, agent: AgentKind, proc = '/proc'): Provenance {
+  if (verdict.provenance !== 'verified') return { ok: false, why: `its sender could not be verified (${verdict.why})` };
+  return foregroundAgent(proc, verdict.peer.pid, agent, `its process is not ${agent} (a program posing as its plugin)`);
+}
+
+/** The check for each agent whose dialogs can be answered from VS Code; any other agent is refused. */
+export function provenanceFor(hookScript: string, proc = '/proc'): (verdict: PeerVerdict, agent: AgentKind) => Provenance {
+  return (verdict, agent) =>
+    agent === 'claude-code'
+      ? checkProvenance(verdict, hookScript, agent, proc)
+      : agent === 'opencode'
+        ? checkInProcess(verdict, agent, proc)
+        : { ok: false, why: `${agent}'s dialogs are not answered from VS Code` };
+}
+
+/** `pid` is an `agent` process (by its command line) and the foreground job of a terminal. */
+function foregroundAgent(proc: string, pid: number, agent: AgentKind, notAgent: string): Provenance {
+  const argv = cmdline(proc, pid);
+  const comm = readText(`${proc}/${pid}/comm`)?.trim();
+  if (!argv || comm === undefined || agentFromProcess(comm, argv.slice(1))?.agent !== agent) return { ok: false, why: notAgent };
+  const stat = readStat(proc, pid);
   if (!stat) return { ok: false, why: 'its agent process could not be read' };
   if (stat.tty === 0 || stat.pgrp !== stat.tpgid) return { ok: false, why: 'its agent is not the foreground job of a terminal' };
-  return { ok: true, agentPid };
+  return { ok: true, agentPid: pid };
 }
 
 function cmdline(proc: string, pid: number): string[] | undefined {

@@ -4,6 +4,8 @@ import { HandoffService, type PathOrigin } from '../handoff/service';
 import { HUB_ENV } from '../handoff/hubClient';
 import { paneHolding, TmuxFinder } from '../handoff/tmux';
 import { listenForHooks } from '../sources/hooks/hookHub';
+import { mountHold } from '../answer/holdRoute';
+import { PendingAnswers } from '../answer/pending';
 import { AgentStore } from '../store/store';
 import { type Logger, logTo } from '../common/log';
 import { realScheduler } from '../common/scheduler';
@@ -11,6 +13,9 @@ import type { NotifySettings } from '../notify/config';
 import { NotifyFanout } from '../notify/fanout';
 import { notifyWaits, type PlaceOf } from '../notify/fromStore';
 import { notifyTurns } from '../notify/turns';
+
+/** `agent-lens serve` has no window to answer a dialog from. */
+const NOT_HERE = { ok: false as const, why: 'agent-lens serve answers no dialog' };
 
 export interface ServeOptions {
   /** The handoff root; with `workspace` it defaults to `<workspace>/.agent-lens/handoff`. */
@@ -71,6 +76,9 @@ export async function serve(o: ServeOptions): Promise<Served> {
   });
   const store = new AgentStore({ log });
   const h = await listenForHooks(store, { discoveryFile: infoFile, port: o.port, log });
+  // Held dialogs are recorded as any report; with no window to answer from, each is left to its terminal at once.
+  const pending = new PendingAnswers();
+  mountHold(h.hub, { hooks: h.hooks, waits: store, pending, enabled: () => false, provenance: () => NOT_HERE, log });
   const service = new HandoffService({
     ...loc,
     hub: h.hub,

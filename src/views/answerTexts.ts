@@ -46,3 +46,7 @@ export function ambiguousNotice(): string {
     'Agent Lens: two dialogs are open in that terminal at once, so neither is answered from here; answer them in the terminal.',
   );
 }
+
+export function chooseHint(agent: AgentKind): string {
+  return l10n.t('The option {0} gets, as if chosen in its terminal (Escape answers nothing)', agentName(agent));
+}

@@ -12,6 +12,7 @@ export const COMMAND_IDS = {
   answerInTerminal: 'agentLens.answerInTerminal',
   allowOnce: 'agentLens.allowOnce',
   denyPermission: 'agentLens.denyPermission',
+  chooseAnswer: 'agentLens.chooseAnswer',
   installHooks: 'agentLens.installHooks',
   uninstallHooks: 'agentLens.uninstallHooks',
   configureNotifications: 'agentLens.configureNotifications',

@@ -101,7 +101,11 @@ function waitRow(w: Wait, t: TerminalState, now: number, offer: AnswerOffer | un
   const how = inline
     ? l10n.t('Click to answer from here; the answer is typed into the terminal.')
     : offer
-      ? l10n.t('Allow once or deny with the buttons on this row (the agent gets the answer from its own hook), or answer in the terminal.')
+      ? w.kind === 'question'
+        ? l10n.t('Choose an answer with the button on this row (the agent gets it from its own hook), or answer in the terminal.')
+        : l10n.t(
+            'Allow once or deny with the buttons on this row (the agent gets the answer from its own hook), or answer in the terminal.',
+          )
       : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
   const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
   const asks = w.question

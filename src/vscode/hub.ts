@@ -14,7 +14,7 @@ import { HUB_ENV } from '../handoff/hubClient';
 import { answeringScript, installReporter } from '../integrations/reporter/reporterFiles';
 import { mountHold } from '../answer/holdRoute';
 import type { PendingAnswers } from '../answer/pending';
-import { checkProvenance } from '../answer/provenance';
+import { provenanceFor } from '../answer/provenance';
 import { escaped } from '../common/log';
 
 export interface RunningHub extends vscode.Disposable {
@@ -53,7 +53,7 @@ export async function startHub(
     waits: store,
     pending: answers.pending,
     enabled: answers.enabled,
-    provenance: (v) => checkProvenance(v, script, 'claude-code'),
+    provenance: provenanceFor(script),
     log: escaped(log),
   });
   publish();

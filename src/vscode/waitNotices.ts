@@ -19,9 +19,10 @@ import { clickUri, handleClick } from './uriHandler';
 
 /** What a wait's notification needs to offer answering its dialog (src/vscode/answerCommands.ts). */
 export interface DialogAnswers {
-  offered(waitId: string): string | undefined;
+  offered(waitId: string): { handle: string; question: boolean } | undefined;
   allow(handle: string): Promise<unknown>;
   deny(handle: string): Promise<unknown>;
+  choose(handle: string): Promise<unknown>;
 }
 
 /** A notification raised, kept (the last 20) for the test surface and diagnostics. */
@@ -65,15 +66,18 @@ export function waitNotifications(
   };
   // A dialog answerable from here gets Allow Once… and Deny… too; its handle stays in this closure.
   const warnWait = (w: Wait, m: string): Thenable<string | undefined> => {
-    const handle = answers?.offered(w.id);
+    const offer = answers?.offered(w.id);
     const showTerminal = vscode.l10n.t('Show Terminal');
-    if (!handle || !answers) return ui.warn(m, showTerminal);
+    if (!offer || !answers) return ui.warn(m, showTerminal);
     const allow = vscode.l10n.t('Allow Once…');
     const deny = vscode.l10n.t('Deny…');
+    const choose = vscode.l10n.t('Choose…');
     // Show Terminal first: the first button is the toast's primary one, and Allow is never that.
-    return ui.warn(m, showTerminal, deny, allow).then((choice) => {
-      if (choice === allow) void answers.allow(handle);
-      if (choice === deny) void answers.deny(handle);
+    const buttons = offer.question ? [showTerminal, choose] : [showTerminal, deny, allow];
+    return ui.warn(m, ...buttons).then((choice) => {
+      if (choice === allow) void answers.allow(offer.handle);
+      if (choice === deny) void answers.deny(offer.handle);
+      if (choice === choose) void answers.choose(offer.handle);
       return choice;
     });
   };

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { userMachine, type UserMachine } from './agents';
+import { ASK_FRAMEWORK } from '../../../harness/scenarios/claudeCues';
 import { clickModalButton, clickToastButton, waitModal } from './dialogs';
 import { sleep, waitUntil, Workbench } from './workbench';
 
@@ -74,6 +75,30 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await wb.waitRow('Claude at rest after the answer', claudeRow(/completed|idle/), 60_000);
     await wb.waitTerminalText(/Allowed by PermissionRequest hook/, 10_000);
     await wb.screenshot('answer-allowed');
+  });
+
+  it('Choose… on a question dialog’s row: its options in Claude’s order; the one picked reaches the model', async () => {
+    m.mocks.claude.setScript({
+      title: 'Pick test framework',
+      turns: [
+        { type: 'tool', name: 'AskUserQuestion', input: ASK_FRAMEWORK },
+        { type: 'text', text: 'node:test it is.\n' },
+      ],
+    });
+    await wb.typeInTerminal('set up unit tests');
+    await wb.waitRow('the question under Needs you', claudeRow(/waiting for an answer/), 60_000);
+    await sleep(1500);
+    await wb.clickRowAction(/waiting for an answer/, 'Choose…');
+    const q = await wb.waitQuickInput('the options', (x) => x.visible && x.items.length === 3, 10_000);
+    assert.match(q.title, /Which test framework/);
+    assert.deepStrictEqual(
+      q.items.map((i) => i.replace(/,.*$/, '')),
+      ['1. Vitest (Recommended)', '2. Jest', '3. node:test'],
+    );
+    await wb.screenshot('answer-choose');
+    await wb.chooseQuickItem('3. node:test');
+    await waitUntil('the model to get the chosen option', async () => toolResult('node:test')(), 30_000);
+    await wb.waitRow('Claude at rest after the answer', claudeRow(/completed|idle/), 60_000);
   });
 
   it('Deny… from the notification: the model gets the denial and the user’s words, and the turn goes on', async () => {

@@ -9,12 +9,19 @@ import { claudeDecisionJson, type Decision, decisionOf, DENY_MESSAGE_MAX } from 
 const ALLOW = { behavior: 'allow' };
 const DENY = { behavior: 'deny' };
 
-/** What decisionOf may ever return: one of the two shapes, with no other key. */
+/** What decisionOf may ever return: allow, deny (+ message) or a question's answers, with no other key. */
 function assertAllowedShape(d: Decision | undefined, input: unknown): void {
   if (d === undefined) return;
   const why = JSON.stringify(input);
   assert.ok(Object.getPrototypeOf(d) === Object.prototype, why);
   if (d.behavior === 'allow') return assert.deepStrictEqual(Object.keys(d), ['behavior'], why);
+  if (d.behavior === 'answer') {
+    assert.deepStrictEqual(Object.keys(d), ['behavior', 'answers'], why);
+    return assert.ok(
+      Object.values(d.answers).every((a) => typeof a === 'string'),
+      why,
+    );
+  }
   assert.strictEqual(d.behavior, 'deny', why);
   const keys = Object.keys(d);
   assert.ok(keys.length === 1 || (keys.length === 2 && keys[1] === 'message'), `${why} → ${JSON.stringify(d)}`);
@@ -162,7 +169,7 @@ describe('answer: claudeDecisionJson (what the hook prints for Claude Code)', ()
     const smuggled = { behavior: 'allow', updatedPermissions: [{ type: 'setMode' }], updatedInput: { command: 'x' } } as Decision;
     assert.strictEqual(claudeDecisionJson(smuggled), claudeDecisionJson({ behavior: 'allow' }));
     const deny = { behavior: 'deny', message: 'm', interrupt: true } as Decision;
-    assert.deepStrictEqual(JSON.parse(claudeDecisionJson(deny)), {
+    assert.deepStrictEqual(JSON.parse(claudeDecisionJson(deny)!), {
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'm' } },
     });
   });
@@ -172,7 +179,7 @@ describe('answer: claudeDecisionJson (what the hook prints for Claude Code)', ()
       fc.property(fc.constantFrom('allow', 'deny'), fc.option(fc.string({ maxLength: 2500 }), { nil: undefined }), (behavior, message) => {
         const d = decisionOf({ decision: { behavior, message } });
         assert.ok(d);
-        const text = claudeDecisionJson(d);
+        const text = claudeDecisionJson(d)!;
         assert.ok(!text.includes('\n'), 'a single line');
         const parsed = JSON.parse(text) as { hookSpecificOutput: { hookEventName: string; decision: unknown } };
         assert.deepStrictEqual(Object.keys(parsed), ['hookSpecificOutput']);

@@ -1,0 +1,55 @@
+import { askedQuestions, type AskedQuestion } from '../hooks/decision';
+import type { AgentKind } from '../common/agents';
+
+/** A dialog an agent's hook or plugin holds open for an answer, as its report describes it. */
+export interface HeldDialog {
+  /** The wait it is (src/store/waits.ts). */
+  kind: 'permission' | 'question';
+  tool: string;
+  /** What the confirmation shows in full. */
+  input: Record<string, unknown>;
+  /** A question dialog's questions: it is answered by choosing one of each one's options. */
+  questions?: AskedQuestion[];
+}
+
+type Payload = Record<string, unknown>;
+/** The dialog a report holds; `undefined`: a dialog that cannot be answered from VS Code (left to the terminal). */
+type Reader = (payload: Payload) => HeldDialog | undefined;
+
+const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Payload) : {});
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** A question dialog, or undefined when one of its questions cannot be answered by choosing. */
+function question(tool: string, input: Record<string, unknown>): HeldDialog | undefined {
+  const questions = askedQuestions(input);
+  return questions && { kind: 'question', tool, input, questions };
+}
+
+/**
+ * Which reports hold a dialog, per agent, and what it asks (the agents' own payloads: harness/facts/
+ * answering-dialogs.md). Claude Code: its `PermissionRequest` hook, also fired for AskUserQuestion. OpenCode: its
+ * plugin's `permission.asked` and `question.asked` bus events (the plugin replies through OpenCode's own API).
+ */
+export const HELD_DIALOGS: Partial<Record<AgentKind, { holds(payload: Payload): boolean; read: Reader }>> = {
+  'claude-code': {
+    holds: (p) => p.hook_event_name === 'PermissionRequest',
+    read: (p) => {
+      const input = record(p.tool_input);
+      const tool = text(p.tool_name);
+      return tool === 'AskUserQuestion' ? question(tool, input) : { kind: 'permission', tool, input };
+    },
+  },
+  opencode: {
+    holds: (p) => p.type === 'permission.asked' || p.type === 'question.asked',
+    read: (p) => {
+      const props = record(p.properties);
+      if (p.type === 'question.asked') return question('question', { questions: props.questions });
+      const meta = record(props.metadata);
+      return {
+        kind: 'permission',
+        tool: text(props.permission),
+        input: { ...(typeof meta.command === 'string' ? { command: meta.command } : {}), patterns: props.patterns ?? [] },
+      };
+    },
+  },
+};

@@ -1,0 +1,140 @@
+import * as assert from 'assert';
+import { call, enter, type Scenario, type Step, submit, wait, waitText } from '../../harness/scenario';
+import { OPENCODE } from '../../harness/scenarios/opencode';
+import type { Decision } from '../../src/hooks/decision';
+import { chatToolResults, offered, play, type Rig } from './answerRig';
+
+/**
+ * The real OpenCode with our plugin installed by our installer: its `permission.asked` and `question.asked` are
+ * held at a real hub, and the answer given through the same calls the Needs-you row's buttons make goes back
+ * through OpenCode's own reply API, from inside OpenCode; OpenCode's `permission.replied` / `question.replied`
+ * closes the wait. The mock model shows what OpenCode did with the answer.
+ */
+const ready: Step[] = [waitText(OPENCODE.ready, 60_000, 'home visible'), waitText(OPENCODE.agentLine, 20_000), wait(2500)];
+const WC = { command: 'wc -l README.md', description: 'Count lines in README.md' };
+const QUESTION = 'Which test framework should I set up for demo-app?';
+const OPTIONS = ['Vitest (Recommended)', 'Jest', 'node:test'];
+
+function scenario(id: string, turns: Scenario['mock']['turns'], steps: Step[]): Scenario {
+  return {
+    id: `live-answer-opencode-${id}`,
+    agent: 'opencode',
+    description: id,
+    mock: { title: 'Answer', turns },
+    steps,
+    tailMs: 0,
+    expect: [],
+  };
+}
+
+const answer = (rig: Rig, kind: 'permission' | 'question', decide: (r: Awaited<ReturnType<typeof offered>>) => Decision): Step =>
+  call(async () => {
+    const r = await offered(rig, kind);
+    await new Promise((res) => setTimeout(res, 1100));
+    rig.sentAt = Date.now();
+    const outcome = rig.pending.answer(r.handle, decide(r));
+    return outcome === 'sent' ? undefined : `answer ${outcome}`;
+  }, `answer ${kind}`);
+
+describe('live: answering OpenCode’s dialogs from VS Code (real CLI, real plugin, real hub)', function () {
+  this.timeout(240_000);
+  const tool = { type: 'tool' as const, name: 'bash', text: 'I will count the lines in README.md.', input: WC };
+  const text = (t: string) => ({ type: 'text' as const, text: t, chunks: 'lines' as const });
+
+  for (const [variant, decision] of [
+    ['allow once', { behavior: 'allow' }],
+    ['reject with a message', { behavior: 'deny', message: 'no, use a dry run' }],
+  ] as const) {
+    it(`permission, ${variant}: OpenCode's own reply API gets it, the model sees the result`, async () => {
+      await play(
+        'opencode',
+        variant.split(' ')[0],
+        (rig) =>
+          scenario(
+            variant.split(' ')[0],
+            [tool, text('Done.\n')],
+            [
+              ...ready,
+              ...submit('how many lines are in README.md?'),
+              waitText(OPENCODE.permission, 60_000, 'dock visible'),
+              answer(rig, 'permission', (r) => {
+                assert.deepStrictEqual(r.input, { command: WC.command, patterns: [WC.command] });
+                return decision;
+              }),
+              waitText(OPENCODE.completed, 60_000, 'turn finished'),
+            ],
+          ),
+        (rig, out) => {
+          const results = chatToolResults(out);
+          assert.strictEqual(results.length, 1, JSON.stringify(results));
+          if (decision.behavior === 'allow') assert.match(results[0].content, /README\.md/);
+          else assert.match(results[0].content, /rejected.*no, use a dry run/s);
+          console.log(
+            `      opencode ${variant}: the model had the tool's result ${results[0].at - rig.sentAt!} ms after the answer was sent`,
+          );
+        },
+      );
+    });
+  }
+
+  it('question answered from VS Code with its third option: the model gets that option', async () => {
+    await play(
+      'opencode',
+      'question',
+      (rig) =>
+        scenario(
+          'question',
+          [
+            {
+              type: 'tool',
+              name: 'question',
+              input: {
+                questions: [{ question: QUESTION, header: 'Tests', options: OPTIONS.map((label) => ({ label, description: label })) }],
+              },
+            },
+            text('node:test it is.\n'),
+          ],
+          [
+            ...ready,
+            ...submit('set up unit tests'),
+            waitText(OPENCODE.question, 60_000, 'question dock visible'),
+            answer(rig, 'question', (r) => {
+              assert.deepStrictEqual(r.questions, [{ question: QUESTION, options: OPTIONS }]);
+              return { behavior: 'answer', answers: { [QUESTION]: r.questions![0].options[2] } };
+            }),
+            waitText(OPENCODE.completed, 60_000, 'turn finished'),
+          ],
+        ),
+      (rig, out) => {
+        const results = chatToolResults(out);
+        assert.strictEqual(results.length, 1, JSON.stringify(results));
+        assert.match(results[0].content, /="node:test"/);
+        console.log(`      opencode question: the model had the chosen option ${results[0].at - rig.sentAt!} ms after the answer was sent`);
+      },
+    );
+  });
+
+  it('answered in the TUI first (Allow once, Enter): the held request is gone, having decided nothing', async () => {
+    await play(
+      'opencode',
+      'tui-first',
+      (rig) =>
+        scenario(
+          'tui-first',
+          [tool, text('Done.\n')],
+          [
+            ...ready,
+            ...submit('how many lines are in README.md?'),
+            waitText(OPENCODE.permission, 60_000, 'dock visible'),
+            call(async () => void (await offered(rig, 'permission')), 'offered'),
+            enter('allow in the TUI'),
+            waitText(OPENCODE.completed, 60_000, 'turn finished'),
+          ],
+        ),
+      (rig, out) => {
+        assert.strictEqual(rig.pending.size, 0);
+        assert.match(chatToolResults(out)[0]?.content ?? '', /README\.md/);
+      },
+    );
+  });
+});
