@@ -59,7 +59,7 @@ async function runStep(c: StepContext, s: Step): Promise<boolean> {
       return true;
     case 'call': {
       if (s.mark) run.mark(s.mark);
-      const problem = await s.fn().catch((e: Error) => e.message);
+      const problem = await s.fn({ write: (data) => run.write(data) }).catch((e: Error) => e.message);
       if (problem) c.problems.push(`${s.mark ?? 'call'}: ${problem}`);
       return !problem;
     }

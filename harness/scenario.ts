@@ -26,8 +26,11 @@ export type Step =
   | (StepBase & { do: 'waitExit'; timeoutMs?: number; optional?: boolean })
   | (StepBase & { do: 'quit' })
   | (StepBase & { do: 'mark' })
-  /** Live tests only: runs `fn` (acting from outside the terminal, as VS Code does); a string it returns is a problem. */
-  | (StepBase & { do: 'call'; fn: () => Promise<string | void> });
+  /**
+   * Live tests only: runs `fn` (acting from outside the terminal, as VS Code does, which may type into it as a
+   * VS Code terminal's `sendText` does); a string it returns is a problem.
+   */
+  | (StepBase & { do: 'call'; fn: (terminal: { write(data: string): void }) => Promise<string | void> });
 
 /**
  * Anchor: a moment on the recording's clock.
@@ -106,7 +109,11 @@ export const waitRequests = (count: number, timeoutMs = 30_000, mark?: string): 
 export const waitExit = (timeoutMs = 15_000, mark?: string): Step => ({ do: 'waitExit', timeoutMs, mark });
 export const quit = (mark = 'quit'): Step => ({ do: 'quit', mark });
 export const mark = (label: string): Step => ({ do: 'mark', mark: label });
-export const call = (fn: () => Promise<string | void>, mark?: string): Step => ({ do: 'call', fn, mark });
+export const call = (fn: (terminal: { write(data: string): void }) => Promise<string | void>, mark?: string): Step => ({
+  do: 'call',
+  fn,
+  mark,
+});
 /** Type a prompt, then Enter as a separate write ~150 ms later; marks the Enter as `submitMark`. */
 export const submit = (text: string, submitMark = 'submit'): Step[] => [type(text, `typing`), wait(150), enter(submitMark)];
 

@@ -29,7 +29,7 @@ import { PushChannels } from './vscode/notifyChannels';
 import { NotifyCommands } from './vscode/notifyCommands';
 import { registerClicks } from './vscode/uriHandler';
 import { escaped } from './common/log';
-import { answerOffers, PendingAnswers } from './answer/pending';
+import { PendingAnswers } from './answer/pending';
 import { Answering } from './vscode/answerCommands';
 
 /** What activation builds, handed from one wiring step to the next. */
@@ -87,24 +87,20 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   store.setSwitchedOff(switchedOff(config()));
   const terminals = new TerminalAdapter(store, config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
-  const late: { hooks?: HookCommands; handoff?: HandoffHost } = {};
+  const late: { hooks?: HookCommands; handoff?: HandoffHost; answering?: Answering } = {};
   // Before the views: their first render reads what is offered for an answer.
   const pending = new PendingAnswers();
   const input = (): ViewInput => ({
     terminals: store.terminals(),
     waits: store.waits(),
     now: Date.now(),
-    answers: answerOffers(
-      pending,
-      store.waits().map((w) => w.id),
-      Date.now(),
-    ),
+    answers: late.answering?.offers(store.waits(), Date.now()),
     activeTerminalId: activeId(),
     hooks: late.hooks?.statuses(),
     handoff: late.handoff?.view(),
   });
   const { tree, view, statusBar, render } = views(input);
-  const answering = new Answering(pending, store, terminals, log);
+  const answering = (late.answering = new Answering(pending, store, terminals, log));
   const { notifier, raised, notify } = notifications(context, store, config, activeId, log, answering);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));

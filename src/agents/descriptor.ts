@@ -25,12 +25,23 @@ export interface AgentDescriptor {
   hookRows?: HookTable;
   /** Its session logs, read for completed / failed: where they are and in which format. */
   logs?: AgentLogs;
+  /**
+   * Its permission dialog answered from VS Code with one key, read off the screen (the agent's own hook cannot
+   * hold the dialog without hiding it): which numbered option allows once and which denies, by its label.
+   */
+  dialogKeys?: DialogKeys;
   /** What a user reads in the README's table of agents. */
   doc: {
     identifiedBy: string;
     /** The states and cases checked against the real program here, or why none were. */
     verified: string;
   };
+}
+
+/** A permission dialog's options by their labels (`1. Yes, proceed (y)`): the digit of the matching one answers. */
+export interface DialogKeys {
+  allowOnce: RegExp;
+  deny: RegExp;
 }
 
 /**

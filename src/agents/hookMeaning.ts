@@ -44,5 +44,9 @@ export function questionWait(questions: unknown[]): WaitInfo {
 /** A permission dialog, described by what it would run. */
 export function permissionWait(tool: string | undefined, detail: string | undefined): WaitInfo {
   const what = [tool, detail].filter(Boolean).join(': ');
-  return { kind: 'permission', ...(what ? { question: what.length > 300 ? `${what.slice(0, 299)}…` : what } : {}) };
+  return {
+    kind: 'permission',
+    ...(what ? { question: what.length > 300 ? `${what.slice(0, 299)}…` : what } : {}),
+    ...(detail ? { detail } : {}),
+  };
 }

@@ -19,6 +19,8 @@ export interface WaitInfo {
   kind: WaitKind;
   question?: string;
   options?: string[];
+  /** A permission's command (or path) as the agent's hook reported it, whole: what its dialog must show. */
+  detail?: string;
 }
 
 /** At rest: the agent is not working and nobody is asked anything. Agreement scoring treats these as one class. */

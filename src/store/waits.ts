@@ -13,6 +13,8 @@ export interface Wait {
   kind: WaitKind;
   question?: string;
   options?: string[];
+  /** A permission's command as the agent's hook reported it, whole (what a dialog answered by key must show). */
+  detail?: string;
   /** Epoch ms, on the clock of the source that saw it first. */
   openedAt: number;
   openedBy: Source;
@@ -115,6 +117,12 @@ export class SessionWaits {
     const q = o.wait?.question;
     if (q && q !== w.question && (w.question === undefined ? speaks : replacesText(hold, o, 'question'))) {
       w.question = q;
+      changed = true;
+    }
+    // Only the agent's own hook knows the command; the screen's reading of a dialog never sets it.
+    const detail = o.source === 'hook' ? o.wait?.detail : undefined;
+    if (detail && w.detail === undefined && speaks) {
+      w.detail = detail;
       changed = true;
     }
     const opts = o.wait?.options;

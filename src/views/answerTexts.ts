@@ -50,3 +50,10 @@ export function ambiguousNotice(): string {
 export function chooseHint(agent: AgentKind): string {
   return l10n.t('The option {0} gets, as if chosen in its terminal (Escape answers nothing)', agentName(agent));
 }
+
+/** A dialog answered by key that was not: why, and whether a key was typed. */
+export function keyRefusedNotice(why: string, typed: boolean): string {
+  return typed
+    ? l10n.t('Agent Lens typed the dialog’s key, but {0}: look at the terminal.', why)
+    : l10n.t('Agent Lens typed nothing: {0}. Answer in the terminal.', why);
+}

@@ -1,9 +1,22 @@
 import * as vscode from 'vscode';
 import type { Decision } from '../hooks/decision';
-import { type AnswerOutcome, type PendingAnswers, type PendingRequest } from '../answer/pending';
+import { ALLOW_AFTER_MS, type AnswerOutcome, answerOffers, type PendingAnswers, type PendingRequest } from '../answer/pending';
+import type { KeyChoice } from '../answer/screenKeys';
+import type { Wait } from '../store/waits';
+import { whole } from '../views/untrusted';
+import { KeyAnswers } from './keyAnswers';
 import { decisionWord } from '../answer/holdRoute';
 import type { AgentStore } from '../store/store';
-import { allowButton, allowQuestion, ambiguousNotice, chooseHint, denyPrompt, goneNotice, permissionDetail } from '../views/answerTexts';
+import {
+  allowButton,
+  allowQuestion,
+  ambiguousNotice,
+  chooseHint,
+  denyPrompt,
+  goneNotice,
+  keyRefusedNotice,
+  permissionDetail,
+} from '../views/answerTexts';
 import { displayName } from '../views/names';
 import type { Handlers } from './commandTable';
 import type { TerminalAdapter } from './terminals';
@@ -18,12 +31,16 @@ import { printable } from '../common/printable';
  * instead. The decision goes to the hook that asked, once (src/answer/pending.ts).
  */
 export class Answering {
+  private readonly keys: KeyAnswers;
+
   constructor(
     private readonly pending: PendingAnswers,
     private readonly store: AgentStore,
     private readonly terminals: TerminalAdapter,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.keys = new KeyAnswers(store, terminals);
+  }
 
   handlers(): Handlers {
     return {
@@ -50,6 +67,7 @@ export class Answering {
 
   /** Allow, once the user has seen the whole command and chosen Allow in the modal. */
   async allow(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+    if (handle && this.keys.wait(handle)) return this.byKey(handle, 'allow');
     const r = this.request(handle);
     if (!r) return undefined;
     const showTerminal = vscode.l10n.t('Show Terminal');
@@ -61,6 +79,7 @@ export class Answering {
 
   /** Deny, with what the model should do instead if the user writes it; Escape leaves the dialog open. */
   async deny(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+    if (handle && this.keys.wait(handle)) return this.byKey(handle, 'deny');
     const r = this.request(handle);
     if (!r) return undefined;
     const message = await ui.input({ title: vscode.l10n.t('Deny'), prompt: denyPrompt(r.agent), ignoreFocusOut: true });
@@ -71,7 +90,43 @@ export class Answering {
   /** Whether a wait's dialog is offered now: its handle (for a notification's buttons, kept in memory) and kind. */
   offered(waitId: string): { handle: string; question: boolean } | undefined {
     const r = this.pending.offered(waitId);
-    return r && { handle: r.handle, question: r.questions !== undefined };
+    if (r) return { handle: r.handle, question: r.questions !== undefined };
+    const w = this.store.wait(waitId);
+    const h = w && this.keys.offered(w);
+    return h ? { handle: h, question: false } : undefined;
+  }
+
+  /** What the views offer, by wait id: a held request's handle, else a dialog answered by key (see KeyAnswers). */
+  offers(waits: readonly Wait[], now: number): Map<string, { handle: string; allowReady: boolean }> {
+    const out = answerOffers(
+      this.pending,
+      waits.map((w) => w.id),
+      now,
+    );
+    for (const w of waits) {
+      const h = out.has(w.id) ? undefined : this.keys.offered(w);
+      if (h) out.set(w.id, { handle: h, allowReady: now - w.openedAt >= ALLOW_AFTER_MS });
+    }
+    return out;
+  }
+
+  /** A dialog answered with its own key: Allow after the same modal; the key typed only as screenKeys allows. */
+  private async byKey(handle: string, choice: KeyChoice): Promise<AnswerOutcome | undefined> {
+    const w = this.keys.wait(handle)!;
+    const name = this.nameOfTerminal(w.terminalId ?? '');
+    if (choice === 'allow') {
+      const showTerminal = vscode.l10n.t('Show Terminal');
+      const detail = whole(w.detail ?? w.question ?? '');
+      const picked = await ui.confirm(allowQuestion(w.agent, name), detail, showTerminal, allowButton());
+      if (picked === showTerminal && w.terminalId) this.terminals.terminalOf(w.terminalId)?.show(false);
+      if (picked !== allowButton()) return undefined;
+    }
+    const out = await this.keys.answer(handle, choice);
+    this.log.info(
+      `answered from VS Code by key: ${choice === 'allow' ? 'allow once' : 'deny'} for ${w.agent} in “${printable(name)}”: ${out.ok ? `“${printable(out.option)}”` : `nothing done: ${out.why}`}`,
+    );
+    if (!out.ok) void ui.warn(keyRefusedNotice(out.why, out.typed));
+    return out.ok ? 'sent' : 'gone';
   }
 
   private request(handle: string | undefined): PendingRequest | undefined {
@@ -90,8 +145,12 @@ export class Answering {
   }
 
   private nameOf(r: PendingRequest): string {
-    const t = this.store.terminal(r.terminalId);
-    return t ? displayName(t, this.store.terminals()) : r.terminalId;
+    return this.nameOfTerminal(r.terminalId);
+  }
+
+  private nameOfTerminal(id: string): string {
+    const t = this.store.terminal(id);
+    return t ? displayName(t, this.store.terminals()) : id;
   }
 }
 

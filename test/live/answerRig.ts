@@ -31,6 +31,8 @@ export interface Rig {
   pending: PendingAnswers;
   store: AgentStore;
   script: string;
+  /** The terminal's screen as the detector has it, row by row. */
+  screen(): string[];
   /** When the last answer was sent (epoch ms). */
   sentAt?: number;
 }
@@ -119,7 +121,8 @@ export async function play(
   const hooks = new HookSource(store, { terminalFor: (pids) => (pids.includes(spawned) ? 'T' : undefined) });
   const pending = new PendingAnswers();
   const reporter = installReporter(alHome, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
-  const rig: Rig = { pending, store, script: answeringScript(alHome) };
+  const session = new TerminalSession('T', (o) => store.observe(o), realScheduler, { cols: 120, rows: 35 });
+  const rig: Rig = { pending, store, script: answeringScript(alHome), screen: () => session.screenText().split('\n') };
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
   hub.mount(REPORT_PATH, hooks.handle);
   mountHold(hub, {
@@ -134,7 +137,6 @@ export async function play(
   writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
   const sc = make(rig);
   store.openTerminal('T', agent);
-  const session = new TerminalSession('T', (o) => store.observe(o), realScheduler, { cols: 120, rows: 35 });
   session.startExecution(AGENT_COMMAND[agent], true);
   try {
     const res = await runScenario({

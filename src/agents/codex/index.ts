@@ -18,6 +18,9 @@ export const agent: AgentDescriptor = {
     depth: 3,
     isSession: (file) => file.endsWith('.jsonl') && path.basename(file).startsWith('rollout-'),
   },
+  // `› 1. Yes, proceed (y)` / `2. Yes, and don't ask again for commands that start with … (p)` / `3. No, and tell
+  // Codex what to do differently (esc)`: a digit picks at once (harness/facts/answering-dialogs.md §2, §4).
+  dialogKeys: { allowOnce: /^Yes, proceed\b/, deny: /^No\b/ },
   doc: {
     identifiedBy: 'command line, process, `OSC 7501`, screen, `codex exec` header',
     verified: 'all seven, headless `exec`, "Hooks need review", "Trust this folder?", its hooks',

@@ -10,6 +10,9 @@ export const agent: AgentDescriptor = {
   configDir: (env, home) => path.join(home, '.gemini'),
   hooks: 'settings',
   hookRows,
+  // `● 1. Allow once` / `2. Allow for this session` / (`3. Modify with external editor`) / `… No, suggest changes
+  // (esc)`: a digit picks at once (harness/facts/answering-dialogs.md §4).
+  dialogKeys: { allowOnce: /^Allow once\b/, deny: /^No\b/ },
   doc: {
     identifiedBy: 'command line (`gemini`, headless `-p`), process, its window title',
     verified:

@@ -1,0 +1,77 @@
+import type { DialogKeys } from '../agents/descriptor';
+import { dialogOptions } from '../detect/dialogOptions';
+
+/**
+ * Answering a dialog with one key read off the live screen, for agents whose own hook cannot hold it (Codex hides
+ * its prompt while a hook runs). Never a guessed key: the dialog's numbered options are read from the screen,
+ * the one whose label means the user's choice (the agent's DialogKeys) must be there exactly once, the dialog
+ * must show the command the agent's hook reported, and a second read a moment later must agree; then its digit
+ * is typed, and the dialog must be gone after it. Anything else types nothing and says why.
+ */
+
+export type KeyChoice = 'allow' | 'deny';
+
+export interface KeyPlan {
+  key: string;
+  /** The option's label as the screen shows it. */
+  option: string;
+}
+
+/** How long between the two reads, and how long the dialog has to close after the key. */
+export const KEY_TIMING = { secondReadMs: 150, closeMs: 3000, pollMs: 50 } as const;
+
+/** The key for `choice` on this screen, or why none may be typed. */
+export function planKey(
+  rows: readonly string[],
+  keys: DialogKeys,
+  choice: KeyChoice,
+  mustShow: string | undefined,
+): KeyPlan | { refused: string } {
+  const options = dialogOptions(rows);
+  if (options.length < 2) return { refused: 'no numbered dialog is on the screen' };
+  const re = choice === 'allow' ? keys.allowOnce : keys.deny;
+  const hits = options.map((o, i) => ({ o, i })).filter(({ o }) => re.test(o));
+  if (hits.length !== 1)
+    return { refused: `the dialog on the screen has ${hits.length} options that ${choice === 'allow' ? 'allow once' : 'deny'}` };
+  if (mustShow && !flat(rows.join('\n')).includes(flat(mustShow)))
+    return { refused: 'the dialog on the screen is not about the command the agent reported' };
+  return { key: String(hits[0].i + 1), option: hits[0].o };
+}
+
+/** Text without frame borders and with runs of white space as one space: a command wrapped in a box still matches. */
+function flat(s: string): string {
+  return s
+    .replace(/[│┃|╭╮╰╯─]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export interface KeyIO {
+  rows(): readonly string[];
+  /** Types into the terminal (the key only, no Enter). */
+  write(data: string): void;
+  /** Whether typing is still allowed: the wait open, its agent the terminal's foreground process. */
+  mayType(): Promise<boolean>;
+  sleep(ms: number): Promise<void>;
+}
+
+export type KeyOutcome = { ok: true; option: string } | { ok: false; why: string; typed: boolean };
+
+/** Reads, reads again, types the one key, and checks the dialog closed. */
+export async function answerWithKey(io: KeyIO, keys: DialogKeys, choice: KeyChoice, mustShow: string | undefined): Promise<KeyOutcome> {
+  const first = planKey(io.rows(), keys, choice, mustShow);
+  if ('refused' in first) return { ok: false, why: first.refused, typed: false };
+  await io.sleep(KEY_TIMING.secondReadMs);
+  const second = planKey(io.rows(), keys, choice, mustShow);
+  if ('refused' in second || second.key !== first.key || second.option !== first.option)
+    return { ok: false, why: 'the dialog changed between two reads of the screen', typed: false };
+  if (!(await io.mayType()))
+    return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: false };
+  io.write(first.key);
+  for (let waited = 0; waited < KEY_TIMING.closeMs; waited += KEY_TIMING.pollMs) {
+    await io.sleep(KEY_TIMING.pollMs);
+    const now = planKey(io.rows(), keys, choice, mustShow);
+    if ('refused' in now || now.option !== first.option) return { ok: true, option: first.option };
+  }
+  return { ok: false, why: `the dialog was still on the screen ${KEY_TIMING.closeMs / 1000} s after the key`, typed: true };
+}
