@@ -2,6 +2,7 @@ import { randomBytes } from 'crypto';
 import type { AgentKind } from '../common/agents';
 import { Emitter, type Event } from '../common/emitter';
 import type { AskedQuestion, Decision, HeldAnswer } from '../hooks/decision';
+import { screenShows } from './screenKeys';
 
 /**
  * One dialog an agent's hook holds open for an answer from VS Code. Its own record, made from the held
@@ -126,4 +127,14 @@ export function answerOffers(
     if (r) out.set(id, { handle: r.handle, allowReady: PendingAnswers.allowReady(r, now) });
   }
   return out;
+}
+
+/**
+ * Whether a held permission may be offered next to what its terminal shows: a request whose command the screen
+ * does not show (another dialog drawn over it, a command changed since) gets no buttons. Requests without a
+ * command (a question, a file edit) are not checked here.
+ */
+export function matchesScreen(r: Pick<PendingRequest, 'input' | 'questions'>, rows: readonly string[]): boolean {
+  const command = r.input.command;
+  return r.questions !== undefined || typeof command !== 'string' || screenShows(rows, command);
 }

@@ -33,17 +33,21 @@ export function planKey(
   const hits = options.map((o, i) => ({ o, i })).filter(({ o }) => re.test(o));
   if (hits.length !== 1)
     return { refused: `the dialog on the screen has ${hits.length} options that ${choice === 'allow' ? 'allow once' : 'deny'}` };
-  if (mustShow && !flat(rows.join('\n')).includes(flat(mustShow)))
-    return { refused: 'the dialog on the screen is not about the command the agent reported' };
+  if (mustShow && !screenShows(rows, mustShow)) return { refused: 'the dialog on the screen is not about the command the agent reported' };
   return { key: String(hits[0].i + 1), option: hits[0].o };
 }
 
-/** Text without frame borders and with runs of white space as one space: a command wrapped in a box still matches. */
+/**
+ * Whether the screen shows `text` (a command), however the terminal wrapped it: frame borders and all white space
+ * left out on both sides, so a command wrapped in a box, mid-word or with an indent, still matches.
+ */
+export function screenShows(rows: readonly string[], text: string): boolean {
+  const want = flat(text);
+  return want.length > 0 && flat(rows.join('\n')).includes(want);
+}
+
 function flat(s: string): string {
-  return s
-    .replace(/[│┃|╭╮╰╯─]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return s.replace(/[│┃|╭╮╰╯─\s]/gu, '');
 }
 
 export interface KeyIO {

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { Decision } from '../hooks/decision';
-import { ALLOW_AFTER_MS, type AnswerOutcome, answerOffers, type PendingAnswers, type PendingRequest } from '../answer/pending';
+import {
+  ALLOW_AFTER_MS,
+  type AnswerOutcome,
+  answerOffers,
+  matchesScreen,
+  type PendingAnswers,
+  type PendingRequest,
+} from '../answer/pending';
 import type { KeyChoice } from '../answer/screenKeys';
 import type { Wait } from '../store/waits';
 import { whole } from '../views/untrusted';
@@ -103,6 +110,11 @@ export class Answering {
       waits.map((w) => w.id),
       now,
     );
+    // A held command the terminal does not show is a dialog that differs from the request: no buttons.
+    for (const [id, o] of out) {
+      const r = this.pending.get(o.handle);
+      if (r && !matchesScreen(r, this.keys.screen(r.terminalId))) out.delete(id);
+    }
     for (const w of waits) {
       const h = out.has(w.id) ? undefined : this.keys.offered(w);
       if (h) out.set(w.id, { handle: h, allowReady: now - w.openedAt >= ALLOW_AFTER_MS });

@@ -68,6 +68,11 @@ export class KeyAnswers {
     );
   }
 
+  /** A terminal's screen as its detector has it, row by row. */
+  screen(terminalId: string): string[] {
+    return this.rows(terminalId);
+  }
+
   private rows(terminalId: string): string[] {
     return (this.terminals.session(terminalId)?.screenText() ?? '').split('\n');
   }

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import { call, enter, key, type Scenario, type Step, submit, wait, waitText } from '../../harness/scenario';
 import { ASK_FRAMEWORK, BASH_RM, CLAUDE, ready } from '../../harness/scenarios/claudeCues';
 import type { Decision } from '../../src/hooks/decision';
+import { matchesScreen } from '../../src/answer/pending';
 import { answeringHooks, offered, play, type Rig, toolResults, until } from './answerRig';
 
 /**
@@ -17,6 +18,8 @@ const answer = (rig: Rig, d: Decision): Step =>
     assert.strictEqual(r.tool, 'Bash');
     assert.deepStrictEqual(r.input, BASH_RM, 'the request holds the whole tool input');
     await new Promise((res) => setTimeout(res, 1100)); // Allow is offered only after a moment
+    // The window offers buttons only while the screen shows the held command (matchesScreen): it does here.
+    if (!matchesScreen(r, rig.screen())) return `the screen does not show the held command: ${rig.screen().join('\n')}`;
     rig.sentAt = Date.now();
     const outcome = rig.pending.answer(r.handle, d);
     return outcome === 'sent' ? undefined : `answer ${outcome}`;

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import { call, enter, type Scenario, type Step, submit, wait, waitText } from '../../harness/scenario';
 import { OPENCODE } from '../../harness/scenarios/opencode';
 import type { Decision } from '../../src/hooks/decision';
+import { matchesScreen } from '../../src/answer/pending';
 import { chatToolResults, offered, play, type Rig } from './answerRig';
 
 /**
@@ -31,6 +32,8 @@ const answer = (rig: Rig, kind: 'permission' | 'question', decide: (r: Awaited<R
   call(async () => {
     const r = await offered(rig, kind);
     await new Promise((res) => setTimeout(res, 1100));
+    // The window offers buttons only while the screen shows the held command (matchesScreen): it does here.
+    if (!matchesScreen(r, rig.screen())) return `the screen does not show the held command: ${rig.screen().join('\n')}`;
     rig.sentAt = Date.now();
     const outcome = rig.pending.answer(r.handle, decide(r));
     return outcome === 'sent' ? undefined : `answer ${outcome}`;

@@ -6,7 +6,8 @@
  */
 import * as assert from 'assert';
 import { AGENTS } from '../../../src/agents/registry';
-import { answerWithKey, type KeyIO, planKey } from '../../../src/answer/screenKeys';
+import { answerWithKey, type KeyIO, planKey, screenShows } from '../../../src/answer/screenKeys';
+import { matchesScreen } from '../../../src/answer/pending';
 
 const CODEX = AGENTS.find((a) => a.id === 'codex')!.dialogKeys!;
 const GEMINI = AGENTS.find((a) => a.id === 'gemini')!.dialogKeys!;
@@ -104,5 +105,17 @@ describe('answer: keys read off the screen', () => {
     const out = await answerWithKey(stuck, CODEX, 'deny', CMD);
     assert.deepStrictEqual(out, { ok: false, why: 'the dialog was still on the screen 3 s after the key', typed: true });
     assert.deepStrictEqual(stuck.typed, ['3']);
+  });
+
+  it('screenShows finds a command however the terminal wrapped it; matchesScreen takes a held request to it', () => {
+    const wrapped = ['│ touch answered-from-vsc │', '│   ode.txt && echo "made it" │'];
+    assert.ok(screenShows(wrapped, 'touch answered-from-vscode.txt && echo "made it"'));
+    assert.ok(!screenShows(wrapped, 'touch answered-from-vscode.txt && rm -rf ~'));
+    assert.ok(!screenShows(wrapped, '   '), 'an empty command is never "shown"');
+    const held = { input: { command: 'rm -rf build', description: 'Remove' } };
+    assert.ok(matchesScreen(held, geminiDialog));
+    assert.ok(!matchesScreen(held, codexDialog()), 'another dialog on the screen: no buttons');
+    assert.ok(matchesScreen({ input: { file_path: '/x' } }, []), 'nothing to compare: not held back here');
+    assert.ok(matchesScreen({ input: {}, questions: [] }, []));
   });
 });
