@@ -8,8 +8,11 @@ import { LIMITS, type PickSpec, plain } from '../views/untrusted';
  * then what can be added. Shown through src/vscode/ui.ts like every pick.
  */
 
-export type DesktopMode = 'auto' | 'on' | 'off';
-export type TurnEnds = 'off' | 'failed' | 'all';
+/** The values of `agentLens.notifications.desktop` and `…turnEnded`, as package.json lists them. */
+export const DESKTOP_MODES = ['auto', 'on', 'off'] as const;
+export type DesktopMode = (typeof DESKTOP_MODES)[number];
+export const TURN_ENDS = ['off', 'failed', 'all'] as const;
+export type TurnEnds = (typeof TURN_ENDS)[number];
 
 export interface NotifySummary {
   windowOn: boolean;
@@ -122,11 +125,11 @@ export function eventPicks(chosen: readonly NotifyEventKind[]): (PickSpec & { ev
 }
 
 export function desktopPicks(): (PickSpec & { mode: DesktopMode })[] {
-  return (['auto', 'on', 'off'] as const).map((mode) => ({ label: desktopLabel(mode), mode }));
+  return DESKTOP_MODES.map((mode) => ({ label: desktopLabel(mode), mode }));
 }
 
 export function turnEndsPicks(): (PickSpec & { value: TurnEnds })[] {
-  return (['off', 'failed', 'all'] as const).map((value) => ({ label: turnEndsLabel(value), value }));
+  return TURN_ENDS.map((value) => ({ label: turnEndsLabel(value), value }));
 }
 
 export function webhookFormatPicks(): (PickSpec & { format: 'slack' | 'discord' | 'json' })[] {

@@ -1,11 +1,11 @@
+import type { DesktopMode } from './channelPicks';
 import { type AgentKind, isAgentKind } from '../common/agents';
 import type { Clock, Scheduler } from '../common/scheduler';
 import { WaitNotifier } from '../store/notifier';
 import type { AgentStore } from '../store/store';
-import type { SessionSummary } from '../store/types';
 import type { Wait } from '../store/waits';
 import type { NotifyFanout } from './fanout';
-import type { NotifyEvent } from './message';
+import { folderName, type NotifyEvent } from './message';
 
 /**
  * Where an agent runs, named for a person, when no terminal names it: under `agent-lens serve`, the tmux pane
@@ -15,11 +15,6 @@ export type PlaceOf = (s: { agent: AgentKind; pid?: number; cwd?: string }) => P
 
 /** How long a push waits for its place before it goes without one: a name is never worth a late push. */
 const PLACE_MS = 2000;
-
-/** The store's summary of a session, by key. */
-export function sessionOf(store: AgentStore, key: string): SessionSummary | undefined {
-  return store.sessions().find((s) => s.key === key);
-}
 
 /**
  * How a push names where an agent runs: its terminal, else its place (a tmux pane), else its folder's last
@@ -31,8 +26,8 @@ export function whereOf(
   place?: string,
 ): { terminal: string; folder?: string } {
   const t = at.terminalId !== undefined ? store.terminal(at.terminalId) : undefined;
-  const folder = t?.cwd ?? sessionOf(store, at.sessionKey)?.cwd;
-  const terminal = t?.name ?? place ?? (folder ? folder.split(/[\\/]/).filter(Boolean).pop() : undefined) ?? at.agent;
+  const folder = t?.cwd ?? store.session(at.sessionKey)?.cwd;
+  const terminal = t?.name ?? place ?? folderName(folder) ?? at.agent;
   return { terminal, ...(folder ? { folder } : {}) };
 }
 
@@ -63,7 +58,7 @@ export function sendPlaced(
   stillWanted?: () => boolean,
 ): void {
   if (!placeOf) return fanout.notify(make(), stillWanted);
-  const s = sessionOf(store, sessionKey);
+  const s = store.session(sessionKey);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((r) => {
     timer = setTimeout(() => r(undefined), PLACE_MS);
@@ -115,7 +110,7 @@ export function notifyWaits(
  * window is focused (the window's own notification is seen); `auto` only where the extension host runs on the
  * user's own machine (not a remote window or VS Code in a browser, whose host is elsewhere), `on` always.
  */
-export function desktopWanted(setting: 'auto' | 'on' | 'off', local: boolean, windowFocused: boolean): boolean {
+export function desktopWanted(setting: DesktopMode, local: boolean, windowFocused: boolean): boolean {
   if (setting === 'off' || windowFocused) return false;
   return setting === 'on' || local;
 }

@@ -96,9 +96,14 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
  * for), left out when it is the name already shown.
  */
 function placeOf(terminal: string, folder: string | undefined, details: boolean): string {
-  const name = folder?.split(/[\\/]/).filter(Boolean).pop();
+  const name = folderName(folder);
   const shown = details ? folder : name !== terminal ? name : undefined;
   return [outside(terminal, 60), shown ? outside(shown, 80) : undefined].filter(Boolean).join(' · ');
+}
+
+/** A folder's own name, the last part of its path, whichever separator the agent's system writes. */
+export function folderName(folder: string | undefined): string | undefined {
+  return folder?.split(/[\\/]/).filter(Boolean).pop();
 }
 
 /** Several messages held back by a channel's minimum interval, as one. */

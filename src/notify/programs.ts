@@ -65,13 +65,13 @@ export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: Send
   const clicks = new Set<ChildProcess>();
   let actions: Promise<boolean> | undefined;
   const send: Send = async (m) => {
-    const clickable = !!m.click && !!o.onClick && platform === 'linux' && has('notify-send');
-    const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: clickable && (await (actions ??= takesActions(env))) });
+    // Only notify-send reports a click to its caller, and only where it takes --action.
+    const { click } = m;
+    const onClick =
+      click && o.onClick && platform === 'linux' && has('notify-send') && (await (actions ??= takesActions(env))) ? o.onClick : undefined;
+    const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: !!onClick });
     if (!argv) throw new SendError('unsupported', `no desktop notifications on ${platform}`);
-    if (m.click && o.onClick && argv.some((a) => a.startsWith('--action='))) {
-      const click = m.click;
-      return runUntilClicked(argv, { env, output: o.output, clicks, onClick: () => o.onClick?.(click) });
-    }
+    if (onClick && click) return runUntilClicked(argv, { env, output: o.output, clicks, onClick: () => onClick(click) });
     return run(argv, { timeoutMs: 10_000, env, output: o.output });
   };
   send.dispose = () => clicks.forEach((p) => p.kill('SIGTERM'));

@@ -159,6 +159,12 @@ export class AgentStore {
     return [...this.allSessions()].map(summaryOf);
   }
 
+  /** One session by the store's key, without copying every other. */
+  session(key: string): SessionSummary | undefined {
+    for (const s of this.allSessions()) if (s.key === key) return summaryOf(s);
+    return undefined;
+  }
+
   dispose(): void {
     this.changed.dispose();
     this.waitsChanged.dispose();

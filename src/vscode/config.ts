@@ -5,7 +5,7 @@ import { SETTING_POLICY, type SettingKey, settingValue } from '../common/trusted
 import { AGENT_KINDS, type AgentKind } from '../common/agents';
 import { AGENTS } from '../agents/registry';
 import type { LogLocations } from '../sources/logs/logSources';
-import type { DesktopMode, TurnEnds } from '../notify/channelPicks';
+import { DESKTOP_MODES, type DesktopMode, TURN_ENDS, type TurnEnds } from '../notify/channelPicks';
 
 /** Mirrors `contributes.configuration` in package.json. */
 export interface AgentLensConfig {
@@ -61,9 +61,9 @@ export function readConfig(): AgentLensConfig {
     agents: agentSwitches(get('agentLens.agents')),
     notificationsEnabled: bool('agentLens.notifications.enabled', true),
     notificationDelaySeconds: num('agentLens.notifications.delaySeconds', 15, 0, 3600),
-    desktopNotifications: oneOf(get('agentLens.notifications.desktop'), ['auto', 'on', 'off'] as const, 'auto'),
+    desktopNotifications: oneOf(get('agentLens.notifications.desktop'), DESKTOP_MODES, 'auto'),
     desktopSound: bool('agentLens.notifications.desktopSound', false),
-    turnEnded: oneOf(get('agentLens.notifications.turnEnded'), ['off', 'failed', 'all'] as const, 'off'),
+    turnEnded: oneOf(get('agentLens.notifications.turnEnded'), TURN_ENDS, 'off'),
     turnSeconds: num('agentLens.notifications.turnSeconds', 60, 0, 86_400),
     quietHours: (() => {
       const v = get('agentLens.notifications.quietHours');
