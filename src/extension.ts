@@ -95,6 +95,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     waits: store.waits(),
     now: Date.now(),
     answers: late.answering?.offers(store.waits(), Date.now()),
+    answered: pending.answered,
     activeTerminalId: activeId(),
     hooks: late.hooks?.statuses(),
     handoff: late.handoff?.view(),

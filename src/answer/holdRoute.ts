@@ -4,7 +4,7 @@ import type { ConnectionFacts } from '../hub/connections';
 import { HubError } from '../hub/security';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { Wait } from '../store/waits';
-import { type Decision, HOLD_GIVE_UP_MS, HOLD_PATH, type HeldAnswer } from '../hooks/decision';
+import { decisionWord, HOLD_GIVE_UP_MS, HOLD_PATH, type HeldAnswer } from '../hooks/decision';
 import { HELD_DIALOGS } from './heldDialogs';
 import type { AgentKind } from '../common/agents';
 import type { Hub } from '../hub/hub';
@@ -54,13 +54,6 @@ export function holdRoute(o: HoldOptions) {
   };
 }
 
-/** A decision as the log names it: the option, never the command or the answer's text. */
-export function decisionWord(d: Decision): string {
-  if (d.behavior === 'allow') return 'allow once';
-  if (d.behavior === 'deny') return d.message ? 'deny, with a message' : 'deny';
-  return `chose an option for ${Object.keys(d.answers).length} question(s)`;
-}
-
 /** Holds one request until the user decides, its wait closes, its hook goes or its time runs out. */
 function hold(o: HoldOptions, closed: AbortSignal, r: Omit<PendingRequest, 'handle'>): Promise<HeldAnswer | undefined> {
   return new Promise((resolve) => {
@@ -75,14 +68,17 @@ function hold(o: HoldOptions, closed: AbortSignal, r: Omit<PendingRequest, 'hand
       );
       resolve(a.decision ? a : undefined);
     });
-    const end = (reason: string) => {
+    const end = (reason: string, inTerminal?: string) => {
       why = reason;
+      // Answered there: the state history says so (once, and only if it was still held).
+      if (inTerminal && o.pending.holds(request.handle))
+        o.pending.note({ at: Date.now(), terminalId: r.terminalId, agent: r.agent, where: 'terminal', option: inTerminal });
       o.pending.drop(request.handle);
     };
     const sub = o.waits.onDidChangeWait((w) => {
-      if (w.id === r.waitId && w.closedAt !== undefined) end('the dialog closed (answered in the terminal)');
+      if (w.id === r.waitId && w.closedAt !== undefined) end('the dialog closed (answered in the terminal)', 'answered there');
     });
-    const onClosed = () => end('the hook went (answered or cancelled in the terminal)');
+    const onClosed = () => end('the hook went (answered or cancelled in the terminal)', 'refused or cancelled there');
     closed.addEventListener('abort', onClosed);
     const timer = setTimeout(() => end('it was held too long'), o.giveUpMs ?? HOLD_GIVE_UP_MS);
     if (closed.aborted) onClosed();

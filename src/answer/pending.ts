@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { AgentKind } from '../common/agents';
 import { Emitter, type Event } from '../common/emitter';
-import type { AskedQuestion, Decision, HeldAnswer } from '../hooks/decision';
+import { type AskedQuestion, type Decision, decisionWord, type HeldAnswer } from '../hooks/decision';
 import { screenShows } from './screenKeys';
 
 /**
@@ -24,6 +24,18 @@ export interface PendingRequest {
   readonly since: number;
 }
 
+/** Who answered a dialog, where, and which option: for the state history (never the command or the answer's text). */
+export interface AnswerRecord {
+  at: number;
+  terminalId: string;
+  agent: AgentKind;
+  where: 'VS Code' | 'terminal';
+  option: string;
+}
+
+/** Answers kept for the state history. */
+const ANSWERS_KEPT = 50;
+
 /** What became of an answer given in VS Code. */
 export type AnswerOutcome = 'sent' | 'gone' | 'ambiguous';
 
@@ -42,6 +54,8 @@ interface Entry {
  */
 export class PendingAnswers {
   private readonly byHandle = new Map<string, Entry>();
+  /** The latest answers, oldest first (the state history's "answered" lines). */
+  readonly answered: AnswerRecord[] = [];
   private readonly changed = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changed.event;
 
@@ -91,8 +105,16 @@ export class PendingAnswers {
     if (this.onTerminal(e.request.terminalId).length !== 1) return 'ambiguous';
     this.byHandle.delete(handle);
     e.settle({ decision });
+    const r = e.request;
+    this.note({ at: Date.now(), terminalId: r.terminalId, agent: r.agent, where: 'VS Code', option: decisionWord(decision) });
     this.changed.fire();
     return 'sent';
+  }
+
+  /** Records who answered a dialog and where (the state history). */
+  note(a: AnswerRecord): void {
+    this.answered.push(a);
+    if (this.answered.length > ANSWERS_KEPT) this.answered.shift();
   }
 
   /** Requests held for a wait: all of them are dropped when it closes. */

@@ -107,3 +107,10 @@ export function chosenOptions(asked: readonly AskedQuestion[], answers: Readonly
   }
   return out;
 }
+
+/** A decision as the log names it: the option, never the command or the answer's text. */
+export function decisionWord(d: Decision): string {
+  if (d.behavior === 'allow') return 'allow once';
+  if (d.behavior === 'deny') return d.message ? 'deny, with a message' : 'deny';
+  return `chose an option for ${Object.keys(d.answers).length} question(s)`;
+}

@@ -39,6 +39,8 @@ export interface ViewInput {
   hooks?: readonly HookStatus[];
   /** The registry, the boards and the routes (the "Handoff" and "Routes" groups, the in-flight count). */
   handoff?: HandoffView;
+  /** Who answered which dialog, where and with which option, oldest first (the state history). */
+  answered?: readonly { at: number; terminalId: string; where: string; option: string }[];
   /** Waits that can be answered from here, by wait id (src/answer/pending.ts decides which). */
   answers?: ReadonlyMap<string, AnswerOffer>;
 }
@@ -318,6 +320,8 @@ export function historyLines(v: ViewInput): string[] {
       out.push(
         `[${s.name}]   ${new Date(h.at).toISOString()} ${agentName(h.agent)} → ${h.state}${h.reason ? ` · ${h.reason}` : ''} (${h.source}) ${h.evidence}`,
       );
+    for (const a of v.answered ?? [])
+      if (a.terminalId === t.id) out.push(`[${s.name}]   ${new Date(a.at).toISOString()} a dialog answered in ${a.where}: ${a.option}`);
   }
   return out.map(printable);
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Decision } from '../hooks/decision';
+import { type Decision, decisionWord } from '../hooks/decision';
 import {
   ALLOW_AFTER_MS,
   type AnswerOutcome,
@@ -12,7 +12,6 @@ import type { KeyChoice } from '../answer/screenKeys';
 import type { Wait } from '../store/waits';
 import { whole } from '../views/untrusted';
 import { KeyAnswers } from './keyAnswers';
-import { decisionWord } from '../answer/holdRoute';
 import type { AgentStore } from '../store/store';
 import {
   allowButton,
@@ -134,6 +133,14 @@ export class Answering {
       if (picked !== allowButton()) return undefined;
     }
     const out = await this.keys.answer(handle, choice);
+    if (out.ok && w.terminalId)
+      this.pending.note({
+        at: Date.now(),
+        terminalId: w.terminalId,
+        agent: w.agent,
+        where: 'VS Code',
+        option: `the key of “${out.option}”`,
+      });
     this.log.info(
       `answered from VS Code by key: ${choice === 'allow' ? 'allow once' : 'deny'} for ${w.agent} in “${printable(name)}”: ${out.ok ? `“${printable(out.option)}”` : `nothing done: ${out.why}`}`,
     );

@@ -158,8 +158,13 @@ describe('live: answering Claude Code’s permission dialog from VS Code (real C
             ],
             [tool, done],
           ),
-        (_rig, out, screen) => {
+        (rig, out, screen) => {
           assert.doesNotMatch(screen, /by PermissionRequest hook/, 'the hook decided nothing');
+          assert.deepStrictEqual(
+            rig.pending.answered.map((a) => [a.where, a.option]),
+            [['terminal', esc ? 'refused or cancelled there' : 'answered there']],
+            'the state history says it was answered in the terminal',
+          );
           const results = toolResults(out);
           if (esc) assert.strictEqual(results.length, 0, 'Esc interrupts: no tool result');
           else assert.strictEqual(results[0]?.is_error, false, 'Yes in the terminal ran the tool');

@@ -150,4 +150,20 @@ describe('answer: PendingAnswers', () => {
     );
     assert.strictEqual(answerOffers(pending, [], 0).size, 0);
   });
+
+  it('keeps who answered where, with the option and never the command, for the state history', () => {
+    const pending = new PendingAnswers();
+    const r = pending.add(
+      { agent: 'claude-code', terminalId: 'T', waitId: 'W', tool: 'Bash', input: { command: 'rm -rf build' }, since: 0 },
+      () => undefined,
+    );
+    assert.strictEqual(pending.answer(r.handle, { behavior: 'deny', message: 'secret words' }), 'sent');
+    assert.deepStrictEqual(
+      pending.answered.map(({ at: _at, ...a }) => a),
+      [{ terminalId: 'T', agent: 'claude-code', where: 'VS Code', option: 'deny, with a message' }],
+    );
+    assert.ok(!JSON.stringify(pending.answered).includes('rm -rf') && !JSON.stringify(pending.answered).includes('secret'));
+    for (let i = 0; i < 60; i++) pending.note({ at: i, terminalId: 'T', agent: 'codex', where: 'terminal', option: 'answered there' });
+    assert.strictEqual(pending.answered.length, 50, 'bounded');
+  });
 });

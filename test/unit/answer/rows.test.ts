@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { ALLOW_AFTER_MS, answerOffers, PendingAnswers } from '../../../src/answer/pending';
 import { AgentStore } from '../../../src/store/store';
-import { treeRows, type ViewInput } from '../../../src/views/model';
+import { historyLines, treeRows, type ViewInput } from '../../../src/views/model';
 import type { TreeRow } from '../../../src/views/treeRow';
 import { permissionDetail } from '../../../src/views/answerTexts';
 import { whole } from '../../../src/views/untrusted';
@@ -88,6 +88,22 @@ describe('answer: the Needs-you row of an answerable permission', () => {
       assert.ok(!shown.includes(handle.slice(0, 8)), 'not even a part of it');
       assert.strictEqual(allRows(rows).filter((r) => r.answerHandle !== undefined).length, 1, 'on one row only');
     }
+  });
+});
+
+describe('answer: the state history says who answered, where, and which option', () => {
+  it('lists each answer under its terminal, never the command', () => {
+    const { input } = world();
+    const lines = historyLines({
+      ...input(),
+      answered: [
+        { at: 5000, terminalId: 'A', where: 'VS Code', option: 'allow once' },
+        { at: 6000, terminalId: 'B', where: 'terminal', option: 'answered there' },
+      ],
+    } as ViewInput);
+    assert.ok(lines.includes('[claude one]   1970-01-01T00:00:05.000Z a dialog answered in VS Code: allow once'), lines.join('\n'));
+    assert.ok(lines.includes('[claude two]   1970-01-01T00:00:06.000Z a dialog answered in terminal: answered there'), lines.join('\n'));
+    assert.strictEqual(lines.filter((l) => l.includes('answered in')).length, 2);
   });
 });
 
