@@ -4,24 +4,20 @@
  * `PermissionRequest` hook, with a recorded payload on stdin, held at a real hub on 127.0.0.1:
  *  (1) from the hook's start to its request being offered (Node's start and the report included);
  *  (2) from the answer (what the row's button calls) to the hook having printed Claude Code's decision and exited.
- * What Claude Code then takes to move on is measured with the real CLI by `test/live/answer.live.test.ts`. The
- * provenance check is bypassed here (this process is not Claude Code in a terminal); test/unit/answer tests it.
+ * The provenance check is bypassed here (this process is not Claude Code in a terminal); test/unit/answer tests it.
+ * From the answer to each real agent moving on: ./answerAgents.ts.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { mountHold } from '../src/answer/holdRoute';
-import { PendingAnswers } from '../src/answer/pending';
-import { SILENT } from '../src/common/log';
+import type { PendingAnswers } from '../src/answer/pending';
 import { hookCommand, permissionCommandPath } from '../src/integrations/commands';
 import { installReporter } from '../src/integrations/reporter/reporterFiles';
-import { REPORT_BODY_LIMIT, REPORT_PATH } from '../src/hooks/wire';
-import { writeDiscovery } from '../src/hub/discovery';
-import { Hub } from '../src/hub/hub';
-import { HookSource } from '../src/sources/hooks/hookSource';
 import { AgentStore } from '../src/store/store';
-import { ms, payloadOf, repoRoot, waitFor } from './hooks';
+import { ms, payloadOf, waitFor } from './hooks';
+import { repoRoot } from '../harness/repoRoot';
+import { answeringHub } from '../harness/answering/rig';
 
 type Print = (s: string) => void;
 const RUNS = 20;
@@ -35,22 +31,13 @@ export async function benchAnswer(print: Print): Promise<void> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-lens-bench-answer-'));
   const store = new AgentStore();
   store.openTerminal('T1', 'bench');
-  const hooks = new HookSource(store, { terminalFor: () => 'T1' });
-  const pending = new PendingAnswers();
-  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
-  hub.mount(REPORT_PATH, hooks.handle);
-  mountHold(hub, {
-    hooks,
-    waits: store,
-    pending,
-    enabled: () => true,
-    log: SILENT,
-    provenance: () => ({ ok: true, agentPid: process.pid }),
-  });
+  const { pending, hub, discovery } = await answeringHub(
+    home,
+    store,
+    () => 'T1',
+    () => ({ ok: true, agentPid: process.pid }),
+  );
   try {
-    const port = await hub.listen();
-    const discovery = path.join(home, 'hubs', 'bench.json');
-    writeDiscovery(discovery, { v: 1, port, token: hub.token, pid: process.pid });
     installReporter(home, path.join(root, 'dist', 'agent-lens-report.js'), { path: process.execPath, electron: false });
     const env = { PATH: process.env.PATH, HOME: home, AGENT_LENS_HUB: discovery };
     const cmd = hookCommand(permissionCommandPath(home), 'claude-code', false);
@@ -68,7 +55,7 @@ export async function benchAnswer(print: Print): Promise<void> {
       offered.push(r.offered);
       decided.push(r.decided);
     }
-    print(`answer     : the built answering hook (dist/agent-lens-permission.js) held at a hub on 127.0.0.1:${port}, ${RUNS} runs`);
+    print(`answer     : the built answering hook (dist/agent-lens-permission.js) held at a hub on 127.0.0.1, ${RUNS} runs`);
     print(`             hook start → offered on its row: ${ms(offered, 0)}${failed ? `; ${failed} run(s) failed` : ''}`);
     print(`             answer → decision printed and the hook exited: ${ms(decided, 1)}`);
   } finally {

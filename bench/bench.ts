@@ -17,6 +17,7 @@ import { AgentStore } from '../src/store/store';
 import { benchHandoff } from './handoff';
 import { benchHooks } from './hooks';
 import { benchAnswer } from './answer';
+import { benchAnswerAgents } from './answerAgents';
 import { benchLinear } from './linear';
 import { benchLogs } from './logs';
 import { benchNotify } from './notify';
@@ -209,6 +210,7 @@ void benchLogs(
 )
   .then(() => benchHooks((s) => console.log(s)))
   .then(() => benchAnswer((s) => console.log(s)))
+  .then(() => benchAnswerAgents((s) => console.log(s)))
   .then(() => benchProvenance((s) => console.log(s)))
   .then(() => benchHandoff((s) => console.log(s)))
   .then(() => benchNotify((s) => console.log(s)))

@@ -7,6 +7,7 @@
  *      returns: the hub tells who sent it by the process holding the connection);
  *  (3) the hub's side: HookSource (mapping, attribution) into an AgentStore, per report, in process.
  */
+import { repoRoot } from '../harness/repoRoot';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -27,17 +28,6 @@ const GATED_RUNS = 50;
 const REPORT_RUNS = 20;
 const IN_PROCESS_REPORTS = 10_000;
 const RECORDINGS = { 'claude-code': 'claude-code/04-bash-permission-approve', codex: 'codex/04-approval-approve' } as const;
-
-/** The repository: the folder above this script holding the built reporter (dist/bench.js → ..), else the working directory's. */
-export function repoRoot(): string | undefined {
-  for (const start of [__dirname, process.cwd()]) {
-    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-      if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'dist', 'agent-lens-report.js'))) return dir;
-      if (path.dirname(dir) === dir) break;
-    }
-  }
-  return undefined;
-}
 
 /** One recorded payload of this event (the hook's stdin as the CLI wrote it). */
 export function payloadOf(root: string, agent: keyof typeof RECORDINGS, event: string): Record<string, unknown> {

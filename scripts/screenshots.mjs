@@ -40,6 +40,21 @@ export const SHOTS = [
     by: 'desktop.user.test.ts: dunst showing the desktop notification 15 s after the dialog appeared',
   },
   {
+    to: 'answer-allow-modal.png',
+    from: '../e2e-user/answering/answer-allow-modal.png',
+    by: 'answering.user.test.ts: Allow Once on the real Claude Code’s row: the modal with the whole command',
+  },
+  {
+    to: 'answer-notification.png',
+    from: '../e2e-user/answering/answer-notification.png',
+    by: 'answering.user.test.ts: the dialog’s notification with Deny… and Allow Once…',
+  },
+  {
+    to: 'answer-pi-choose.png',
+    from: '../e2e-user/answering/answer-pi-choose-modal.png',
+    by: 'answering.user.test.ts: Choose… on the real pi’s extension dialog: the modal with the dialog’s text',
+  },
+  {
     to: 'walkthrough.png',
     from: 'walkthrough-start-agent.png',
     by: "walkthrough.e2e.test.ts: the walkthrough's first step, its page beside it",

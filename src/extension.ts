@@ -101,7 +101,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     handoff: late.handoff?.view(),
   });
   const { tree, view, statusBar, render } = views(input);
-  const answering = (late.answering = new Answering(pending, store, terminals, log));
+  const answering = (late.answering = new Answering(pending, store, terminals, log, () => config().answerFromVSCode));
   const { notifier, raised, notify } = notifications(context, store, config, activeId, log, answering);
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));

@@ -30,6 +30,11 @@ export interface AgentDescriptor {
    * hold the dialog without hiding it): which numbered option allows once and which denies, by its label.
    */
   dialogKeys?: DialogKeys;
+  /**
+   * Its selector dialogs (a list with a cursor mark, no numbers) answered from VS Code with the arrow keys and
+   * Enter, read off the screen (src/answer/cursorMenu.ts).
+   */
+  menu?: MenuShape;
   /** What a user reads in the README's table of agents. */
   doc: {
     identifiedBy: string;
@@ -42,6 +47,20 @@ export interface AgentDescriptor {
 export interface DialogKeys {
   allowOnce: RegExp;
   deny: RegExp;
+}
+
+/** A selector dialog as drawn: a border, its title, one row per option (the cursor's marked), a key-hint row. */
+export interface MenuShape {
+  /** The row above the title. */
+  border: RegExp;
+  /** The row under the options that names the keys. */
+  hint: RegExp;
+  /** The mark before the option the cursor is on, in the column before the label. */
+  cursor: string;
+  /** What the title may end with that changes while it waits (a countdown), left out when two reads compare. */
+  ticker?: RegExp;
+  /** The keys that move the cursor one row, and the one that picks. */
+  keys: { up: string; down: string; pick: string };
 }
 
 /**

@@ -137,16 +137,21 @@ export class PendingAnswers {
   }
 }
 
-/** The waits answerable from here right now, for the views: each one's handle and whether Allow is ready. */
-export function answerOffers(
-  pending: PendingAnswers,
-  waitIds: Iterable<string>,
-  now: number,
-): Map<string, { handle: string; allowReady: boolean }> {
-  const out = new Map<string, { handle: string; allowReady: boolean }>();
+/** A held request as the views offer it: its handle, whether Allow is ready, whether it asks to choose. */
+export interface HeldOffer {
+  handle: string;
+  allowReady: boolean;
+  question: boolean;
+  byKeys: false;
+}
+
+/** The waits answerable from here right now through their hook, for the views. */
+export function answerOffers(pending: PendingAnswers, waitIds: Iterable<string>, now: number): Map<string, HeldOffer> {
+  const out = new Map<string, HeldOffer>();
   for (const id of waitIds) {
     const r = pending.offered(id);
-    if (r) out.set(id, { handle: r.handle, allowReady: PendingAnswers.allowReady(r, now) });
+    if (r)
+      out.set(id, { handle: r.handle, allowReady: PendingAnswers.allowReady(r, now), question: r.questions !== undefined, byKeys: false });
   }
   return out;
 }

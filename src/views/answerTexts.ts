@@ -51,6 +51,15 @@ export function chooseHint(agent: AgentKind): string {
   return l10n.t('The option {0} gets, as if chosen in its terminal (Escape answers nothing)', agentName(agent));
 }
 
+export function chooseQuestion(agent: AgentKind, terminal: string, option: string): string {
+  return l10n.t('Choose “{0}” in the dialog of {1} in “{2}”?', option, agentName(agent), terminal);
+}
+
+/** The button of the confirmation that picks an option of a selector dialog: the option's own words. */
+export function chooseButton(option: string): string {
+  return l10n.t('Choose “{0}”', option);
+}
+
 /** A dialog answered by key that was not: why, and whether a key was typed. */
 export function keyRefusedNotice(why: string, typed: boolean): string {
   return typed

@@ -50,6 +50,10 @@ export interface AnswerOffer {
   handle: string;
   /** Allow is offered only once the row has been there a moment (a click meant for another row lands nowhere). */
   allowReady: boolean;
+  /** A dialog answered by choosing one of its options (else allow once or deny). */
+  question: boolean;
+  /** Answered with keys read off the screen (else through the agent's own hook or plugin). */
+  byKeys: boolean;
 }
 
 /** The commands rows run when clicked (their ids; `src/vscode` registers them). */
@@ -98,17 +102,27 @@ function shownRow(r: TreeRow): TreeRow {
  * its own, so a narrow side bar does not cut it off), then a dialog's choices. The tooltip leads with the
  * question and its age; the evidence follows for bug reports.
  */
+/** How a wait's dialog is answered, as its tooltip says: which buttons, and whether by hook or by keys. */
+function offerHow(offer: AnswerOffer | undefined): string {
+  if (!offer) return l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
+  if (offer.question && offer.byKeys)
+    return l10n.t(
+      'Choose an answer with the button on this row (Agent Lens reads the dialog off the screen, moves its cursor there and presses Enter), or answer in the terminal.',
+    );
+  if (offer.question)
+    return l10n.t('Choose an answer with the button on this row (the agent gets it from its own hook), or answer in the terminal.');
+  if (offer.byKeys)
+    return l10n.t(
+      'Allow once or deny with the buttons on this row (Agent Lens reads the dialog off the screen and types its option’s key), or answer in the terminal.',
+    );
+  return l10n.t(
+    'Allow once or deny with the buttons on this row (the agent gets the answer from its own hook), or answer in the terminal.',
+  );
+}
+
 function waitRow(w: Wait, t: TerminalState, now: number, offer: AnswerOffer | undefined): TreeRow {
   const inline = answerableInline(w);
-  const how = inline
-    ? l10n.t('Click to answer from here; the answer is typed into the terminal.')
-    : offer
-      ? w.kind === 'question'
-        ? l10n.t('Choose an answer with the button on this row (the agent gets it from its own hook), or answer in the terminal.')
-        : l10n.t(
-            'Allow once or deny with the buttons on this row (the agent gets the answer from its own hook), or answer in the terminal.',
-          )
-      : l10n.t('Answer in the terminal: Agent Lens never guesses a dialog’s keys.');
+  const how = inline ? l10n.t('Click to answer from here; the answer is typed into the terminal.') : offerHow(offer);
   const options = w.options?.length ? `\n\n${l10n.t('Options: {0}', w.options.map((o) => markdown(o, LIMITS.name)).join(' · '))}` : '';
   const asks = w.question
     ? l10n.t('**{0}** for {1}: {2}', markdown(waitLabel(w)), duration(now - w.openedAt), markdown(w.question))
@@ -121,7 +135,7 @@ function waitRow(w: Wait, t: TerminalState, now: number, offer: AnswerOffer | un
     description: `${agentName(w.agent)} · ${waitLabel(w)} · ${duration(now - w.openedAt)}`,
     icon: { id: 'bell-dot', color: 'charts.orange' },
     tooltip: `${asks}${options}\n\n${how}\n\n${tooltipMarkdown(t, now)}\n\n${l10n.t('Seen by: {0}', w.seenBy.join(', '))}`,
-    contextValue: offer ? `wait.${w.kind}.answer${offer.allowReady ? '.allow' : ''}` : `wait.${w.kind}`,
+    contextValue: offer ? `wait.${offer.question ? 'question' : 'permission'}.answer${offer.allowReady ? '.allow' : ''}` : `wait.${w.kind}`,
     ...(offer ? { answerHandle: offer.handle } : {}),
     terminalId: t.id,
     waitId: w.id,

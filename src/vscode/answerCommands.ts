@@ -8,8 +8,9 @@ import {
   type PendingAnswers,
   type PendingRequest,
 } from '../answer/pending';
-import type { KeyChoice } from '../answer/screenKeys';
+import type { KeyChoice, KeyOutcome } from '../answer/screenKeys';
 import type { Wait } from '../store/waits';
+import type { AnswerOffer } from '../views/model';
 import { whole } from '../views/untrusted';
 import { KeyAnswers } from './keyAnswers';
 import type { AgentStore } from '../store/store';
@@ -17,7 +18,9 @@ import {
   allowButton,
   allowQuestion,
   ambiguousNotice,
+  chooseButton,
   chooseHint,
+  chooseQuestion,
   denyPrompt,
   goneNotice,
   keyRefusedNotice,
@@ -44,6 +47,8 @@ export class Answering {
     private readonly store: AgentStore,
     private readonly terminals: TerminalAdapter,
     private readonly log: vscode.LogOutputChannel,
+    /** `agentLens.answer.fromVSCode` as it is now: off, nothing is offered, by hook or by keys. */
+    private readonly enabled: () => boolean,
   ) {
     this.keys = new KeyAnswers(store, terminals);
   }
@@ -56,23 +61,30 @@ export class Answering {
     };
   }
 
+  /** A row's or notification's handle while answering is on; turned off since, none (nothing is answered). */
+  private live(handle: string | undefined): string | undefined {
+    return this.enabled() ? handle : undefined;
+  }
+
   /** A question dialog: one of its own options per question, picked in the agent's order; Escape answers nothing. */
-  async choose(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+  async choose(given: string | undefined): Promise<AnswerOutcome | undefined> {
+    const handle = this.live(given);
+    if (handle && this.keys.menu(handle)) return this.byMenu(handle);
     const r = this.request(handle);
     if (!r?.questions) return undefined;
     const answers: Record<string, string> = {};
     for (const [i, q] of r.questions.entries()) {
-      const items = q.options.map((label, n) => ({ label: `${n + 1}. ${label}`, option: label }));
       const title = r.questions.length > 1 ? `${q.question} (${i + 1}/${r.questions.length})` : q.question;
-      const picked = await ui.pick(items, { title, placeHolder: chooseHint(r.agent), ignoreFocusOut: true });
-      if (!picked) return undefined;
-      answers[q.question] = picked.option;
+      const picked = await pickOption(q.options, title, r.agent);
+      if (picked === undefined) return undefined;
+      answers[q.question] = picked;
     }
     return this.send(r, { behavior: 'answer', answers });
   }
 
   /** Allow, once the user has seen the whole command and chosen Allow in the modal. */
-  async allow(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+  async allow(given: string | undefined): Promise<AnswerOutcome | undefined> {
+    const handle = this.live(given);
     if (handle && this.keys.wait(handle)) return this.byKey(handle, 'allow');
     const r = this.request(handle);
     if (!r) return undefined;
@@ -84,7 +96,8 @@ export class Answering {
   }
 
   /** Deny, with what the model should do instead if the user writes it; Escape leaves the dialog open. */
-  async deny(handle: string | undefined): Promise<AnswerOutcome | undefined> {
+  async deny(given: string | undefined): Promise<AnswerOutcome | undefined> {
+    const handle = this.live(given);
     if (handle && this.keys.wait(handle)) return this.byKey(handle, 'deny');
     const r = this.request(handle);
     if (!r) return undefined;
@@ -94,31 +107,58 @@ export class Answering {
   }
 
   /** Whether a wait's dialog is offered now: its handle (for a notification's buttons, kept in memory) and kind. */
-  offered(waitId: string): { handle: string; question: boolean } | undefined {
-    const r = this.pending.offered(waitId);
-    if (r) return { handle: r.handle, question: r.questions !== undefined };
+  offered(waitId: string): Offer | undefined {
     const w = this.store.wait(waitId);
-    const h = w && this.keys.offered(w);
-    return h ? { handle: h, question: false } : undefined;
+    return w && this.offerOf(w, this.pending.offered(waitId)?.handle);
   }
 
   /** What the views offer, by wait id: a held request's handle, else a dialog answered by key (see KeyAnswers). */
-  offers(waits: readonly Wait[], now: number): Map<string, { handle: string; allowReady: boolean }> {
-    const out = answerOffers(
+  offers(waits: readonly Wait[], now: number): Map<string, AnswerOffer> {
+    this.keys.prune();
+    const held = answerOffers(
       this.pending,
       waits.map((w) => w.id),
       now,
     );
-    // A held command the terminal does not show is a dialog that differs from the request: no buttons.
-    for (const [id, o] of out) {
-      const r = this.pending.get(o.handle);
-      if (r && !matchesScreen(r, this.keys.screen(r.terminalId))) out.delete(id);
-    }
+    const out = new Map<string, AnswerOffer>();
     for (const w of waits) {
-      const h = out.has(w.id) ? undefined : this.keys.offered(w);
-      if (h) out.set(w.id, { handle: h, allowReady: now - w.openedAt >= ALLOW_AFTER_MS });
+      const o = this.offerOf(w, held.get(w.id)?.handle);
+      if (o) out.set(w.id, { ...o, allowReady: held.get(w.id)?.allowReady ?? now - w.openedAt >= ALLOW_AFTER_MS });
     }
     return out;
+  }
+
+  /**
+   * The one rule of what is offered: a held request whose command the terminal shows (one it does not show is a
+   * dialog that differs from the request: nothing), else a dialog answered by key.
+   */
+  private offerOf(w: Wait, heldHandle: string | undefined): Offer | undefined {
+    if (!this.enabled()) return undefined;
+    const r = heldHandle ? this.pending.get(heldHandle) : undefined;
+    if (r)
+      return matchesScreen(r, this.keys.screen(r.terminalId))
+        ? { handle: r.handle, question: r.questions !== undefined, byKeys: false }
+        : undefined;
+    const k = this.keys.offered(w);
+    return k && { handle: k.handle, question: k.menu, byKeys: true };
+  }
+
+  /**
+   * A selector dialog answered with the arrow keys and Enter: the option picked from the dialog as it was offered,
+   * then confirmed in a modal that shows the dialog's whole text, whose default button shows the terminal.
+   */
+  private async byMenu(handle: string): Promise<AnswerOutcome | undefined> {
+    const w = this.keys.wait(handle)!;
+    const menu = this.keys.menu(handle)!;
+    const name = this.nameOfTerminal(w.terminalId ?? '');
+    const picked = await pickOption(menu.options, menu.title, w.agent);
+    if (picked === undefined) return undefined;
+    const showTerminal = vscode.l10n.t('Show Terminal');
+    const yes = chooseButton(picked);
+    const sure = await ui.confirm(chooseQuestion(w.agent, name, picked), whole(menu.title), showTerminal, yes);
+    if (sure === showTerminal && w.terminalId) this.terminals.terminalOf(w.terminalId)?.show(false);
+    if (sure !== yes) return undefined;
+    return this.keyDone(w, 'choose', await this.keys.choose(handle, picked));
   }
 
   /** A dialog answered with its own key: Allow after the same modal; the key typed only as screenKeys allows. */
@@ -132,17 +172,23 @@ export class Answering {
       if (picked === showTerminal && w.terminalId) this.terminals.terminalOf(w.terminalId)?.show(false);
       if (picked !== allowButton()) return undefined;
     }
-    const out = await this.keys.answer(handle, choice);
+    return this.keyDone(w, choice, await this.keys.answer(handle, choice));
+  }
+
+  /** After keys were typed (or refused): the answered log, the output channel, and a warning when nothing happened. */
+  private keyDone(w: Wait, choice: KeyChoice | 'choose', out: KeyOutcome): AnswerOutcome {
+    const name = this.nameOfTerminal(w.terminalId ?? '');
     if (out.ok && w.terminalId)
       this.pending.note({
         at: Date.now(),
         terminalId: w.terminalId,
         agent: w.agent,
         where: 'VS Code',
-        option: `the key of “${out.option}”`,
+        option: `the key${choice === 'choose' ? 's' : ''} of “${out.option}”`,
       });
+    const what = choice === 'allow' ? 'allow once' : choice;
     this.log.info(
-      `answered from VS Code by key: ${choice === 'allow' ? 'allow once' : 'deny'} for ${w.agent} in “${printable(name)}”: ${out.ok ? `“${printable(out.option)}”` : `nothing done: ${out.why}`}`,
+      `answered from VS Code by key: ${what} for ${w.agent} in “${printable(name)}”: ${out.ok ? `“${printable(out.option)}”` : `nothing done: ${out.why}`}`,
     );
     if (!out.ok) void ui.warn(keyRefusedNotice(out.why, out.typed));
     return out.ok ? 'sent' : 'gone';
@@ -171,6 +217,15 @@ export class Answering {
     const t = this.store.terminal(id);
     return t ? displayName(t, this.store.terminals()) : id;
   }
+}
+
+/** A dialog offered for an answer from here: its handle, and whether it is a question and answered by keys. */
+type Offer = Omit<AnswerOffer, 'allowReady'>;
+
+/** One option of a dialog, in the agent's order, picked in a quick pick; undefined on Escape. */
+async function pickOption(options: readonly string[], title: string, agent: Wait['agent']): Promise<string | undefined> {
+  const items = options.map((label, n) => ({ label: `${n + 1}. ${label}`, option: label }));
+  return (await ui.pick(items, { title, placeHolder: chooseHint(agent), ignoreFocusOut: true }))?.option;
 }
 
 function handleOf(row: { answerHandle?: unknown } | undefined): string | undefined {

@@ -1,24 +1,36 @@
 import { randomBytes } from 'crypto';
 import type * as vscode from 'vscode';
 import { AGENTS } from '../agents/registry';
-import type { DialogKeys } from '../agents/descriptor';
-import { answerWithKey, type KeyChoice, type KeyOutcome, planKey } from '../answer/screenKeys';
+import type { DialogKeys, MenuShape } from '../agents/descriptor';
+import { answerMenu, type CursorMenu, readMenu, sameDialog } from '../answer/cursorMenu';
+import { answerWithKey, type KeyChoice, type KeyIO, type KeyOutcome, planKey } from '../answer/screenKeys';
 import { findAgents, foregroundOf, processesUnder } from '../sources/process/processTree';
 import type { AgentStore } from '../store/store';
 import type { Wait } from '../store/waits';
 import type { TerminalAdapter } from './terminals';
 
 const KEYS: Partial<Record<string, DialogKeys>> = Object.fromEntries(AGENTS.flatMap((a) => (a.dialogKeys ? [[a.id, a.dialogKeys]] : [])));
+const MENUS: Partial<Record<string, MenuShape>> = Object.fromEntries(AGENTS.flatMap((a) => (a.menu ? [[a.id, a.menu]] : [])));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** A dialog offered for an answer by key: its wait, and for a selector dialog what it showed when offered. */
+interface KeyOffer {
+  waitId: string;
+  menu?: CursorMenu;
+}
+
 /**
- * Permission dialogs answered with one key read off their terminal's screen (Codex, Gemini CLI: agents whose hook
- * cannot hold the dialog). Offered only for a dialog the agent's own hook reported, whose command the screen shows
- * with both an allow-once and a deny option; typed only after two matching reads, while the wait is open and its
- * agent is the terminal's foreground process (src/answer/screenKeys.ts). Handles are per wait, random, in memory.
+ * Dialogs answered with keys read off their terminal's screen, for agents whose own hook cannot hold them.
+ * Permission dialogs with numbered options (Codex, Gemini CLI): offered only for a dialog the agent's own hook
+ * reported, whose command the screen shows with both an allow-once and a deny option; one digit is typed
+ * (src/answer/screenKeys.ts). Selector dialogs (pi's extensions: pi has no hook and its log records no dialog, so
+ * the screen is the only witness): offered while the screen shows one whole, bound to what it showed then; the
+ * cursor is moved and Enter typed only on that same dialog (src/answer/cursorMenu.ts). Either way only after two
+ * matching reads, while the wait is open and its agent is the terminal's foreground process. Handles are per
+ * dialog, random, in memory, and go with their wait.
  */
 export class KeyAnswers {
-  private readonly handles = new Map<string, string>();
+  private readonly handles = new Map<string, KeyOffer>();
   private readonly ofWait = new Map<string, string>();
 
   constructor(
@@ -26,55 +38,89 @@ export class KeyAnswers {
     private readonly terminals: TerminalAdapter,
   ) {}
 
-  /** The handle of a wait whose dialog can be answered by key right now, if any. */
-  offered(w: Wait): string | undefined {
+  /** The handle of a wait whose dialog can be answered by key right now, if any, and whether it is a selector. */
+  offered(w: Wait): { handle: string; menu: boolean } | undefined {
+    if (w.closedAt !== undefined || !w.terminalId) return undefined;
+    const rows = this.screen(w.terminalId);
+    const shape = MENUS[w.agent];
+    const menu = shape && readMenu(rows, shape);
+    if (menu) return { handle: this.handleFor(w.id, menu), menu: true };
     const keys = KEYS[w.agent];
-    if (!keys || w.kind !== 'permission' || !w.seenBy.includes('hook') || w.closedAt !== undefined || !w.terminalId) return undefined;
-    const rows = this.rows(w.terminalId);
+    if (!keys || w.kind !== 'permission' || !w.seenBy.includes('hook')) return undefined;
     if ([planKey(rows, keys, 'allow', w.detail), planKey(rows, keys, 'deny', w.detail)].some((p) => 'refused' in p)) return undefined;
-    let h = this.ofWait.get(w.id);
-    if (!h) {
-      h = randomBytes(16).toString('hex');
-      this.ofWait.set(w.id, h);
-      this.handles.set(h, w.id);
-    }
-    return h;
+    return { handle: this.handleFor(w.id), menu: false };
   }
 
   /** The open wait behind a handle. */
   wait(handle: string): Wait | undefined {
-    const id = this.handles.get(handle);
+    const id = this.handles.get(handle)?.waitId;
     const w = id ? this.store.wait(id) : undefined;
     return w?.closedAt === undefined ? w : undefined;
+  }
+
+  /** The selector dialog a handle was offered for, as it showed then. */
+  menu(handle: string): CursorMenu | undefined {
+    return this.wait(handle) ? this.handles.get(handle)?.menu : undefined;
   }
 
   /** Types the key of `choice` into the wait's terminal, as screenKeys allows; once per handle. */
   async answer(handle: string, choice: KeyChoice): Promise<KeyOutcome> {
     const w = this.wait(handle);
     const keys = w && KEYS[w.agent];
-    const terminal = w?.terminalId ? this.terminals.terminalOf(w.terminalId) : undefined;
-    if (!w || !keys || !terminal) return { ok: false, why: 'the dialog is no longer open', typed: false };
-    this.handles.delete(handle);
-    return answerWithKey(
-      {
-        rows: () => this.rows(w.terminalId!),
-        write: (data) => terminal.sendText(data, false),
-        mayType: async () => this.store.wait(w.id)?.closedAt === undefined && (await foreground(terminal, w)),
-        sleep,
-      },
-      keys,
-      choice,
-      w.detail,
-    );
+    const io = w && this.io(w);
+    if (!w || !keys || !io || this.handles.get(handle)?.menu) return { ok: false, why: 'the dialog is no longer open', typed: false };
+    this.forget(handle);
+    return answerWithKey(io, keys, choice, w.detail);
+  }
+
+  /** Picks `label` in the selector dialog the handle was offered for, as cursorMenu allows; once per handle. */
+  async choose(handle: string, label: string): Promise<KeyOutcome> {
+    const w = this.wait(handle);
+    const shape = w && MENUS[w.agent];
+    const menu = this.handles.get(handle)?.menu;
+    const io = w && this.io(w);
+    if (!w || !shape || !menu || !io) return { ok: false, why: 'the dialog is no longer open', typed: false };
+    this.forget(handle);
+    return answerMenu(io, shape, menu, label);
+  }
+
+  /** Drops the handles of waits that have closed (called as the views refresh). */
+  prune(): void {
+    for (const h of [...this.handles.keys()]) if (!this.wait(h)) this.forget(h);
   }
 
   /** A terminal's screen as its detector has it, row by row. */
   screen(terminalId: string): string[] {
-    return this.rows(terminalId);
+    return (this.terminals.session(terminalId)?.screenText() ?? '').split('\n');
   }
 
-  private rows(terminalId: string): string[] {
-    return (this.terminals.session(terminalId)?.screenText() ?? '').split('\n');
+  /** The wait's handle: the same while it shows the same dialog, a new one for another. */
+  private handleFor(waitId: string, menu?: CursorMenu): string {
+    const old = this.ofWait.get(waitId);
+    const had = old ? this.handles.get(old) : undefined;
+    if (old && had && (!menu || sameDialog(had.menu, menu))) return old;
+    if (old) this.forget(old);
+    const h = randomBytes(16).toString('hex');
+    this.ofWait.set(waitId, h);
+    this.handles.set(h, { waitId, ...(menu ? { menu } : {}) });
+    return h;
+  }
+
+  private forget(handle: string): void {
+    const id = this.handles.get(handle)?.waitId;
+    this.handles.delete(handle);
+    if (id && this.ofWait.get(id) === handle) this.ofWait.delete(id);
+  }
+
+  private io(w: Wait): KeyIO | undefined {
+    const terminal = w.terminalId ? this.terminals.terminalOf(w.terminalId) : undefined;
+    if (!terminal) return undefined;
+    return {
+      rows: () => this.screen(w.terminalId!),
+      write: (data) => terminal.sendText(data, false),
+      mayType: async () => this.store.wait(w.id)?.closedAt === undefined && (await foreground(terminal, w)),
+      sleep,
+    };
   }
 }
 

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import { call, enter, key, type Scenario, type Step, submit, wait, waitText } from '../../harness/scenario';
+import { call, enter, key, type Step, submit, wait, waitText } from '../../harness/scenario';
 import { ASK_FRAMEWORK, BASH_RM, CLAUDE, ready } from '../../harness/scenarios/claudeCues';
 import type { Decision } from '../../src/hooks/decision';
-import { matchesScreen } from '../../src/answer/pending';
-import { answeringHooks, offered, play, type Rig, toolResults, until } from './answerRig';
+import { answeringHooks, offered, play, type Rig, toolResults, until } from '../../harness/answering/rig';
+import { CLAUDE_RM, claudeScenario, heldAnswer } from '../../harness/answering/byAgent';
 
 /**
  * The real Claude Code with our hooks installed by our installer, its PermissionRequest run by the real answering
@@ -12,35 +12,19 @@ import { answeringHooks, offered, play, type Rig, toolResults, until } from './a
  * what Claude Code did with it, and the screen shows Claude moving on. Answered in the terminal first, the held
  * hook goes within a second and prints nothing (Claude Code's own words on screen say who decided).
  */
+/** The row's Allow or Deny on the held Bash request, after checking it holds the whole tool input. */
 const answer = (rig: Rig, d: Decision): Step =>
-  call(async () => {
-    const r = await offered(rig);
+  heldAnswer(rig, 'permission', (r) => {
     assert.strictEqual(r.tool, 'Bash');
     assert.deepStrictEqual(r.input, BASH_RM, 'the request holds the whole tool input');
-    await new Promise((res) => setTimeout(res, 1100)); // Allow is offered only after a moment
-    // The window offers buttons only while the screen shows the held command (matchesScreen): it does here.
-    if (!matchesScreen(r, rig.screen())) return `the screen does not show the held command: ${rig.screen().join('\n')}`;
-    rig.sentAt = Date.now();
-    const outcome = rig.pending.answer(r.handle, d);
-    return outcome === 'sent' ? undefined : `answer ${outcome}`;
-  }, `answer ${d.behavior}`);
+    return d;
+  });
 
-function scenario(id: string, steps: Step[], turns: Scenario['mock']['turns']): Scenario {
-  return {
-    id: `live-answer-${id}`,
-    agent: 'claude-code',
-    description: id,
-    mock: { title: 'Clean build output', turns },
-    steps: [ready, wait(1500), ...submit('clean the build output'), waitText(CLAUDE.permission, 30_000, 'dialog visible'), ...steps],
-    tailMs: 0,
-    expect: [],
-  };
-}
+const scenario = claudeScenario;
 
 describe('live: answering Claude Code’s permission dialog from VS Code (real CLI, real hook, real hub)', function () {
   this.timeout(180_000);
-  const tool = { type: 'tool' as const, name: 'Bash', text: "I'll remove the build directory.", input: BASH_RM };
-  const done = { type: 'text' as const, text: 'Done: the build/ directory has been removed.\n', chunks: 'lines' as const };
+  const { tool, done } = CLAUDE_RM;
 
   it('Allow once from VS Code: the tool runs, the model gets its result, and Claude moves on', async () => {
     await play(

@@ -1,9 +1,8 @@
 import * as assert from 'assert';
-import { call, enter, type Scenario, type Step, submit, wait, waitText } from '../../harness/scenario';
+import { call, enter, submit, waitText } from '../../harness/scenario';
 import { OPENCODE } from '../../harness/scenarios/opencode';
-import type { Decision } from '../../src/hooks/decision';
-import { matchesScreen } from '../../src/answer/pending';
-import { chatToolResults, offered, play, type Rig } from './answerRig';
+import { chatToolResults, offered, play } from '../../harness/answering/rig';
+import { heldAnswer, OPENCODE_READY, OPENCODE_WC, opencodeScenario } from '../../harness/answering/byAgent';
 
 /**
  * The real OpenCode with our plugin installed by our installer: its `permission.asked` and `question.asked` are
@@ -11,33 +10,12 @@ import { chatToolResults, offered, play, type Rig } from './answerRig';
  * through OpenCode's own reply API, from inside OpenCode; OpenCode's `permission.replied` / `question.replied`
  * closes the wait. The mock model shows what OpenCode did with the answer.
  */
-const ready: Step[] = [waitText(OPENCODE.ready, 60_000, 'home visible'), waitText(OPENCODE.agentLine, 20_000), wait(2500)];
-const WC = { command: 'wc -l README.md', description: 'Count lines in README.md' };
+const ready = OPENCODE_READY;
+const WC = OPENCODE_WC;
 const QUESTION = 'Which test framework should I set up for demo-app?';
 const OPTIONS = ['Vitest (Recommended)', 'Jest', 'node:test'];
-
-function scenario(id: string, turns: Scenario['mock']['turns'], steps: Step[]): Scenario {
-  return {
-    id: `live-answer-opencode-${id}`,
-    agent: 'opencode',
-    description: id,
-    mock: { title: 'Answer', turns },
-    steps,
-    tailMs: 0,
-    expect: [],
-  };
-}
-
-const answer = (rig: Rig, kind: 'permission' | 'question', decide: (r: Awaited<ReturnType<typeof offered>>) => Decision): Step =>
-  call(async () => {
-    const r = await offered(rig, kind);
-    await new Promise((res) => setTimeout(res, 1100));
-    // The window offers buttons only while the screen shows the held command (matchesScreen): it does here.
-    if (!matchesScreen(r, rig.screen())) return `the screen does not show the held command: ${rig.screen().join('\n')}`;
-    rig.sentAt = Date.now();
-    const outcome = rig.pending.answer(r.handle, decide(r));
-    return outcome === 'sent' ? undefined : `answer ${outcome}`;
-  }, `answer ${kind}`);
+const scenario = opencodeScenario;
+const answer = heldAnswer;
 
 describe('live: answering OpenCode’s dialogs from VS Code (real CLI, real plugin, real hub)', function () {
   this.timeout(240_000);

@@ -6,7 +6,7 @@ import { runScenario } from '../../harness/driver';
 import type { AgentHome } from '../../harness/homes';
 import { enter, key, type Scenario, type Step, wait, waitText } from '../../harness/scenario';
 import { ALL_SCENARIOS } from '../../harness/scenarios/index';
-import { type HookedAgent, installOurHooks } from './installOurHooks';
+import { type HookedAgent, installOurHooks } from '../../harness/answering/installOurHooks';
 import { AGENT_COMMAND } from '../../harness/commandLine';
 import { installReporter } from '../../src/integrations/reporter/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../src/hooks/wire';

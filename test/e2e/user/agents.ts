@@ -1,7 +1,8 @@
 /**
- * The machine of a user who has Claude Code, OpenCode and Codex installed and configured: one HOME with each
- * CLI's settings (onboarding done, the project trusted, a loopback mock as its model server, a dummy key), the
- * CLIs on PATH as `claude`, `opencode` and `codex`, and a project folder (`demo-app`) to open in VS Code. The
+ * The machine of a user who has Claude Code, OpenCode, Codex and pi installed and configured: one HOME with each
+ * CLI's settings (onboarding done, the project trusted, a loopback mock as its model server, a dummy key; pi with
+ * its own example extension permission-gate), the CLIs on PATH as `claude`, `opencode`, `codex` and `pi`, and a
+ * project folder (`demo-app`) to open in VS Code. The
  * environment is what a user's shell profile would export; code-server gets it, so every terminal has it.
  */
 import * as fs from 'fs';
@@ -19,13 +20,13 @@ export interface UserMachine {
   /** The project folder opened in VS Code. */
   workspace: string;
   env: Record<string, string>;
-  mocks: { claude: MockServer; opencode: MockServer; codex: MockServer };
+  mocks: { claude: MockServer; opencode: MockServer; codex: MockServer; pi: MockServer };
   /** Every process started with this machine's environment carries this marker (leftovers are found by it). */
   runId: string;
   dispose(): Promise<void>;
 }
 
-const COMMANDS: Record<string, AgentName> = { claude: 'claude-code', opencode: 'opencode', codex: 'codex' };
+const COMMANDS: Record<string, AgentName> = { claude: 'claude-code', opencode: 'opencode', codex: 'codex', pi: 'pi' };
 const IDLE: MockScript = { title: 'Idle', turns: [{ type: 'text', text: 'Nothing scripted for this prompt.\n' }] };
 
 export async function userMachine(name: string): Promise<UserMachine> {
@@ -36,6 +37,7 @@ export async function userMachine(name: string): Promise<UserMachine> {
     claude: createAnthropicMock({ script: IDLE, logFile: log('anthropic') }),
     opencode: createChatMock({ script: IDLE, logFile: log('chat') }),
     codex: createResponsesMock({ script: IDLE, logFile: log('responses') }),
+    pi: createChatMock({ script: IDLE, logFile: log('pi-chat') }),
   };
   const agentsDir = path.join(ROOT, '.agents');
   const env: Record<string, string> = {};
@@ -44,7 +46,13 @@ export async function userMachine(name: string): Promise<UserMachine> {
   for (const [command, agent] of Object.entries(COMMANDS)) {
     const mock = mocks[command as keyof typeof mocks];
     const port = await mock.listen();
-    const h = prepareHome(agent, { baseUrl: `http://127.0.0.1:${port}`, runDir, agentsDir, hooks: false });
+    const h = prepareHome(agent, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      runDir,
+      agentsDir,
+      hooks: false,
+      ...(agent === 'pi' ? { piExtensions: ['permission-gate'] } : {}),
+    });
     Object.assign(env, h.env);
     workspace = h.cwd;
     home = h.home;

@@ -9,7 +9,9 @@ import { sleep, waitUntil, Workbench } from './workbench';
 /**
  * A user who turned on *answer dialogs from VS Code* (their own settings) answers the real Claude Code's
  * permission dialog without going to its terminal: Allow Once on the Needs-you row (after a modal that shows the
- * whole command, whose Enter does not allow), and Deny… from the notification with a word for the model.
+ * whole command, whose Enter does not allow), and Deny… from the notification with a word for the model. Then the
+ * real pi's extension dialog (its example permission-gate), which no hook reports: Choose… reads it off the
+ * screen, a modal shows it whole, and the arrow keys and Enter pick the option in the terminal.
  */
 describe('a user answers Claude Code’s permission dialogs from VS Code', function () {
   this.timeout(600_000);
@@ -125,5 +127,55 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await wb.answerQuickInput('use a dry run first');
     await waitUntil('the model to get the denial', async () => toolResult('use a dry run first')(), 30_000);
     await wb.waitRow('Claude at rest after the denial', claudeRow(/completed|idle/), 60_000);
+  });
+
+  it('Choose… on pi’s extension dialog: read off the screen, shown whole in a modal, picked with the keys', async () => {
+    m.mocks.pi.setScript({
+      title: 'Clean build',
+      turns: [
+        { type: 'tool', name: 'bash', input: { command: 'rm -rf build' } },
+        { type: 'text', text: 'Done: the build directory has been removed.' },
+      ],
+    });
+    const build = path.join(m.workspace, 'build');
+    assert.ok(fs.existsSync(build), 'the project has a build folder');
+    const piRow = (state: RegExp) => (r: { aria: string }) => /: pi · /.test(r.aria) && state.test(r.aria);
+    await wb.newTerminal();
+    await wb.typeInTerminal('pi');
+    await wb.waitRow('pi idle', piRow(/idle/), 60_000);
+    await sleep(2500);
+    await wb.typeInTerminal('clean the build output');
+    await wb.waitRow('pi’s dialog under Needs you', piRow(/waiting/), 60_000);
+    await sleep(1500);
+    await wb.clickRowAction(/: pi · waiting/, 'Choose…');
+    const q = await wb.waitQuickInput('the options', (x) => x.visible && x.items.length === 2, 10_000);
+    assert.match(q.title, /Dangerous command:/);
+    assert.deepStrictEqual(
+      q.items.map((i) => i.replace(/,.*$/, '')),
+      ['1. Yes', '2. No'],
+    );
+    await wb.chooseQuickItem('1. Yes');
+    const shown = await waitModal(wb.page, 'the modal', (x) => x.visible && x.detail.includes('rm -rf build'));
+    assert.match(shown.message, /Choose “Yes” in the dialog of pi in “.*”\?/);
+    assert.deepStrictEqual(
+      ['Show Terminal', 'Choose “Yes”'].filter((b) => shown.buttons.includes(b)),
+      ['Show Terminal', 'Choose “Yes”'],
+    );
+    assert.strictEqual(shown.links, 0, 'no link in the modal');
+    await wb.screenshot('answer-pi-choose-modal');
+    // Enter takes the default button, which shows the terminal: nothing is typed.
+    await wb.press('Enter');
+    await waitModal(wb.page, 'the modal to close', (x) => !x.visible);
+    await sleep(1500);
+    assert.ok(fs.existsSync(build), 'Enter on the modal picked an option');
+    await wb.waitRow('pi still waiting', piRow(/waiting/), 5000);
+    await wb.clickRowAction(/: pi · waiting/, 'Choose…');
+    await wb.waitQuickInput('the options again', (x) => x.visible && x.items.length === 2, 10_000);
+    await wb.chooseQuickItem('1. Yes');
+    await waitModal(wb.page, 'the modal again', (x) => x.visible);
+    await clickModalButton(wb.page, 'Choose “Yes”');
+    await waitUntil('the command to run', async () => !fs.existsSync(build), 30_000);
+    await wb.waitTerminalText(/directory has been removed\./, 30_000);
+    await wb.waitRow('pi at rest after the answer', piRow(/completed|idle|stopped/), 60_000);
   });
 });

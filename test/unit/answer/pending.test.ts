@@ -144,8 +144,8 @@ describe('answer: PendingAnswers', () => {
     assert.deepStrictEqual(
       [...offers.entries()],
       [
-        ['W1', { handle: alone.handle, allowReady: true }],
-        ['W4', { handle: fresh.handle, allowReady: false }],
+        ['W1', { handle: alone.handle, allowReady: true, question: false, byKeys: false }],
+        ['W4', { handle: fresh.handle, allowReady: false, question: false, byKeys: false }],
       ],
     );
     assert.strictEqual(answerOffers(pending, [], 0).size, 0);

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { ALLOW_AFTER_MS, answerOffers, PendingAnswers } from '../../../src/answer/pending';
 import { AgentStore } from '../../../src/store/store';
-import { historyLines, treeRows, type ViewInput } from '../../../src/views/model';
+import { type AnswerOffer, historyLines, treeRows, type ViewInput } from '../../../src/views/model';
 import type { TreeRow } from '../../../src/views/treeRow';
 import { permissionDetail } from '../../../src/views/answerTexts';
 import { whole } from '../../../src/views/untrusted';
@@ -26,6 +26,14 @@ function world(): { store: AgentStore; waitA: string; waitB: string; input: (mor
   return { store, waitA, waitB, input: (more = {}) => ({ terminals: store.terminals(), waits: store.waits(), now: 20_000, ...more }) };
 }
 
+const offer = (handle: string, allowReady: boolean, more: Partial<AnswerOffer> = {}): AnswerOffer => ({
+  handle,
+  allowReady,
+  question: false,
+  byKeys: false,
+  ...more,
+});
+
 function allRows(rows: TreeRow[]): TreeRow[] {
   return rows.flatMap((r) => [r, ...allRows(r.children ?? [])]);
 }
@@ -36,18 +44,34 @@ describe('answer: the Needs-you row of an answerable permission', () => {
   it('shows the answer buttons (wait.permission.answer) and the handle; Allow only once ready', () => {
     const { waitA, input } = world();
     const handle = 'a'.repeat(32);
-    const notYet = rowOf(treeRows(input({ answers: new Map([[waitA, { handle, allowReady: false }]]) })), waitA);
+    const notYet = rowOf(treeRows(input({ answers: new Map([[waitA, offer(handle, false)]]) })), waitA);
     assert.strictEqual(notYet.contextValue, 'wait.permission.answer');
     assert.strictEqual(notYet.answerHandle, handle);
-    const ready = rowOf(treeRows(input({ answers: new Map([[waitA, { handle, allowReady: true }]]) })), waitA);
+    const ready = rowOf(treeRows(input({ answers: new Map([[waitA, offer(handle, true)]]) })), waitA);
     assert.strictEqual(ready.contextValue, 'wait.permission.answer.allow');
     assert.strictEqual(ready.answerHandle, handle);
     assert.match(ready.tooltip!, /Allow once or deny with the buttons on this row/);
   });
 
+  it('a dialog answered by keys says so; a selector (pi’s, a prompt) gets Choose… (wait.question.answer)', () => {
+    const { store, waitA, input } = world();
+    store.openTerminal('P', 'pi');
+    store.observe(obs('pty-scrape', 3000, 'waiting', { wait: 'prompt', question: 'Allow?', agent: 'pi', locator: { terminalId: 'P' } }));
+    const waitP = store.waits().find((w) => w.terminalId === 'P')!.id;
+    const answers = new Map([
+      [waitA, offer('a'.repeat(32), true, { byKeys: true })],
+      [waitP, offer('p'.repeat(32), true, { question: true, byKeys: true })],
+    ]);
+    const rows = treeRows(input({ waits: store.waits(), answers }));
+    assert.match(rowOf(rows, waitA).tooltip!, /reads the dialog off the screen and types its option’s key/);
+    const p = rowOf(rows, waitP);
+    assert.strictEqual(p.contextValue, 'wait.question.answer.allow');
+    assert.match(p.tooltip!, /moves its cursor there and presses Enter/);
+  });
+
   it('without an offer the row stays wait.permission, with no handle and the terminal’s advice', () => {
     const { waitA, waitB, input } = world();
-    for (const answers of [undefined, new Map(), new Map([[waitB, { handle: 'b'.repeat(32), allowReady: true }]])]) {
+    for (const answers of [undefined, new Map(), new Map([[waitB, offer('b'.repeat(32), true)]])]) {
       const row = rowOf(treeRows(input(answers ? { answers } : {})), waitA);
       assert.strictEqual(row.contextValue, 'wait.permission');
       assert.ok(!('answerHandle' in row), 'no handle key at all');
@@ -78,7 +102,7 @@ describe('answer: the Needs-you row of an answerable permission', () => {
       () => undefined,
     ).handle;
     for (const allowReady of [false, true]) {
-      const rows = treeRows(input({ answers: new Map([[waitA, { handle, allowReady }]]) }));
+      const rows = treeRows(input({ answers: new Map([[waitA, offer(handle, allowReady)]]) }));
       assert.ok(
         allRows(rows).some((r) => r.answerHandle === handle),
         'the handle is on its row',

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { AgentHome } from '../../harness/homes';
+import type { AgentHome } from '../homes';
 import { hookTargets } from '../../src/integrations/install/targets';
 
 /** Installs our hooks into a harness home with the same installers the extension's command uses. */

@@ -2,10 +2,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runScenario } from '../../harness/driver';
-import type { Scenario } from '../../harness/scenario';
+import { runScenario } from '../driver';
+import type { Scenario } from '../scenario';
+import type { AgentHome } from '../homes';
 import { type HookedAgent, installOurHooks } from './installOurHooks';
-import { AGENT_COMMAND } from '../../harness/commandLine';
+import { AGENT_COMMAND } from '../commandLine';
 import { answeringScript, installReporter } from '../../src/integrations/reporter/reporterFiles';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../src/hooks/wire';
 import { writeDiscovery } from '../../src/hub/discovery';
@@ -19,13 +20,18 @@ import { mountHold } from '../../src/answer/holdRoute';
 import { PendingAnswers, type PendingRequest } from '../../src/answer/pending';
 import { provenanceFor } from '../../src/answer/provenance';
 import { SILENT } from '../../src/common/log';
+import { repoRoot } from '../repoRoot';
 
 /**
  * A real agent CLI in a PTY with our hooks or plugin installed by our installer, reporting to a real hub that holds
  * its dialogs (mountHold, with the window's provenance check), fused with the screen of the same PTY: what the
  * live answering tests run on. The answer goes in through the same calls the Needs-you row's buttons make.
  */
-const ROOT = path.resolve(__dirname, '../../..');
+function root(): string {
+  const r = repoRoot();
+  if (!r) throw new Error('the built reporter (dist/agent-lens-report.js) is not found: run node esbuild.mjs first');
+  return r;
+}
 
 export interface Rig {
   pending: PendingAnswers;
@@ -90,6 +96,12 @@ function agentRequests(out: string): (MockRequest & { at: number })[] {
     .map((r) => ({ ...r, at: Date.parse(r.wall ?? '') }));
 }
 
+/** How long after the answer was sent the agent moved on: its next request to the model (undefined: none came). */
+export function movedOnMs(out: string, sentAt: number): number | undefined {
+  const next = agentRequests(out).find((r) => r.at >= sentAt);
+  return next && next.at - sentAt;
+}
+
 /** The tool results an Anthropic mock received (Claude Code), each with when its request came. */
 export function toolResults(out: string): (ToolResult & { at: number })[] {
   return agentRequests(out).flatMap((r) => {
@@ -107,34 +119,51 @@ export function chatToolResults(out: string): { content: string; at: number }[] 
   });
 }
 
+/**
+ * A real hub on 127.0.0.1 as the window runs it for answering: hook reports into `store`, dialogs held (answering
+ * on) and offered through PendingAnswers, its address written where the installed hooks look (`<home>/hubs`).
+ */
+export async function answeringHub(
+  home: string,
+  store: AgentStore,
+  terminalFor: (pids: readonly number[]) => string | undefined,
+  provenance: Parameters<typeof mountHold>[1]['provenance'],
+): Promise<{ pending: PendingAnswers; hub: Hub; discovery: string }> {
+  const hooks = new HookSource(store, { terminalFor });
+  const pending = new PendingAnswers();
+  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
+  hub.mount(REPORT_PATH, hooks.handle);
+  mountHold(hub, { hooks, waits: store, pending, enabled: () => true, provenance, log: SILENT });
+  const discovery = path.join(home, 'hubs', 'answering.json');
+  writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
+  return { pending, hub, discovery };
+}
+
+/** The agents the rig runs: those with our hooks or plugin, and pi (no hooks: extensions it is given, if any). */
+export type RigAgent = HookedAgent | 'pi';
+
 export async function play(
-  agent: HookedAgent,
+  agent: RigAgent,
   name: string,
   make: (rig: Rig) => Scenario,
   check: (rig: Rig, out: string, screen: string) => void | Promise<void>,
+  home?: (h: AgentHome) => void,
 ): Promise<void> {
   const alHome = fs.mkdtempSync(path.join(os.tmpdir(), 'al-live-answer-'));
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `al-live-answer-${agent}-${name}-`));
   const census = new AgentCensus();
   const store = new AgentStore({ agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
   let spawned = -1;
-  const hooks = new HookSource(store, { terminalFor: (pids) => (pids.includes(spawned) ? 'T' : undefined) });
-  const pending = new PendingAnswers();
-  const reporter = installReporter(alHome, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
+  const reporter = installReporter(alHome, path.join(root(), 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
   const session = new TerminalSession('T', (o) => store.observe(o), realScheduler, { cols: 120, rows: 35 });
-  const rig: Rig = { pending, store, script: answeringScript(alHome), screen: () => session.screenText().split('\n') };
-  const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
-  hub.mount(REPORT_PATH, hooks.handle);
-  mountHold(hub, {
-    hooks,
-    waits: store,
-    pending,
-    enabled: () => true,
-    provenance: provenanceFor(rig.script),
-    log: SILENT,
-  });
-  const discovery = path.join(alHome, 'hubs', 'live.json');
-  writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
+  const script = answeringScript(alHome);
+  const { pending, hub, discovery } = await answeringHub(
+    alHome,
+    store,
+    (pids) => (pids.includes(spawned) ? 'T' : undefined),
+    provenanceFor(script),
+  );
+  const rig: Rig = { pending, store, script, screen: () => session.screenText().split('\n') };
   const sc = make(rig);
   store.openTerminal('T', agent);
   session.startExecution(AGENT_COMMAND[agent], true);
@@ -145,7 +174,8 @@ export async function play(
       force: true,
       onHome: (h) => {
         h.env.AGENT_LENS_HUB = discovery;
-        installOurHooks(agent, h, reporter, path.join(ROOT, 'dist/opencode-plugin.js'));
+        if (agent !== 'pi') installOurHooks(agent, h, reporter, path.join(root(), 'dist/opencode-plugin.js'));
+        home?.(h);
       },
       onSpawn: (pid) => (spawned = pid),
       onOutput: (data) => session.write(data),
