@@ -13,7 +13,7 @@ import { BASH_RM, CLAUDE, ready as claudeReady } from '../scenarios/claudeCues';
 import { OPENCODE } from '../scenarios/opencode';
 import type { AgentHome } from '../homes';
 import { AGENTS } from '../../src/agents/registry';
-import { answerMenu, readMenu } from '../../src/answer/cursorMenu';
+import { answerMenu, type MenuReader, shapeReader } from '../../src/answer/cursorMenu';
 import { matchesScreen, type PendingRequest } from '../../src/answer/pending';
 import { answerWithKey, type KeyChoice, type KeyOutcome } from '../../src/answer/screenKeys';
 import type { Decision } from '../../src/hooks/decision';
@@ -127,22 +127,27 @@ export const byKey = (
     return out.ok || mustShow ? undefined : `not answered: ${out.why}`;
   }, `answer ${choice} by key`);
 
-export const PI_MENU = AGENTS.find((a) => a.id === 'pi')!.menu!;
+export const PI_MENU = shapeReader(AGENTS.find((a) => a.id === 'pi')!.menu!);
 
-/** The row's *Choose…* for pi's selector: the dialog offered from the screen, then `label` picked in it. */
-export const menuChoice = (rig: Rig, label: string, got: (o: KeyOutcome) => void, alter?: (title: string) => string): Step =>
+/** How a selector is answered in a run: whose, read how, and optionally offered as another dialog than the one shown. */
+export interface MenuRun {
+  agent?: RigAgent;
+  reader?: MenuReader;
+  /** Offers the dialog with its title changed (then the user answers in the terminal). */
+  alter?: (title: string) => string;
+}
+
+/** The row's *Choose…* for a selector (pi's by default): the dialog offered from the screen, then `label` picked in it. */
+export const menuChoice = (rig: Rig, label: string, got: (o: KeyOutcome) => void, o: MenuRun = {}): Step =>
   call(async (terminal) => {
-    await until(() => rig.store.waits().find((w) => w.agent === 'pi' && w.closedAt === undefined));
-    const seen = await until(() => readMenu(rig.screen(), PI_MENU));
+    const { agent = 'pi', reader = PI_MENU, alter } = o;
+    const open = () => rig.store.waits().find((w) => w.agent === agent && w.closedAt === undefined);
+    await until(open);
+    const seen = await until(() => reader.read(rig.screen()));
     rig.sentAt = Date.now();
     const out = await answerMenu(
-      {
-        rows: rig.screen,
-        write: (d) => terminal.write(d),
-        mayType: async () => rig.store.waits().some((w) => w.agent === 'pi' && w.closedAt === undefined),
-        sleep,
-      },
-      PI_MENU,
+      { rows: rig.screen, write: (d) => terminal.write(d), mayType: async () => open() !== undefined, sleep },
+      reader,
       alter ? { ...seen, title: alter(seen.title) } : seen,
       label,
     );

@@ -147,7 +147,7 @@ export async function play(
   name: string,
   make: (rig: Rig) => Scenario,
   check: (rig: Rig, out: string, screen: string) => void | Promise<void>,
-  home?: (h: AgentHome) => void,
+  o: { home?: (h: AgentHome) => void; ourHooks?: boolean } = {},
 ): Promise<void> {
   const alHome = fs.mkdtempSync(path.join(os.tmpdir(), 'al-live-answer-'));
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `al-live-answer-${agent}-${name}-`));
@@ -174,8 +174,8 @@ export async function play(
       force: true,
       onHome: (h) => {
         h.env.AGENT_LENS_HUB = discovery;
-        if (agent !== 'pi') installOurHooks(agent, h, reporter, path.join(root(), 'dist/opencode-plugin.js'));
-        home?.(h);
+        if (agent !== 'pi' && o.ourHooks !== false) installOurHooks(agent, h, reporter, path.join(root(), 'dist/opencode-plugin.js'));
+        o.home?.(h);
       },
       onSpawn: (pid) => (spawned = pid),
       onOutput: (data) => session.write(data),

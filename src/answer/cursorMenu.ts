@@ -63,41 +63,50 @@ export function sameDialog(a: CursorMenu | undefined, b: CursorMenu | undefined)
   return !!a && !!b && a.title === b.title && a.options.length === b.options.length && a.options.every((o, i) => o === b.options[i]);
 }
 
+/** How a kind of selector is read off the screen, and the keys that move its cursor and pick. */
+export interface MenuReader {
+  read(rows: readonly string[]): CursorMenu | undefined;
+  keys: MenuShape['keys'];
+}
+
+/** The reader of an agent's own selector shape (its descriptor's `menu`). */
+export const shapeReader = (shape: MenuShape): MenuReader => ({ read: (rows) => readMenu(rows, shape), keys: shape.keys });
+
 /** Picks `label` in the dialog `offered` showed, as the module's comment says. */
-export async function answerMenu(io: KeyIO, shape: MenuShape, offered: CursorMenu, label: string): Promise<KeyOutcome> {
+export async function answerMenu(io: KeyIO, menu: MenuReader, offered: CursorMenu, label: string): Promise<KeyOutcome> {
   const target = offered.options.indexOf(label);
   if (target < 0 || offered.options.lastIndexOf(label) !== target)
     return { ok: false, why: 'the dialog does not have that option exactly once', typed: false };
-  const first = readMenu(io.rows(), shape);
+  const first = menu.read(io.rows());
   if (!sameDialog(first, offered)) return { ok: false, why: 'the dialog on the screen is not the one offered', typed: false };
   await io.sleep(MENU_TIMING.secondReadMs);
-  const second = readMenu(io.rows(), shape);
+  const second = menu.read(io.rows());
   if (!sameDialog(second, first) || second!.cursor !== first!.cursor)
     return { ok: false, why: 'the dialog changed between two reads of the screen', typed: false };
   if (!(await io.mayType()))
     return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: false };
   const moves = target - second!.cursor;
   for (let n = 0; n < Math.abs(moves); n++) {
-    io.write(moves > 0 ? shape.keys.down : shape.keys.up);
+    io.write(moves > 0 ? menu.keys.down : menu.keys.up);
     await io.sleep(MENU_TIMING.moveMs);
   }
   const moved = moves !== 0;
-  if (!(await arrived(io, shape, offered, target)))
+  if (!(await arrived(io, menu, offered, target)))
     return { ok: false, why: `the cursor did not reach “${label}”; nothing was picked`, typed: moved };
   if (!(await io.mayType()))
     return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: moved };
-  io.write(shape.keys.pick);
+  io.write(menu.keys.pick);
   for (let waited = 0; waited < MENU_TIMING.closeMs; waited += MENU_TIMING.pollMs) {
     await io.sleep(MENU_TIMING.pollMs);
-    if (!sameDialog(readMenu(io.rows(), shape), offered)) return { ok: true, option: label };
+    if (!sameDialog(menu.read(io.rows()), offered)) return { ok: true, option: label };
   }
   return { ok: false, why: `the dialog was still on the screen ${MENU_TIMING.closeMs / 1000} s after Enter`, typed: true };
 }
 
 /** Whether the screen shows the same dialog with its cursor on `target`, within the time allowed. */
-async function arrived(io: KeyIO, shape: MenuShape, offered: CursorMenu, target: number): Promise<boolean> {
+async function arrived(io: KeyIO, menu: MenuReader, offered: CursorMenu, target: number): Promise<boolean> {
   for (let waited = 0; ; waited += MENU_TIMING.pollMs) {
-    const now = readMenu(io.rows(), shape);
+    const now = menu.read(io.rows());
     if (!sameDialog(now, offered)) return false;
     if (now!.cursor === target) return true;
     if (waited >= MENU_TIMING.arriveMs) return false;

@@ -92,6 +92,11 @@ export class PendingAnswers {
     return this.byHandle.has(handle);
   }
 
+  /** Whether any request of this terminal is held: then only a held request may be answered there, never keys. */
+  heldOn(terminalId: string): boolean {
+    return this.onTerminal(terminalId).length > 0;
+  }
+
   /** The request behind a handle, while it is still held and unambiguous. */
   get(handle: string): PendingRequest | undefined {
     const e = this.byHandle.get(handle);

@@ -57,7 +57,7 @@ function numberedOptions(bottom: readonly string[]): string[] {
 }
 
 /** The text without the frame's right border and padding (a loop: a regex anchored at the end would rescan). */
-function trimBorder(s: string): string {
+export function trimBorder(s: string): string {
   let end = s.length;
   while (end > 0 && BORDER.has(s[end - 1])) end--;
   return s.slice(0, end);

@@ -139,6 +139,8 @@ export class Answering {
       return matchesScreen(r, this.keys.screen(r.terminalId))
         ? { handle: r.handle, question: r.questions !== undefined, byKeys: false }
         : undefined;
+    // A dialog whose hook holds it (ambiguously, say) is answered through the hook or in the terminal, never by keys.
+    if (w.terminalId && this.pending.heldOn(w.terminalId)) return undefined;
     const k = this.keys.offered(w);
     return k && { handle: k.handle, question: k.menu, byKeys: true };
   }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'crypto';
 import type * as vscode from 'vscode';
 import { AGENTS } from '../agents/registry';
-import type { DialogKeys, MenuShape } from '../agents/descriptor';
-import { answerMenu, type CursorMenu, readMenu, sameDialog } from '../answer/cursorMenu';
+import type { DialogKeys } from '../agents/descriptor';
+import { answerMenu, type CursorMenu, type MenuReader, sameDialog, shapeReader } from '../answer/cursorMenu';
+import { NUMBERED_MENU } from '../answer/numberedMenu';
 import { answerWithKey, type KeyChoice, type KeyIO, type KeyOutcome, planKey } from '../answer/screenKeys';
 import { findAgents, foregroundOf, processesUnder } from '../sources/process/processTree';
 import type { AgentStore } from '../store/store';
@@ -10,13 +11,13 @@ import type { Wait } from '../store/waits';
 import type { TerminalAdapter } from './terminals';
 
 const KEYS: Partial<Record<string, DialogKeys>> = Object.fromEntries(AGENTS.flatMap((a) => (a.dialogKeys ? [[a.id, a.dialogKeys]] : [])));
-const MENUS: Partial<Record<string, MenuShape>> = Object.fromEntries(AGENTS.flatMap((a) => (a.menu ? [[a.id, a.menu]] : [])));
+const MENUS: Partial<Record<string, MenuReader>> = Object.fromEntries(AGENTS.flatMap((a) => (a.menu ? [[a.id, shapeReader(a.menu)]] : [])));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** A dialog offered for an answer by key: its wait, and for a selector dialog what it showed when offered. */
+/** A dialog offered for an answer by key: its wait, and for a selector what it showed when offered and how it is read. */
 interface KeyOffer {
   waitId: string;
-  menu?: CursorMenu;
+  menu?: { shown: CursorMenu; reader: MenuReader };
 }
 
 /**
@@ -38,17 +39,28 @@ export class KeyAnswers {
     private readonly terminals: TerminalAdapter,
   ) {}
 
-  /** The handle of a wait whose dialog can be answered by key right now, if any, and whether it is a selector. */
+  /**
+   * The handle of a wait whose dialog can be answered by key right now, if any, and whether it is a selector: the
+   * agent's own selector shape (pi), else its numbered permission dialog its hook reported (Codex, Gemini CLI),
+   * else the generic shape (numbered options with a cursor) for a dialog no hook of the agent reported.
+   */
   offered(w: Wait): { handle: string; menu: boolean } | undefined {
-    if (w.closedAt !== undefined || !w.terminalId) return undefined;
+    if (w.closedAt !== undefined || !w.terminalId || w.kind === 'reply-question') return undefined;
     const rows = this.screen(w.terminalId);
-    const shape = MENUS[w.agent];
-    const menu = shape && readMenu(rows, shape);
-    if (menu) return { handle: this.handleFor(w.id, menu), menu: true };
+    const own = MENUS[w.agent];
+    if (own) return this.menuOffer(w, own, rows);
     const keys = KEYS[w.agent];
-    if (!keys || w.kind !== 'permission' || !w.seenBy.includes('hook')) return undefined;
-    if ([planKey(rows, keys, 'allow', w.detail), planKey(rows, keys, 'deny', w.detail)].some((p) => 'refused' in p)) return undefined;
-    return { handle: this.handleFor(w.id), menu: false };
+    if (keys && w.seenBy.includes('hook')) {
+      if (w.kind !== 'permission') return undefined;
+      if ([planKey(rows, keys, 'allow', w.detail), planKey(rows, keys, 'deny', w.detail)].some((p) => 'refused' in p)) return undefined;
+      return { handle: this.handleFor(w.id), menu: false };
+    }
+    return this.menuOffer(w, NUMBERED_MENU, rows);
+  }
+
+  private menuOffer(w: Wait, reader: MenuReader, rows: readonly string[]): { handle: string; menu: true } | undefined {
+    const shown = reader.read(rows);
+    return shown && { handle: this.handleFor(w.id, { shown, reader }), menu: true };
   }
 
   /** The open wait behind a handle. */
@@ -60,7 +72,7 @@ export class KeyAnswers {
 
   /** The selector dialog a handle was offered for, as it showed then. */
   menu(handle: string): CursorMenu | undefined {
-    return this.wait(handle) ? this.handles.get(handle)?.menu : undefined;
+    return this.wait(handle) ? this.handles.get(handle)?.menu?.shown : undefined;
   }
 
   /** Types the key of `choice` into the wait's terminal, as screenKeys allows; once per handle. */
@@ -76,12 +88,11 @@ export class KeyAnswers {
   /** Picks `label` in the selector dialog the handle was offered for, as cursorMenu allows; once per handle. */
   async choose(handle: string, label: string): Promise<KeyOutcome> {
     const w = this.wait(handle);
-    const shape = w && MENUS[w.agent];
     const menu = this.handles.get(handle)?.menu;
     const io = w && this.io(w);
-    if (!w || !shape || !menu || !io) return { ok: false, why: 'the dialog is no longer open', typed: false };
+    if (!w || !menu || !io) return { ok: false, why: 'the dialog is no longer open', typed: false };
     this.forget(handle);
-    return answerMenu(io, shape, menu, label);
+    return answerMenu(io, menu.reader, menu.shown, label);
   }
 
   /** Drops the handles of waits that have closed (called as the views refresh). */
@@ -95,10 +106,10 @@ export class KeyAnswers {
   }
 
   /** The wait's handle: the same while it shows the same dialog, a new one for another. */
-  private handleFor(waitId: string, menu?: CursorMenu): string {
+  private handleFor(waitId: string, menu?: KeyOffer['menu']): string {
     const old = this.ofWait.get(waitId);
     const had = old ? this.handles.get(old) : undefined;
-    if (old && had && (!menu || sameDialog(had.menu, menu))) return old;
+    if (old && had && (menu ? had.menu?.reader === menu.reader && sameDialog(had.menu.shown, menu.shown) : !had.menu)) return old;
     if (old) this.forget(old);
     const h = randomBytes(16).toString('hex');
     this.ofWait.set(waitId, h);

@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import type { Scenario, Step } from '../../harness/scenario';
 import type { KeyOutcome } from '../../src/answer/screenKeys';
 import { play } from '../../harness/answering/rig';
-import { byKey, CODEX_TRUST, storedWithAnswer } from '../../harness/answering/byAgent';
+import { byKey, CODEX_TRUST, menuChoice, storedWithAnswer } from '../../harness/answering/byAgent';
+import { NUMBERED_MENU } from '../../src/answer/numberedMenu';
 
 /**
  * The real Codex and Gemini CLI, whose hooks cannot hold a dialog without hiding it: their permission dialog is
@@ -21,7 +22,7 @@ const CASES = [
 const withKeyAnswer = (agent: string, id: string, answer: Step): Scenario =>
   storedWithAnswer(agent, id, answer, agent === 'codex' ? { before: CODEX_TRUST } : {});
 
-describe('live: answering Codex’s and Gemini CLI’s permission dialogs with the key read off the screen', function () {
+describe('live: answering dialogs with the keys read off the screen (Codex’s and Gemini CLI’s digits, the generic shape)', function () {
   this.timeout(240_000);
   for (const c of CASES) {
     it(`${c.agent}: ${c.choice} by key — the option read off the screen, the dialog closes, the agent moves on`, async () => {
@@ -69,6 +70,25 @@ describe('live: answering Codex’s and Gemini CLI’s permission dialogs with t
           typed: false,
         });
       },
+    );
+  });
+
+  it('claude-code without our hooks: its dialog in the generic shape, “No” picked with the arrow keys and Enter', async () => {
+    let outcome: KeyOutcome | undefined;
+    await play(
+      'claude-code',
+      'generic-no',
+      (rig) =>
+        storedWithAnswer(
+          'claude-code',
+          '05-bash-permission-deny',
+          menuChoice(rig, 'No', (o) => (outcome = o), { agent: 'claude-code', reader: NUMBERED_MENU }),
+        ),
+      (_rig, _out, screen) => {
+        assert.deepStrictEqual(outcome, { ok: true, option: 'No' });
+        assert.match(screen, /Interrupted/);
+      },
+      { ourHooks: false },
     );
   });
 });

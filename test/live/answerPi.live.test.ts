@@ -73,7 +73,7 @@ describe('live: answering pi’s extension dialogs with the arrow keys and Enter
           ['Chosen: MySQL'],
         );
       },
-      installAskingExtension,
+      { home: installAskingExtension },
     );
   });
 
@@ -85,12 +85,7 @@ describe('live: answering pi’s extension dialogs with the arrow keys and Enter
       (rig) =>
         withMenuAnswer(
           '04-gate-approve',
-          menuChoice(
-            rig,
-            'Yes',
-            (o) => (outcome = o),
-            (title) => title.replace('rm -rf build', 'rm -rf ~'),
-          ),
+          menuChoice(rig, 'Yes', (o) => (outcome = o), { alter: (title) => title.replace('rm -rf build', 'rm -rf ~') }),
         ),
       () => assert.deepStrictEqual(outcome, { ok: false, why: 'the dialog on the screen is not the one offered', typed: false }),
     );

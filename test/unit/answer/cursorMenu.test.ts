@@ -6,10 +6,11 @@
  */
 import * as assert from 'assert';
 import { AGENTS } from '../../../src/agents/registry';
-import { answerMenu, type CursorMenu, readMenu, sameDialog } from '../../../src/answer/cursorMenu';
+import { answerMenu, type CursorMenu, readMenu, sameDialog, shapeReader } from '../../../src/answer/cursorMenu';
 import type { KeyIO } from '../../../src/answer/screenKeys';
 
 const PI = AGENTS.find((a) => a.id === 'pi')!.menu!;
+const PI_READER = shapeReader(PI);
 const RULE = '─'.repeat(120);
 const HINT = ' ↑↓ navigate  enter select  escape/ctrl+c cancel';
 
@@ -98,7 +99,7 @@ describe('answer: a selector dialog answered with the arrow keys and Enter', () 
 
   it('picks the third option: two Down keys, Enter only once the cursor is there; the dialog closes', async () => {
     const s = selector(DB, ['SQLite', 'Postgres', 'MySQL']);
-    const out = await answerMenu(s.io, PI, offered(DB, ['SQLite', 'Postgres', 'MySQL']), 'MySQL');
+    const out = await answerMenu(s.io, PI_READER, offered(DB, ['SQLite', 'Postgres', 'MySQL']), 'MySQL');
     assert.deepStrictEqual(out, { ok: true, option: 'MySQL' });
     assert.deepStrictEqual(s.typed, [PI.keys.down, PI.keys.down, PI.keys.pick]);
     assert.strictEqual(s.picked(), 'MySQL');
@@ -106,23 +107,23 @@ describe('answer: a selector dialog answered with the arrow keys and Enter', () 
 
   it('picks the option under the cursor with Enter alone, and moves up when the cursor is below', async () => {
     const here = selector(GATE, ['Yes', 'No']);
-    assert.ok((await answerMenu(here.io, PI, offered(GATE, ['Yes', 'No']), 'Yes')).ok);
+    assert.ok((await answerMenu(here.io, PI_READER, offered(GATE, ['Yes', 'No']), 'Yes')).ok);
     assert.deepStrictEqual(here.typed, [PI.keys.pick]);
     const below = selector(DB, ['SQLite', 'Postgres', 'MySQL']);
     below.io.write(PI.keys.down);
     below.io.write(PI.keys.down);
     below.typed.length = 0;
-    assert.ok((await answerMenu(below.io, PI, offered(DB, ['SQLite', 'Postgres', 'MySQL']), 'SQLite')).ok);
+    assert.ok((await answerMenu(below.io, PI_READER, offered(DB, ['SQLite', 'Postgres', 'MySQL']), 'SQLite')).ok);
     assert.deepStrictEqual(below.typed, [PI.keys.up, PI.keys.up, PI.keys.pick]);
   });
 
   it('types nothing for another dialog than the one offered, or an option it does not have', async () => {
     const other = selector(['⚠️ Dangerous command:', '', '  sudo rm -rf /', '', 'Allow?'], ['Yes', 'No']);
-    const out = await answerMenu(other.io, PI, offered(GATE, ['Yes', 'No']), 'Yes');
+    const out = await answerMenu(other.io, PI_READER, offered(GATE, ['Yes', 'No']), 'Yes');
     assert.deepStrictEqual(out, { ok: false, why: 'the dialog on the screen is not the one offered', typed: false });
     assert.deepStrictEqual(other.typed, []);
     const s = selector(GATE, ['Yes', 'No']);
-    assert.strictEqual((await answerMenu(s.io, PI, offered(GATE, ['Yes', 'No']), 'Always')).ok, false);
+    assert.strictEqual((await answerMenu(s.io, PI_READER, offered(GATE, ['Yes', 'No']), 'Always')).ok, false);
     assert.deepStrictEqual(s.typed, []);
   });
 
@@ -136,21 +137,21 @@ describe('answer: a selector dialog answered with the arrow keys and Enter', () 
       mayType: async () => true,
       sleep: async () => undefined,
     };
-    const out = await answerMenu(changing, PI, offered(GATE, ['Yes', 'No']), 'No');
+    const out = await answerMenu(changing, PI_READER, offered(GATE, ['Yes', 'No']), 'No');
     assert.deepStrictEqual(out, { ok: false, why: 'the dialog changed between two reads of the screen', typed: false });
     assert.deepStrictEqual(typed, []);
     const barred = selector(GATE, ['Yes', 'No'], { may: false });
-    assert.strictEqual((await answerMenu(barred.io, PI, offered(GATE, ['Yes', 'No']), 'No')).ok, false);
+    assert.strictEqual((await answerMenu(barred.io, PI_READER, offered(GATE, ['Yes', 'No']), 'No')).ok, false);
     assert.deepStrictEqual(barred.typed, []);
   });
 
   it('never presses Enter when the cursor does not arrive; says so when Enter leaves the dialog open', async () => {
     const stuck = selector(GATE, ['Yes', 'No'], { stuck: true });
-    const out = await answerMenu(stuck.io, PI, offered(GATE, ['Yes', 'No']), 'No');
+    const out = await answerMenu(stuck.io, PI_READER, offered(GATE, ['Yes', 'No']), 'No');
     assert.deepStrictEqual(out, { ok: false, why: 'the cursor did not reach “No”; nothing was picked', typed: true });
     assert.deepStrictEqual(stuck.typed, [PI.keys.down], 'the move, and no Enter');
     const stays = selector(GATE, ['Yes', 'No'], { stays: true });
-    const kept = await answerMenu(stays.io, PI, offered(GATE, ['Yes', 'No']), 'No');
+    const kept = await answerMenu(stays.io, PI_READER, offered(GATE, ['Yes', 'No']), 'No');
     assert.strictEqual(kept.ok, false);
     assert.strictEqual(!kept.ok && kept.typed, true);
   });

@@ -7,7 +7,8 @@ import { obs } from '../obs';
 
 /**
  * What the Needs-you rows and notifications offer for an answer, by the window's one rule (Answering.offerOf):
- * pi's selector read whole off its screen is offered as a choice answered by keys, nothing at all while
+ * pi's selector read whole off its screen is offered as a choice answered by keys, so is a numbered dialog no hook
+ * holds, never one on a terminal where a hook holds a request, nothing at all while
  * `agentLens.answer.fromVSCode` is off, and a handle handed out before the setting went off answers nothing.
  */
 const shown: { kind: string; args: unknown[] }[] = [];
@@ -36,18 +37,22 @@ function load(): typeof AnswerModule {
 const RULE = '─'.repeat(80);
 const PI_DIALOG = [RULE, '', ' Allow?', '', ' → Yes', '   No', '', ' ↑↓ navigate  enter select  escape/ctrl+c cancel', '', RULE];
 
-function world(enabled: { on: boolean }) {
+const CLAUDE_DIALOG = [RULE, ' Bash command', ' rm -rf build', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', '', ' Esc to cancel'];
+
+function world(enabled: { on: boolean }, agent: 'pi' | 'claude-code' = 'pi', pending = new PendingAnswers()) {
   const { Answering } = load();
   const store = new AgentStore();
-  store.openTerminal('P', 'pi');
-  store.observe(obs('pty-scrape', 1000, 'waiting', { wait: 'prompt', agent: 'pi', locator: { terminalId: 'P' } }));
+  store.openTerminal('P', agent);
+  const wait = agent === 'pi' ? 'prompt' : 'permission';
+  store.observe(obs('pty-scrape', 1000, 'waiting', { wait, agent, locator: { terminalId: 'P' } }));
+  const PI_DIALOG_OR_CLAUDE = agent === 'pi' ? PI_DIALOG : CLAUDE_DIALOG;
   const typed: string[] = [];
   const terminals = {
-    session: () => ({ screenText: () => PI_DIALOG.join('\n') }),
+    session: () => ({ screenText: () => PI_DIALOG_OR_CLAUDE.join('\n') }),
     terminalOf: () => ({ sendText: (d: string) => typed.push(d), processId: Promise.resolve(undefined), show: () => undefined }),
   };
   const log = { info: () => undefined, warn: () => undefined };
-  const answering = new Answering(new PendingAnswers(), store, terminals as never, log as never, () => enabled.on);
+  const answering = new Answering(pending, store, terminals as never, log as never, () => enabled.on);
   return { answering, store, typed, waitId: store.waits()[0].id };
 }
 
@@ -60,6 +65,24 @@ describe('vscode: what is offered for an answer from VS Code, and the setting th
     assert.ok(offer);
     assert.deepStrictEqual([offer.question, offer.byKeys], [true, true]);
     assert.deepStrictEqual(answering.offered(waitId), { handle: offer.handle, question: true, byKeys: true });
+  });
+
+  it('a dialog no hook holds (Claude Code without its hooks) is offered in the generic shape; one a hook holds never by keys', () => {
+    const free = world({ on: true }, 'claude-code');
+    assert.deepStrictEqual(
+      [...free.answering.offers(free.store.waits(), 10_000).values()].map((o) => [o.question, o.byKeys]),
+      [[true, true]],
+    );
+    const pending = new PendingAnswers();
+    // Two requests held on the terminal: ambiguous, so the hook offers nothing, and keys must not either.
+    for (const id of ['x', 'y'])
+      pending.add(
+        { agent: 'claude-code', terminalId: 'P', waitId: id, tool: 'Bash', input: { command: 'rm -rf build' }, since: 0 },
+        () => undefined,
+      );
+    const held = world({ on: true }, 'claude-code', pending);
+    assert.strictEqual(held.answering.offers(held.store.waits(), 10_000).size, 0);
+    assert.strictEqual(held.answering.offered(held.waitId), undefined);
   });
 
   it('with the setting off nothing is offered, by hook or by keys', () => {
