@@ -111,6 +111,16 @@ export function toolResults(out: string): (ToolResult & { at: number })[] {
   });
 }
 
+/** Every tool result an Anthropic mock was ever sent, in any message of any request (a subagent's too), once each. */
+export function everyToolResult(out: string): (ToolResult & { tool_use_id?: string })[] {
+  const seen = new Map<string, ToolResult & { tool_use_id?: string }>();
+  for (const r of agentRequests(out))
+    for (const m of r.body?.messages ?? [])
+      for (const c of Array.isArray(m.content) ? (m.content as (ToolResult & { tool_use_id?: string })[]) : [])
+        if (c.type === 'tool_result' && c.tool_use_id && !seen.has(c.tool_use_id)) seen.set(c.tool_use_id, c);
+  return [...seen.values()];
+}
+
 /** The tool results an OpenAI-chat mock received (OpenCode): each `tool` message, with when its request came. */
 export function chatToolResults(out: string): { content: string; at: number }[] {
   return agentRequests(out).flatMap((r) => {

@@ -27,13 +27,17 @@ function question(tool: string, input: Record<string, unknown>): HeldDialog | un
 
 /**
  * Which reports hold a dialog, per agent, and what it asks (the agents' own payloads: harness/facts/
- * answering-dialogs.md). Claude Code: its `PermissionRequest` hook, also fired for AskUserQuestion. OpenCode: its
+ * answering-dialogs.md). Claude Code: its `PermissionRequest` hook, also fired for AskUserQuestion, in the main
+ * session only (a subagent's dialog would stay hidden while held: it is answered by keys or in the terminal). OpenCode: its
  * plugin's `permission.asked` and `question.asked` bus events (the plugin replies through OpenCode's own API).
  */
 export const HELD_DIALOGS: Partial<Record<AgentKind, { holds(payload: Payload): boolean; read: Reader }>> = {
   'claude-code': {
     holds: (p) => p.hook_event_name === 'PermissionRequest',
     read: (p) => {
+      // A subagent's request (it names its agent_id): Claude Code draws its dialog only once the hook returns
+      // (2.1.328, measured: held, a background subagent's dialog stayed hidden), so it is never held.
+      if (p.agent_id !== undefined) return undefined;
       const input = record(p.tool_input);
       const tool = text(p.tool_name);
       return tool === 'AskUserQuestion' ? question(tool, input) : { kind: 'permission', tool, input };

@@ -2,8 +2,10 @@ import * as assert from 'assert';
 import { call, enter, key, type Step, submit, wait, waitText } from '../../harness/scenario';
 import { ASK_FRAMEWORK, BASH_RM, CLAUDE, ready } from '../../harness/scenarios/claudeCues';
 import type { Decision } from '../../src/hooks/decision';
-import { answeringHooks, offered, play, type Rig, toolResults, until } from '../../harness/answering/rig';
-import { CLAUDE_RM, claudeScenario, heldAnswer } from '../../harness/answering/byAgent';
+import { answeringHooks, everyToolResult, offered, play, type Rig, toolResults, until } from '../../harness/answering/rig';
+import { CLAUDE_RM, claudeScenario, heldAnswer, menuChoice } from '../../harness/answering/byAgent';
+import { NUMBERED_MENU } from '../../src/answer/numberedMenu';
+import type { KeyOutcome } from '../../src/answer/screenKeys';
 
 /**
  * The real Claude Code with our hooks installed by our installer, its PermissionRequest run by the real answering
@@ -156,4 +158,56 @@ describe('live: answering Claude Code’s permission dialog from VS Code (real C
       );
     });
   }
+
+  it('a background subagent’s dialog is not held (Claude Code would hide it): drawn at once, answered by keys', async () => {
+    const PROMPT = 'Clean the build output of this project';
+    let outcome: KeyOutcome | undefined;
+    let heldAtDialog = -1;
+    await play(
+      'claude-code',
+      'subagent',
+      (rig) => ({
+        ...scenario('subagent', [], []),
+        mock: {
+          title: 'Subagent cleans',
+          turns: [
+            {
+              type: 'tool',
+              name: 'Agent',
+              text: 'I will hand this to an agent.',
+              input: { description: 'Clean build output', prompt: PROMPT, subagent_type: 'general-purpose' },
+            },
+            { type: 'text', text: 'An agent is cleaning the build output.\n', chunks: 'lines' },
+            { type: 'text', text: 'The agent removed the build directory.\n', chunks: 'lines' },
+          ],
+          threads: {
+            [PROMPT]: [
+              { type: 'tool', name: 'Bash', text: 'Removing build.', input: BASH_RM },
+              { type: 'text', text: 'build/ removed\n', chunks: 'lines' },
+            ],
+          },
+        },
+        steps: [
+          ready,
+          wait(1500),
+          ...submit('clean the build output with an agent'),
+          waitText(/Bash command · from the general-purpose agent/, 30_000, 'dialog visible'),
+          call(async () => void (heldAtDialog = rig.pending.size), 'held?'),
+          menuChoice(rig, 'Yes', (o) => (outcome = o), { agent: 'claude-code', reader: NUMBERED_MENU }),
+          waitText(/The agent removed the build directory/, 60_000, 'the subagent finished'),
+        ],
+      }),
+      (_rig, out) => {
+        assert.strictEqual(heldAtDialog, 0, 'nothing was held for the subagent’s request');
+        assert.deepStrictEqual(outcome, { ok: true, option: 'Yes' });
+        // The subagent's Bash ran: its result (not the Agent tool's own) went back to the model, not an error.
+        const bash = everyToolResult(out).filter((r) => !JSON.stringify(r.content).includes('agentId'));
+        assert.deepStrictEqual(
+          bash.map((r) => r.is_error),
+          [false],
+          JSON.stringify(everyToolResult(out)),
+        );
+      },
+    );
+  });
 });

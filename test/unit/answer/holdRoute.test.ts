@@ -46,10 +46,13 @@ describe('answer: holdRoute (a real hub, real HTTP)', function () {
     );
   });
 
-  it('not held: AskUserQuestion, another event, another agent, no terminal', async () => {
+  it('not held: AskUserQuestion, a subagent’s request, another event, another agent, no terminal', async () => {
     rig = await startRig();
     const ask = await rig.post(HOLD_PATH, permissionRequest({ tool_name: 'AskUserQuestion', tool_input: { questions: [] } })).answer;
     assert.strictEqual(ask.status, 204);
+    // Claude Code hides a subagent's dialog while its hook holds: answered at once, the dialog is drawn.
+    const sub = await rig.post(HOLD_PATH, permissionRequest({ agent_id: 'a4a6ddc090c38a6a0', agent_type: 'general-purpose' })).answer;
+    assert.strictEqual(sub.status, 204);
     const other = await rig.post(HOLD_PATH, report({ hook_event_name: 'PreToolUse', session_id: SESSION, tool_name: 'Bash' })).answer;
     assert.strictEqual(other.status, 400);
     const codex = await rig.post(HOLD_PATH, { ...permissionRequest(), agent: 'codex' }).answer;
