@@ -100,31 +100,34 @@ export const CODEX_TRUST: Step[] = [
 ];
 
 /** The row's Allow / Deny for Codex's or Gemini CLI's dialog: the hook-reported wait, its command, the screen, the key. */
-export const byKey = (
-  rig: Rig,
-  agent: string,
-  choice: KeyChoice,
-  got: (o: KeyOutcome) => void,
-  mustShow?: (reported: string) => string,
-): Step =>
+/** A key answer staged to be refused: the command required changed, or the screen as read changed between reads. */
+export interface KeyRun {
+  mustShow?: (reported: string) => string;
+  /** The n-th read of the screen (0, 1, …), as the answer sees it. */
+  reread?: (rows: string[], n: number) => string[];
+}
+
+export const byKey = (rig: Rig, agent: string, choice: KeyChoice, got: (o: KeyOutcome) => void, o: KeyRun = {}): Step =>
   call(async (terminal) => {
     const w = await until(() => rig.store.waits().find((x) => x.kind === 'permission' && x.seenBy.includes('hook')));
     assert.ok(w.detail, `the hook reported the command: ${JSON.stringify(w)}`);
     rig.sentAt = Date.now();
+    let reads = 0;
     const out = await answerWithKey(
       {
-        rows: rig.screen,
+        rows: () => (o.reread ? o.reread(rig.screen(), reads++) : rig.screen()),
         write: (d) => terminal.write(d),
         mayType: async () => rig.store.wait(w.id)?.closedAt === undefined,
         sleep,
       },
       AGENTS.find((a) => a.id === agent)!.dialogKeys!,
       choice,
-      mustShow ? mustShow(w.detail) : w.detail,
+      o.mustShow ? o.mustShow(w.detail) : w.detail,
     );
     got(out);
-    if (mustShow && !out.ok) terminal.write('\r'); // the user answers in the terminal instead
-    return out.ok || mustShow ? undefined : `not answered: ${out.why}`;
+    const staged = !!(o.mustShow || o.reread);
+    if (staged && !out.ok) terminal.write('\r'); // the user answers in the terminal instead
+    return out.ok || staged ? undefined : `not answered: ${out.why}`;
   }, `answer ${choice} by key`);
 
 export const PI_MENU = shapeReader(AGENTS.find((a) => a.id === 'pi')!.menu!);
