@@ -2,7 +2,7 @@ import { type Candidate, classify, identify, makeFrame, matchingIds } from './cl
 import { Emitter, type Event } from '../common/emitter';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
 import { dialogOptions } from './dialogOptions';
-import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
+import { OutputTail, STRONG_TRIGGER } from './prefilter';
 import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
 import type { AgentSignature } from '../agents/screenRules';
@@ -215,7 +215,7 @@ export class TerminalDetector {
 
   private shouldPromote(data: string, t: number): boolean {
     if (STRONG_TRIGGER.test(data)) return true;
-    return t >= this.weakArmedAt && WEAK_TRIGGER.test(this.tail.recent() + data);
+    return t >= this.weakArmedAt && this.tail.weakTrigger(data);
   }
 
   private promote(t: number): void {
