@@ -128,7 +128,7 @@ export function terminalCases(): LinearCase[] {
           bytes: n,
           fresh: () => () => {
             const tail = new OutputTail();
-            for (const p of parts) WEAK_TRIGGER.test(tail.last(64) + p) || tail.push(p);
+            for (const p of parts) tail.weakTrigger(p) || tail.push(p);
           },
         };
       },

@@ -2,7 +2,7 @@ import { type Candidate, classify, identify, makeFrame, matchingIds } from './cl
 import { Emitter, type Event } from '../common/emitter';
 import { agentFromCommandLine, agentFromProcess } from './commandLine';
 import { dialogOptions } from './dialogOptions';
-import { OutputTail, STRONG_TRIGGER, WEAK_TRIGGER } from './prefilter';
+import { OutputTail, STRONG_TRIGGER } from './prefilter';
 import { Screen } from './screen';
 import { SIGNATURES, signatureOf } from './signatures';
 import type { AgentSignature } from '../agents/screenRules';
@@ -41,8 +41,6 @@ const OSC_IDENTS = [...new Set(SIGNATURES.flatMap((s) => [s.programStatus?.osc ?
  * One terminal's detector: raw output chunks in, "which agent, which state" out. Pure (no vscode, no
  * timers): the caller passes timestamps and calls `advance()` at `deadline()` when output pauses.
  */
-/** How much earlier output a weak trigger may span (its longest form, the codex exec header, is ~30 characters). */
-const WEAK_TRIGGER_SPAN = 64;
 
 export class TerminalDetector {
   private cols: number;
@@ -217,7 +215,7 @@ export class TerminalDetector {
 
   private shouldPromote(data: string, t: number): boolean {
     if (STRONG_TRIGGER.test(data)) return true;
-    return t >= this.weakArmedAt && WEAK_TRIGGER.test(this.tail.last(WEAK_TRIGGER_SPAN) + data);
+    return t >= this.weakArmedAt && this.tail.weakTrigger(data);
   }
 
   private promote(t: number): void {

@@ -14,28 +14,52 @@ export const STRONG_TRIGGER =
  * strong sequences above; `codex exec` prints its header plainly, at a line start, above a rule.
  */
 export const WEAK_TRIGGER = /\x1b\[\?(?:1049|1047|47)h|(?:^|\n)OpenAI Codex v\d+\.\d+\.\d+\r?\n-{4}/;
+/**
+ * The weak trigger inside a chunk: the same, its header only after a newline there (a chunk's start is no line
+ * start; a header just after one is seen across the chunk boundary, in the carry and the chunk's first characters).
+ */
+export const WEAK_TRIGGER_INSIDE = /\x1b\[\?(?:1049|1047|47)h|\nOpenAI Codex v\d+\.\d+\.\d+\r?\n-{4}/;
 
 /** Bytes of recent output replayed into the emulator on promotion. */
 export const TAIL_LIMIT = 8 * 1024;
 
+/** How much earlier output a weak trigger may span (its longest form, the codex exec header, is ~30 characters). */
+export const TRIGGER_CARRY = 64;
+
 export class OutputTail {
   private text = '';
+  /**
+   * The last TRIGGER_CARRY characters, kept apart: `text` is a rope of every chunk since the last trim, and
+   * slicing its end on each write flattened all 8–16 KB of it, per chunk — most of the plain path's time.
+   */
+  private carry = '';
 
   push(chunk: string): void {
     // V8 concatenates strings as ropes; trimming only past twice the limit keeps this amortised O(1).
     this.text += chunk;
     if (this.text.length > 2 * TAIL_LIMIT) this.text = this.text.slice(this.text.length - TAIL_LIMIT);
+    this.carry = chunk.length >= TRIGGER_CARRY ? chunk.slice(-TRIGGER_CARRY) : (this.carry + chunk).slice(-TRIGGER_CARRY);
   }
 
   take(): string {
     const s = this.text.length > TAIL_LIMIT ? this.text.slice(this.text.length - TAIL_LIMIT) : this.text;
     this.text = '';
+    this.carry = '';
     return s;
   }
 
-  /** The last `n` characters (a trigger split across chunks: `codex exec` writes its header in tiny pieces). */
-  last(n: number): string {
-    return this.text.slice(-n);
+  /** The last TRIGGER_CARRY characters pushed (a trigger split across chunks: `codex exec` writes its header in tiny pieces). */
+  recent(): string {
+    return this.carry;
+  }
+
+  /**
+   * Whether `chunk`, written after what was pushed, completes a weak trigger: one inside the chunk, or one across
+   * its start (the carry and the chunk's first TRIGGER_CARRY characters: longer than any trigger). Nothing is
+   * concatenated with the whole chunk.
+   */
+  weakTrigger(chunk: string): boolean {
+    return WEAK_TRIGGER.test(this.carry + chunk.slice(0, TRIGGER_CARRY)) || WEAK_TRIGGER_INSIDE.test(chunk);
   }
 
   get length(): number {

@@ -75,6 +75,12 @@ describe('headless runs (codex exec, claude -p, opencode run, gemini -p)', () =>
     assert.strictEqual(working!.agent, 'codex');
     assert.match(working!.evidence, /headless run, output header: "OpenAI Codex v0\.169\.0"/);
     assert.strictEqual(out.at(-1)!.state, 'completed');
+    // Written one character at a time, the header is still seen (a trigger split across chunks).
+    const byChar = run('./scripts/summarise.sh', CODEX_EXEC.join('').split(''), 0);
+    assert.ok(
+      byChar.some((d) => d.agent === 'codex' && d.state === 'working'),
+      JSON.stringify(byChar),
+    );
     // The header line alone (a cat of notes) is no run.
     const cat = run(undefined, ['notes:\r\nOpenAI Codex v0.169.0\r\n--------\r\nnothing else\r\n'], 0);
     assert.ok(
