@@ -160,7 +160,7 @@ export class Answering {
     const sure = await ui.confirm(chooseQuestion(w.agent, name, picked), whole(menu.title), showTerminal, yes);
     if (sure === showTerminal && w.terminalId) this.terminals.terminalOf(w.terminalId)?.show(false);
     if (sure !== yes) return undefined;
-    return this.keyDone(w, 'choose', await this.keys.choose(handle, picked));
+    return this.keyDone(w, 'choose', await this.keys.choose(handle, menu, picked));
   }
 
   /** A dialog answered with its own key: Allow after the same modal; the key typed only as screenKeys allows. */

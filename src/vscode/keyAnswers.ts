@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import type * as vscode from 'vscode';
 import { AGENTS } from '../agents/registry';
 import type { DialogKeys } from '../agents/descriptor';
-import { answerMenu, type CursorMenu, type MenuReader, sameDialog, shapeReader } from '../answer/cursorMenu';
+import { answerMenu, type CursorMenu, type MenuReader, shapeReader } from '../answer/cursorMenu';
 import { NUMBERED_MENU } from '../answer/numberedMenu';
 import { answerWithKey, type KeyChoice, type KeyIO, type KeyOutcome, planKey } from '../answer/screenKeys';
 import { findAgents, foregroundOf, processesUnder } from '../sources/process/processTree';
@@ -14,7 +14,7 @@ const KEYS: Partial<Record<string, DialogKeys>> = Object.fromEntries(AGENTS.flat
 const MENUS: Partial<Record<string, MenuReader>> = Object.fromEntries(AGENTS.flatMap((a) => (a.menu ? [[a.id, shapeReader(a.menu)]] : [])));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** A dialog offered for an answer by key: its wait, and for a selector what it showed when offered and how it is read. */
+/** A dialog offered for an answer by key: its wait, and for a selector what it showed when last read and how it is read. */
 interface KeyOffer {
   waitId: string;
   menu?: { shown: CursorMenu; reader: MenuReader };
@@ -25,10 +25,10 @@ interface KeyOffer {
  * Permission dialogs with numbered options (Codex, Gemini CLI): offered only for a dialog the agent's own hook
  * reported, whose command the screen shows with both an allow-once and a deny option; one digit is typed
  * (src/answer/screenKeys.ts). Selector dialogs (pi's extensions: pi has no hook and its log records no dialog, so
- * the screen is the only witness): offered while the screen shows one whole, bound to what it showed then; the
- * cursor is moved and Enter typed only on that same dialog (src/answer/cursorMenu.ts). Either way only after two
- * matching reads, while the wait is open and its agent is the terminal's foreground process. Handles are per
- * dialog, random, in memory, and go with their wait.
+ * the screen is the only witness), and any dialog in the generic shape no hook reported: offered while the screen
+ * shows one whole; the user picks from it as read when they click, and the cursor is moved and Enter typed only
+ * on that same dialog (src/answer/cursorMenu.ts). Either way only after two matching reads, while the wait is open
+ * and its agent is the terminal's foreground process. Handles are per wait, random, in memory, and go with it.
  */
 export class KeyAnswers {
   private readonly handles = new Map<string, KeyOffer>();
@@ -70,9 +70,12 @@ export class KeyAnswers {
     return w?.closedAt === undefined ? w : undefined;
   }
 
-  /** The selector dialog a handle was offered for, as it showed then. */
+  /** The selector dialog behind a handle as the screen shows it now (else as last read), for the user to pick from. */
   menu(handle: string): CursorMenu | undefined {
-    return this.wait(handle) ? this.handles.get(handle)?.menu?.shown : undefined;
+    const w = this.wait(handle);
+    const offer = this.handles.get(handle)?.menu;
+    if (!w?.terminalId || !offer) return undefined;
+    return offer.reader.read(this.screen(w.terminalId)) ?? offer.shown;
   }
 
   /** Types the key of `choice` into the wait's terminal, as screenKeys allows; once per handle. */
@@ -85,14 +88,17 @@ export class KeyAnswers {
     return answerWithKey(io, keys, choice, w.detail);
   }
 
-  /** Picks `label` in the selector dialog the handle was offered for, as cursorMenu allows; once per handle. */
-  async choose(handle: string, label: string): Promise<KeyOutcome> {
+  /**
+   * Picks `label` in the selector dialog as the user saw it (`shown`, read when they clicked), as cursorMenu
+   * allows: only while the screen shows that very dialog. Once per handle.
+   */
+  async choose(handle: string, shown: CursorMenu, label: string): Promise<KeyOutcome> {
     const w = this.wait(handle);
     const menu = this.handles.get(handle)?.menu;
     const io = w && this.io(w);
     if (!w || !menu || !io) return { ok: false, why: 'the dialog is no longer open', typed: false };
     this.forget(handle);
-    return answerMenu(io, menu.reader, menu.shown, label);
+    return answerMenu(io, menu.reader, shown, label);
   }
 
   /** Drops the handles of waits that have closed (called as the views refresh). */
@@ -105,11 +111,17 @@ export class KeyAnswers {
     return (this.terminals.session(terminalId)?.screenText() ?? '').split('\n');
   }
 
-  /** The wait's handle: the same while it shows the same dialog, a new one for another. */
+  /**
+   * The wait's handle, the same for as long as the wait is open (a row drawn a moment ago still answers), with the
+   * dialog as last read. What is typed is checked against the dialog the user saw when they clicked, not this.
+   */
   private handleFor(waitId: string, menu?: KeyOffer['menu']): string {
     const old = this.ofWait.get(waitId);
     const had = old ? this.handles.get(old) : undefined;
-    if (old && had && (menu ? had.menu?.reader === menu.reader && sameDialog(had.menu.shown, menu.shown) : !had.menu)) return old;
+    if (old && had && !had.menu === !menu) {
+      if (menu) had.menu = menu;
+      return old;
+    }
     if (old) this.forget(old);
     const h = randomBytes(16).toString('hex');
     this.ofWait.set(waitId, h);

@@ -17,6 +17,8 @@ import { type DesktopUser, desktopUser } from './desktopUser';
 describe('a user away from the window gets one desktop notification', function () {
   this.timeout(900_000);
   const DELAY_S = 15;
+  /** How often a wait not notified at its time (the window was focused) is looked at again (src/store/notifier.ts). */
+  const RECHECK_S = 3;
   const TERMINAL = 'api-agent';
   const DIALOG = /Do you want to proceed\?/;
   const required = !!process.env.AGENT_LENS_REQUIRE_DESKTOP;
@@ -82,7 +84,17 @@ describe('a user away from the window gets one desktop notification', function (
     else if (required) assert.fail('no screenshot of the notification: xwd is missing (apt-get install x11-apps)');
     else console.log('      no screenshot of the notification: xwd is missing (apt-get install x11-apps)');
     await wb.screenshot('desktop-away');
-    assert.ok(Math.abs(after - DELAY_S) <= 2, `notified ${after.toFixed(1)} s after the dialog appeared, not ${DELAY_S} ± 2 s`);
+    // The rule: due 15 s after the dialog, if the window is not focused then; else looked at again every 3 s. If
+    // the browser gave the page the focus back meanwhile (the test does not), the notice is due after it lost it.
+    const back = (await wb.focusEvents()).filter((e) => e.at > awayAt);
+    const lastBlur = back.some((e) => e.type === 'focus') ? Math.max(...back.filter((e) => e.type === 'blur').map((e) => e.at)) : 0;
+    const due = Math.max(DELAY_S, (lastBlur - dialogAt) / 1000 + RECHECK_S);
+    if (lastBlur)
+      console.log(`      the browser focused the page again meanwhile: ${JSON.stringify(back.map((e) => [e.type, e.at - dialogAt]))}`);
+    assert.ok(
+      after >= DELAY_S - 2 && after <= due + 2,
+      `notified ${after.toFixed(1)} s after the dialog appeared, not ${DELAY_S} ± 2 s${lastBlur ? ` (or by ${due.toFixed(1)} s)` : ''}`,
+    );
     await wb.waitRow(
       'the approval still under Needs you',
       (r) => r.aria.startsWith(`${TERMINAL}: Claude Code · waiting for approval`),

@@ -299,8 +299,32 @@ export class Workbench {
       await (await this.page.context().newCDPSession(this.page)).send('Emulation.setFocusEmulationEnabled', { enabled: false });
       this.elsewhere = await this.page.context().newPage();
     }
-    await this.elsewhere.bringToFront();
-    await waitUntil('the workbench to lose the focus', async () => !(await this.windowFocus()).page, 10_000);
+    await this.recordFocus();
+    // Brought to front again while the page keeps the focus: a tab switch the browser did not act on is retried.
+    await waitUntil(
+      'the workbench to lose the focus',
+      async () => {
+        if (!(await this.windowFocus()).page) return true;
+        await this.elsewhere!.bringToFront();
+        return !(await this.windowFocus()).page;
+      },
+      10_000,
+    );
+  }
+
+  /** Starts recording the page's focus and blur events (epoch ms), once per page. */
+  private async recordFocus(): Promise<void> {
+    await this.page.evaluate(() => {
+      const w = window as unknown as { __alFocus?: { type: string; at: number }[] };
+      if (w.__alFocus) return;
+      const log: { type: string; at: number }[] = (w.__alFocus = []);
+      for (const type of ['focus', 'blur']) window.addEventListener(type, () => log.push({ type, at: Date.now() }));
+    });
+  }
+
+  /** The page's focus and blur events since lookAway first ran, oldest first. */
+  async focusEvents(): Promise<{ type: string; at: number }[]> {
+    return this.page.evaluate(() => (window as unknown as { __alFocus?: { type: string; at: number }[] }).__alFocus ?? []);
   }
 
   /** The user comes back to the workbench's tab. */
