@@ -124,8 +124,7 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     assert.match(toast.text, /“api-agent”/);
     await wb.screenshot('notified-renamed');
     // Clicking the row brings Claude's terminal forward, focused: Enter approves.
-    await wb.clickRow(/^api-agent: Claude Code · waiting for approval/);
-    await wb.waitTerminalFocus();
+    await wb.clickRowToTerminal(/^api-agent: Claude Code · waiting for approval/);
     await sleep(300);
     await wb.press('Enter');
     await wb.waitRow('Claude at rest after the approval', (r) => /^api-agent: Claude Code · (completed|stopped|idle)/.test(r.aria), 60_000);

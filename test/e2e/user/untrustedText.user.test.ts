@@ -56,8 +56,7 @@ describe('untrusted text on screen: no link in a notification or an input box', 
   });
 
   it('a question whose text holds a link opens the Answer… input box without a link', async () => {
-    await wb.clickRow(/Claude Code · waiting for approval/);
-    await wb.waitTerminalFocus();
+    await wb.clickRowToTerminal(/Claude Code · waiting for approval/);
     await sleep(300);
     await wb.press('Enter'); // approve the earlier dialog in its terminal, as a user does (it removes a missing file)
     await wb.waitRow('Claude at rest', (r) => /Claude Code · (idle|stopped|completed|failed)/.test(r.aria), 30_000);

@@ -204,6 +204,22 @@ export class Workbench {
     await row.locator(`.actions .action-label[aria-label="${action}"]`).click({ timeout: 5000 });
   }
 
+  /**
+   * Clicks a row that shows its terminal and waits for the keyboard to be in a terminal; a click the busy
+   * workbench did not act on (the row selected, its terminal not shown) is clicked again, as a user would.
+   */
+  async clickRowToTerminal(rowAria: RegExp): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.clickRow(rowAria);
+      try {
+        await this.waitTerminalFocus(attempt < 3 ? 5000 : 15_000);
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+      }
+    }
+  }
+
   /** Clicks a tree row, as a user does to open what it points at. */
   async clickRow(rowAria: RegExp): Promise<void> {
     await (await this.rowNow(rowAria)).click({ timeout: 5000 });
