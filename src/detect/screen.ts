@@ -1,4 +1,5 @@
 import { Terminal } from '@xterm/headless';
+import { OscCap } from './oscCap';
 
 /** What a person sees in one terminal: the visible rows, the window title and which buffer is active. */
 export interface ScreenView {
@@ -51,6 +52,7 @@ export class Screen {
   private dirtyTo = -1;
   private dirtyAll = true;
   private readonly trackRows: boolean;
+  private readonly oscCap = new OscCap();
 
   constructor(cols: number, rows: number, oscIdents: readonly number[], onOsc: OscListener) {
     // No scrollback: only the visible screen matters, and it bounds memory per terminal.
@@ -90,7 +92,7 @@ export class Screen {
    */
   write(data: string): void {
     if (!this.core.writeSync) throw new Error('@xterm/headless no longer offers writeSync: pin @xterm/headless@6');
-    this.core.writeSync.call(this.core, data);
+    this.core.writeSync.call(this.core, this.oscCap.filter(data));
     if (!this.trackRows) this.dirtyAll = true;
   }
 

@@ -157,10 +157,16 @@ class ClaudeDecoder implements LineDecoder {
     }
   }
 
-  private checked<S extends z.ZodTypeAny>(schema: S, entry: unknown, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
+  private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
+    // Every decoded entry has these (Base); checked by hand first, because a failed zod parse costs microseconds
+    // per issue and a log of broken entries would cost that per line (`npm run bench`: many tiny and broken lines).
+    if (typeof entry.sessionId !== 'string' || typeof entry.timestamp !== 'string') {
+      this.problems.count('schema', `${String(entry.type)}: sessionId or timestamp is not a string`);
+      return [];
+    }
     const r = schema.safeParse(entry);
     if (!r.success) {
-      this.problems.count('schema', zodDetail(String((entry as { type?: unknown }).type), r.error));
+      this.problems.count('schema', () => zodDetail(String((entry as { type?: unknown }).type), r.error));
       return [];
     }
     return then(r.data);

@@ -37,7 +37,7 @@ export function createCodexDecoder(onProblem?: (kind: string, detail: string) =>
 
   function onMeta(payload: unknown): LogEvent[] {
     const m = Meta.safeParse(payload);
-    if (!m.success) problems.count('schema', zodDetail('session_meta', m.error));
+    if (!m.success) problems.count('schema', () => zodDetail('session_meta', m.error));
     // The first session_meta names the file's session; later ones (forks, resumes) describe other sessions.
     else if (!session) session = { id: (m.data.id ?? m.data.session_id) as string, cwd: m.data.cwd ?? undefined };
     return [];
@@ -75,7 +75,7 @@ export function createCodexDecoder(onProblem?: (kind: string, detail: string) =>
         if (raw.type !== 'session_meta' && raw.type !== 'event_msg') return []; // other line types say nothing here
         const line = Line.safeParse(raw);
         if (!line.success) {
-          problems.count('schema', zodDetail(String(raw.type), line.error));
+          problems.count('schema', () => zodDetail(String(raw.type), line.error));
           return [];
         }
         return line.data.type === 'session_meta' ? onMeta(line.data.payload) : onEvent(line.data);
@@ -93,7 +93,7 @@ function decodeEvent(kind: string, payload: unknown, problems: ProblemCounter): 
     kind === 'item_completed' ? ItemCompleted : kind === 'task_complete' ? TaskComplete : kind === 'turn_aborted' ? TurnAborted : Turned;
   const r = schema.safeParse(payload);
   if (!r.success) {
-    problems.count('schema', zodDetail(kind, r.error));
+    problems.count('schema', () => zodDetail(kind, r.error));
     return undefined;
   }
   const p = r.data as z.infer<typeof ItemCompleted> & TaskComplete & z.infer<typeof TurnAborted>;

@@ -32,9 +32,14 @@ export function parseObject(line: string, problems: ProblemCounter): Record<stri
     problems.count('empty', 'empty line');
     return undefined;
   }
+  if (!looksWhole(line)) {
+    // Not even shaped like one object: counted without JSON.parse, whose thrown error is most of a bad line's cost.
+    problems.count('json', `not one JSON object: ${line.slice(0, 80)}`);
+    return undefined;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = withoutStack(() => JSON.parse(line) as unknown);
   } catch (err) {
     problems.count('json', `${(err as Error).message}: ${line.slice(0, 80)}`);
     return undefined;
@@ -44,6 +49,16 @@ export function parseObject(line: string, problems: ProblemCounter): Record<stri
     return undefined;
   }
   return value as Record<string, unknown>;
+}
+
+function withoutStack<T>(run: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return run();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** Epoch ms of an ISO timestamp; NaN when it does not parse (the caller counts it). */

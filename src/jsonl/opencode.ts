@@ -129,7 +129,7 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
 
   private onSession(row: unknown, touched: Set<string>): void {
     const r = SessionSchema.safeParse(row);
-    if (!r.success) return this.problems.count('schema', zodDetail('session', r.error));
+    if (!r.success) return this.problems.count('schema', () => zodDetail('session', r.error));
     const s = this.state(r.data.id);
     s.directory = r.data.directory;
     s.top = r.data.parent_id == null;
@@ -138,29 +138,28 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
 
   private onMessage(row: unknown, touched: Set<string>): void {
     const r = MessageSchema.safeParse(row);
-    if (!r.success) return this.problems.count('schema', zodDetail('message', r.error));
+    if (!r.success) return this.problems.count('schema', () => zodDetail('message', r.error));
     const data = parseData(r.data.data, 'message', this.problems);
     if (!data) return;
     const d = MessageData.safeParse(data);
-    if (!d.success) return this.problems.count('schema', zodDetail('message.data', d.error));
+    if (!d.success) return this.problems.count('schema', () => zodDetail('message.data', d.error));
     if (d.data.role !== 'user' && d.data.role !== 'assistant') return;
     const s = this.state(r.data.session_id);
     const msg = toMsg(r.data.id, d.data);
     // Only the newest message of each role decides; an update of an older one changes nothing.
     if (!isOlder(msg, s[msg.role])) s[msg.role] = msg;
-    if (msg.role === 'assistant') pruneToolErrors(s);
     touched.add(r.data.session_id);
   }
 
   private onPart(row: unknown, touched: Set<string>): void {
     const r = PartSchema.safeParse(row);
-    if (!r.success) return this.problems.count('schema', zodDetail('part', r.error));
+    if (!r.success) return this.problems.count('schema', () => zodDetail('part', r.error));
     // Only tool parts matter; text, step and snapshot parts (the bulk) are not even parsed when already objects.
     if (typeof r.data.data === 'string' && !r.data.data.includes('"tool"')) return;
     const data = parseData(r.data.data, 'part', this.problems);
     if (!data || data.type !== 'tool') return;
     const p = ToolPartData.safeParse(data);
-    if (!p.success) return this.problems.count('schema', zodDetail('part.data', p.error));
+    if (!p.success) return this.problems.count('schema', () => zodDetail('part.data', p.error));
     const s = this.state(r.data.session_id);
     let errors = s.toolErrors.get(r.data.message_id);
     if (p.data.state.status === 'error') {
@@ -174,6 +173,8 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
     const out: LogEvent[] = [];
     for (const id of touched) {
       const s = this.sessions.get(id);
+      // Once per batch, not per message: kept errors of newer messages would be scanned again for each one.
+      if (s) pruneToolErrors(s);
       if (!s?.top) continue; // unknown yet, or a subagent session
       const d = derive(s);
       if (!d) continue;

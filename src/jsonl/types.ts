@@ -25,16 +25,22 @@ export interface LogEvent {
   prompt?: true;
 }
 
-/** Counts entries that did not parse, by kind, and reports the first of each kind once. */
+/**
+ * Counts entries that did not parse, by kind, and reports the first of each kind once. The detail may be a
+ * function, called only for that first one: describing a zod failure builds its error, which costs more than the
+ * parse (`npm run bench`: a log of many broken entries).
+ */
 export class ProblemCounter {
   private readonly counts = new Map<string, number>();
 
   constructor(private readonly onFirst?: (kind: string, detail: string) => void) {}
 
-  count(kind: string, detail: string): void {
+  count(kind: string, detail: string | (() => string)): void {
     const n = this.counts.get(kind) ?? 0;
     this.counts.set(kind, n + 1);
-    if (n === 0) this.onFirst?.(kind, detail.length > 200 ? `${detail.slice(0, 200)}…` : detail);
+    if (n !== 0 || !this.onFirst) return;
+    const text = typeof detail === 'string' ? detail : detail();
+    this.onFirst(kind, text.length > 200 ? `${text.slice(0, 200)}…` : text);
   }
 
   get total(): number {

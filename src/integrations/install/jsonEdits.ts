@@ -124,20 +124,22 @@ export function replaceEdit(doc: TextTree, node: Node, value: unknown): Edit[] {
 }
 
 /**
- * Takes out child `i` and one comma; a child on lines of its own takes those lines with it. Comments around it
- * stay: they are the user's. This undoes appendEdit to the byte.
+ * Takes out child `i` (or the run `i`..`j`, nothing but commas and blanks between them) and one comma; a child on
+ * lines of its own takes those lines with it. Comments around it stay: they are the user's. This undoes appendEdit
+ * to the byte.
  */
-export function removeEdit(text: string, container: Node, i: number): Edit[] {
+export function removeEdit(text: string, container: Node, i: number, j = i): Edit[] {
   const kids = container.children ?? [];
   const child = kids[i];
+  const lastChild = kids[j];
   const [open, close] = [container.offset + 1, end(container) - 1];
-  if (kids.length === 1 && /^\s*$/.test(text.slice(open, child.offset) + text.slice(end(child), close)))
+  if (kids.length === j - i + 1 && /^\s*$/.test(text.slice(open, child.offset) + text.slice(end(lastChild), close)))
     return [{ offset: open, length: close - open, content: '' }];
   const edits: Edit[] = [];
-  const last = i === kids.length - 1;
-  let [from, to] = [child.offset, end(child)];
+  const last = j === kids.length - 1;
+  let [from, to] = [child.offset, end(lastChild)];
   if (last && i > 0) edits.push({ offset: commaBetween(text, end(kids[i - 1]), child.offset), length: 1, content: '' });
-  if (!last) to = commaBetween(text, to, kids[i + 1].offset) + 1;
+  if (!last) to = commaBetween(text, to, kids[j + 1].offset) + 1;
   const below = startsLine(text, from) ? nextLine(text, to, false) : undefined;
   if (below !== undefined) [from, to] = [lineStart(text, from), below];
   else if (last && startsLine(text, from))

@@ -156,23 +156,41 @@ function nextRemoval(doc: Doc, keep: ReadonlySet<string>, own: OwnEntries): Edit
   for (const [pi, prop] of props.entries()) {
     const arr = prop.children?.[1];
     if (keep.has(String(prop.children?.[0].value)) || arr?.type !== 'array') continue;
-    for (const [gi, g] of (arr.children ?? []).entries()) {
-      const kind = kindOf(g, own);
-      if (kind === 'user') continue;
-      if (kind === 'mixed') {
-        const hs = handlerList(g)!;
-        return removeEdit(
-          doc.text,
-          hs,
-          hs.children!.findIndex((h) => isOurs(h, own)),
-        );
-      }
-      if (arr.children!.length > 1) return removeEdit(doc.text, arr, gi);
-      if (props.length > 1) return removeEdit(doc.text, hooks, pi);
-      return removeEdit(doc.text, root, root.children!.indexOf(hooksProp));
+    const kids = arr.children ?? [];
+    const kinds = kids.map((g) => kindOf(g, own));
+    const mixed = kinds.indexOf('mixed');
+    if (mixed >= 0) {
+      const hs = handlerList(kids[mixed])!;
+      return removeEdit(
+        doc.text,
+        hs,
+        hs.children!.findIndex((h) => isOurs(h, own)),
+      );
     }
+    if (!kinds.includes('ours')) continue;
+    if (kinds.includes('user')) return oursRuns(doc.text, arr, kinds).flatMap(([i, j]) => removeEdit(doc.text, arr, i, j));
+    if (props.length > 1) return removeEdit(doc.text, hooks, pi);
+    return removeEdit(doc.text, root, root.children!.indexOf(hooksProp));
   }
   return undefined;
+}
+
+/**
+ * Our groups in runs that can go in one edit each: neighbours with only a comma and blanks between them (a comment
+ * between two ends a run, so it stays). All runs of an array in one step: one edit and one parse per group made
+ * removing many of them quadratic (`npm run bench`, linear table).
+ */
+function oursRuns(text: string, arr: Node, kinds: readonly string[]): [number, number][] {
+  const kids = arr.children ?? [];
+  const runs: [number, number][] = [];
+  for (let k = 0; k < kids.length; k++) {
+    if (kinds[k] !== 'ours') continue;
+    const run = runs.at(-1);
+    const joined = run && run[1] === k - 1 && /^\s*,\s*$/.test(text.slice(kids[k - 1].offset + kids[k - 1].length, kids[k].offset));
+    if (joined) run[1] = k;
+    else runs.push([k, k]);
+  }
+  return runs;
 }
 
 /** Brings one event's array to: the user's groups untouched, then ours (outdated ones replaced in place). */
@@ -263,14 +281,16 @@ export function installedState(
   for (const prop of hooks?.children ?? []) {
     const arr = prop.children?.[1];
     const event = String(prop.children?.[0].value);
+    // Each group's kind once: it reads every handler's value.
+    const kinds = arr?.type === 'array' ? (arr.children ?? []).map((g) => kindOf(g, mine)) : [];
     if (arr?.type !== 'array' || !want.has(event)) {
-      if (arr?.type === 'array' && arr.children?.some((g) => kindOf(g, mine) !== 'user')) stale = true;
+      if (kinds.some((k) => k !== 'user')) stale = true;
       continue;
     }
     const groups = want.get(event)!;
     want.delete(event);
-    const ours = (arr.children ?? []).filter((g) => kindOf(g, mine) === 'ours');
-    if (arr.children?.some((g) => kindOf(g, mine) === 'mixed')) stale = true;
+    const ours = (arr.children ?? []).filter((_, i) => kinds[i] === 'ours');
+    if (kinds.includes('mixed')) stale = true;
     for (const [i, g] of ours.entries()) {
       if (i < groups.length && same(getNodeValue(g), groups[i])) found++;
       else stale = true;
