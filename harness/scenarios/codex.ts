@@ -21,6 +21,7 @@ import {
   waitExit,
   waitText,
 } from '../scenario';
+import type { BasicsOf } from './basics';
 
 const A = 'codex' as const;
 
@@ -71,6 +72,16 @@ const completed = (n = 1): Segment => ({
   accept: ['idle'],
 });
 const ready = [waitText(CODEX.composer, 30_000, 'composer visible'), waitText(CODEX.ready, 45_000, 'footer model visible'), wait(2500)];
+/** What the scenarios every agent shares need (numberedPlans.ts); Codex's turn ends on its completion line. */
+export const CODEX_BASICS: BasicsOf = {
+  agent: A,
+  name: 'Codex',
+  ready,
+  ask: (t) => submit(t),
+  startup,
+  working: () => working(),
+  completedAt: () => completed(),
+};
 
 const MARKER = 'touch build-marker.txt && echo created build-marker.txt';
 const APPROVAL_TURNS = (deny = false) => [

@@ -57,11 +57,11 @@ const text = (t: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const BASICS: BasicsOf = { agent: A, name: 'Gemini CLI', ready, ask, startup, working: () => working(), completedAt };
+export const GEMINI_BASICS: BasicsOf = { agent: A, name: 'Gemini CLI', ready, ask, startup, working: () => working(), completedAt };
 
 export const geminiScenarios: Scenario[] = [
-  ...basicScenarios(BASICS),
-  dialogScenario(BASICS, {
+  ...basicScenarios(GEMINI_BASICS),
+  dialogScenario(GEMINI_BASICS, {
     id: '04-shell-approve',
     description: 'run_shell_command `rm -rf build`: the approval dialog is held ~20 s, then "Allow once" (Enter); the model answers.',
     turns: [
@@ -76,7 +76,7 @@ export const geminiScenarios: Scenario[] = [
     dialogCue: 'dialog "? Shell rm -rf build" / "Allow execution of [Shell]?" / "● 1. Allow once"',
     answeredCue: 'allowed once, the command runs',
   }),
-  dialogScenario(BASICS, {
+  dialogScenario(GEMINI_BASICS, {
     id: '05-shell-deny',
     description: 'Like 04, but after ~20 s the dialog is answered with Esc ("No, suggest changes (esc)"): the request is cancelled.',
     turns: [{ type: 'tool', name: 'run_shell_command', text: "I'll remove the build directory.", input: RM }],
@@ -94,7 +94,7 @@ export const geminiScenarios: Scenario[] = [
     answeredCue: 'cancelled',
     restMs: 8000,
   }),
-  escInterruptScenario(BASICS, 'cancels', GEMINI.cancelled, '"ℹ Request cancelled." under the partial reply'),
+  escInterruptScenario(GEMINI_BASICS, 'cancels', GEMINI.cancelled, '"ℹ Request cancelled." under the partial reply'),
   {
     id: '08-server-error-500',
     agent: A,

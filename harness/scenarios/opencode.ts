@@ -21,6 +21,7 @@ import {
   waitGone,
   waitText,
 } from '../scenario';
+import type { BasicsOf } from './basics';
 
 const A = 'opencode' as const;
 
@@ -52,6 +53,16 @@ const completed = (n = 1): Segment => ({
   accept: ['idle'],
 });
 const ready = [waitText(OPENCODE.ready, 60_000, 'home visible'), waitText(OPENCODE.agentLine, 20_000), wait(2500)];
+/** What the scenarios every agent shares need (numberedPlans.ts); OpenCode's turn ends on its completion line. */
+export const OPENCODE_BASICS: BasicsOf = {
+  agent: A,
+  name: 'OpenCode',
+  ready,
+  ask: (t) => submit(t),
+  startup,
+  working: () => working(),
+  completedAt: () => completed(),
+};
 
 const BASH_WC = { command: 'wc -l README.md', description: 'Count lines in README.md' };
 const BASH_RM = { command: 'rm -rf build', description: 'Remove the build directory' };

@@ -63,11 +63,11 @@ const text = (t: string, extra: Record<string, unknown> = {}) => ({
 });
 const RM = { command: 'rm -rf build' };
 
-const BASICS: BasicsOf = { agent: A, name: 'pi', ready, ask, startup, working: () => working(), completedAt };
+export const PI_BASICS: BasicsOf = { agent: A, name: 'pi', ready, ask, startup, working: () => working(), completedAt };
 
 export const piScenarios: Scenario[] = [
-  ...basicScenarios(BASICS),
-  dialogScenario(BASICS, {
+  ...basicScenarios(PI_BASICS),
+  dialogScenario(PI_BASICS, {
     id: '04-gate-approve',
     description:
       'bash `rm -rf build` with pi\'s example extension permission-gate: its select dialog is held ~15 s, then "Yes" (Enter); the model answers.',
@@ -81,7 +81,7 @@ export const piScenarios: Scenario[] = [
     answeredCue: 'allowed, the command runs',
     extra: { piExtensions: ['permission-gate'] },
   }),
-  dialogScenario(BASICS, {
+  dialogScenario(PI_BASICS, {
     id: '05-gate-deny',
     description: 'Like 04, but the dialog is answered with Esc after ~15 s: the tool is blocked and the model says so.',
     turns: [{ type: 'tool', name: 'bash', input: RM }, text('Understood, I left the build directory alone.')],
@@ -107,7 +107,7 @@ export const piScenarios: Scenario[] = [
       completedAt(/README\.md has 3 lines\./),
     ],
   },
-  escInterruptScenario(BASICS, 'aborts', PI.aborted, '"Operation aborted" under the partial reply'),
+  escInterruptScenario(PI_BASICS, 'aborts', PI.aborted, '"Operation aborted" under the partial reply'),
   {
     id: '08-server-error-500',
     agent: A,

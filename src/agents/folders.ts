@@ -14,5 +14,15 @@ import { agent as qwen } from './qwen';
 import { agent as kilocode } from './kilocode';
 import { agent as aider } from './aider';
 import { agent as pi } from './pi';
+import { agent as cline } from './cline';
+import { agent as droid } from './droid';
+import { agent as kiro } from './kiro';
+import { agent as devin } from './devin';
+import { agent as qoder } from './qoder';
+import { agent as grok } from './grok';
+import { agent as kimi } from './kimi';
+import { agent as continueCli } from './continue-cli';
+import { agent as auggie } from './auggie';
+import { agent as letta } from './letta';
 
-export const FOLDER_AGENTS: readonly AgentDescriptor[] = [claudeCode, codex, opencode, amp, gemini, hermes, copilot, cursor, crush, qwen, kilocode, aider, pi];
+export const FOLDER_AGENTS: readonly AgentDescriptor[] = [claudeCode, codex, opencode, amp, gemini, hermes, copilot, cursor, crush, qwen, kilocode, aider, pi, cline, droid, kiro, devin, qoder, grok, kimi, continueCli, auggie, letta];

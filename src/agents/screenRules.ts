@@ -22,6 +22,8 @@ export interface Marker {
   altScreenOnly?: boolean;
   /** Only counts on the normal screen (text printed after a TUI left the alternate screen). */
   normalScreenOnly?: boolean;
+  /** A row below the match that matches this makes it history (a spinner row above a newer reply block). */
+  unlessBelow?: RegExp;
 }
 
 /** Adds evidence that this agent is running. Identification needs a total weight of 2. */
@@ -33,6 +35,8 @@ export interface IdentifyMarker extends Marker {
 export interface StateRule extends Marker {
   state: AgentState;
   waitKind?: WaitKind;
+  /** A notice the agent prints in its transcript, not a dialog: the input box under it does not make it a quote. */
+  notice?: true;
 }
 
 /**
@@ -86,6 +90,13 @@ export interface AgentSignature {
   seenIn: string;
   /** Executable basenames (without .exe/.cmd/.js). */
   commands: string[];
+  /**
+   * Names another program has too (`kilo` is also an editor that opens a file): they mean this agent only when
+   * what follows is nothing, an option or one of its headless subcommands.
+   */
+  sharedCommands?: string[];
+  /** Another program's subcommand that starts it: `cursor agent` (the editor's launcher) is Cursor Agent. */
+  launchers?: { command: string; subcommand: string }[];
   /** Package names that launch it through npx/pnpm dlx/bunx/uvx/pipx and similar runners. */
   packages: string[];
   /** Process names (`comm`, image names) seen in the terminal's process tree. */
@@ -98,6 +109,11 @@ export interface AgentSignature {
   exit: Marker[];
   programStatus?: ProgramStatus;
   turnInProgress?: TurnInProgress;
+  /**
+   * A row of the agent's input box at rest (its prompt line, or the agent and model line in it). Dialogs take
+   * the input box's place, so a dialog's words above such a row are the transcript's: a reply that quotes one.
+   */
+  inputRow?: RegExp;
   /** Prefixes stripped from a reply line before checking whether it ends with a question. */
   replyPrefix?: RegExp;
   /** A run without the TUI (plain output, then exit): Working while it runs, its exit code its outcome. */

@@ -12,5 +12,7 @@ export const SEED_WAITING: StateRule[] = [
 ];
 
 export const SEED_WORKING: StateRule[] = [
-  { id: 'seed.esc-to-interrupt', where: 'bottom', pattern: /\besc to (?:interrupt|cancel)\b/i, state: 'working' },
+  // At the start of a row or after a separator, as footers and spinner rows put it: the same words typed in the
+  // input box (after its prompt glyph) or quoted in a reply's prose are not a cue.
+  { id: 'seed.esc-to-interrupt', where: 'bottom', pattern: /(?:^\s*|[(·•,|]\s*)esc to (?:interrupt|cancel)\b/i, state: 'working' },
 ];

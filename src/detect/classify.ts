@@ -51,9 +51,25 @@ export function transcriptEndRow(frame: Frame, edge: RegExp): number {
   return -1;
 }
 
+/** The upper of the lowest two rows that match `edge` (the editor's top rule), or -1. */
+function upperEdgeRow(frame: Frame, edge: RegExp): number {
+  let edges = 0;
+  for (const r of frame.filled) if (edge.test(frame.view.rows[r]) && ++edges === 2) return r;
+  return -1;
+}
+
 /** The frame as an agent with an input editor sees it: its transcript end located once for every marker. */
 export function withInputEdge(frame: Frame, sig: AgentSignature): Frame {
   return sig.inputEdge ? { ...frame, transcriptEnd: transcriptEndRow(frame, sig.inputEdge) } : frame;
+}
+
+/** Whether a non-empty row below `row` matches `newer` (`frame.filled` runs bottom first). */
+function newerBelow(frame: Frame, row: number, newer: RegExp): boolean {
+  for (const r of frame.filled) {
+    if (r <= row) return false;
+    if (newer.test(frame.view.rows[r])) return true;
+  }
+  return false;
 }
 
 /** First matching text of a marker on the frame, or undefined. */
@@ -84,7 +100,7 @@ export function findMarker(frame: Frame, m: Marker): { text: string; row: number
     case 'screen': {
       for (const row of frame.filled) {
         const r = m.pattern.exec(view.rows[row]);
-        if (r) return { text: r[0], row };
+        if (r) return m.unlessBelow && newerBelow(frame, row, m.unlessBelow) ? undefined : { text: r[0], row };
       }
       return undefined;
     }
@@ -118,12 +134,26 @@ export function identify(frame: Frame, sigs: readonly AgentSignature[]): { agent
  * belongs to an earlier turn and decides nothing, however long it stays on screen.
  * Titles and OSC bodies (row -1) are always current.
  */
-function firstRule(frame: Frame, rules: readonly StateRule[], boundary = -1): Candidate | undefined {
+function firstRule(frame: Frame, rules: readonly StateRule[], boundary = -1, rowsOnly = false): Candidate | undefined {
   for (const r of rules) {
     const hit = findMarker(frame, r);
-    if (hit && (hit.row < 0 || hit.row > boundary)) return { state: r.state, ruleId: r.id, text: hit.text, waitKind: r.waitKind };
+    if (hit && (hit.row < 0 ? !rowsOnly : hit.row > boundary))
+      return { state: r.state, ruleId: r.id, text: hit.text, waitKind: r.waitKind };
   }
   return undefined;
+}
+
+/**
+ * The lowest row that looks like the agent's input box (`AgentSignature.inputRow`), or -1. A dialog takes the
+ * input box's place: what is above it is transcript (a reply quoting a dialog); a submitted prompt that looks
+ * like it sits above a real dialog, which stays below.
+ */
+export function inputBoxAt(frame: Frame, sig: AgentSignature): number {
+  // An inline editor framed by rules (pi): its dialogs are drawn inside the frame, the transcript above it.
+  if (sig.inputEdge) return upperEdgeRow(frame, sig.inputEdge);
+  if (!sig.inputRow) return -1;
+  for (const r of frame.filled) if (sig.inputRow.test(frame.view.rows[r])) return r;
+  return -1;
 }
 
 /** The lowest outcome marker on screen: the most recent turn's outcome. */
@@ -186,22 +216,38 @@ export function newestTurnStart(frame: Frame, sig: AgentSignature): number {
 
 /**
  * A dialog no rule names must not read as idle: choices with a selection cursor, or a confirm/cancel hint
- * beside choices or a question, in the bottom rows. Waiting (kind `prompt`), the matched rows as evidence.
+ * beside choices or a question, in the bottom rows. What a dialog has and a reply that lists steps (or quotes a
+ * dialog) lacks: it is the last thing on screen (few rows under its choices, its key hints in the last rows) and
+ * the input box is gone: only rows below `input` count (`inputBoxAt`; -1: no input box shows). Waiting (kind `prompt`).
  */
-export function genericDialog(frame: Frame): Candidate | undefined {
+export function genericDialog(frame: Frame, input = -1): Candidate | undefined {
   const g = GENERIC_DIALOG;
-  const raw = frame.bottom.map((r) => frame.view.rows[r]);
+  const raw = frame.bottom.filter((r) => r > input).map((r) => frame.view.rows[r]);
   const boxed = raw.map((r) => g.leftBorder.test(r));
   const rows = raw.map((r, i) => (boxed[i] ? r.replace(g.leftBorder, '').replace(g.rightBorder, '') : r));
-  const options = rows.filter((r) => g.option.test(r));
+  const optionAt = rows.map((r) => g.option.test(r));
+  const options = rows.filter((_, i) => optionAt[i]);
   const cursor = rows.find((r, i) => g.cursorOption.test(r) || (boxed[i] && g.boxedCursorOption.test(r)));
-  const hint = rows.find((r) => g.hint.test(r));
-  const asks = rows.find((r) => g.question.test(r) && !g.option.test(r));
+  const hintAt = lastIndex(rows, (r) => g.hint.test(r));
+  const hint = hintAt >= 0 && rows.slice(hintAt + 1).filter((r) => !isBorder(r)).length <= g.rowsUnderHint ? rows[hintAt] : undefined;
+  const asks = rows.find((r, i) => g.question.test(r) && !optionAt[i]);
   const choice = rows.find((r) => g.cursorChoice.test(r));
-  const shown = (cursor && options.length >= 2) || (hint && (options.length >= 2 || asks || choice));
+  const last = lastIndex(optionAt, (x) => x);
+  const under = rows.slice(last + 1).filter((r) => !isBorder(r)).length;
+  const shown = (cursor && options.length >= 2 && under <= g.rowsUnder) || (hint && (options.length >= 2 || asks || choice));
   if (!shown) return undefined;
   const evidence = [asks, ...(options.length ? options.slice(0, 3) : [choice]), hint].filter((r): r is string => !!r).map((r) => r.trim());
   return { state: 'waiting', ruleId: g.id, text: [...new Set(evidence)].join(' / '), waitKind: 'prompt' };
+}
+
+/** A row of box-drawing and block characters only (a rule, a box's edge). */
+function isBorder(row: string): boolean {
+  return /^[\s\u2500-\u259f]*$/.test(row);
+}
+
+function lastIndex<T>(xs: readonly T[], test: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) if (test(xs[i])) return i;
+  return -1;
 }
 
 /** The reply's last row, when the reply ends with a question: above a completion line, or down to `replyEnd`. */
@@ -223,9 +269,46 @@ function replyQuestionBelow(rows: readonly string[], start: number, sig: AgentSi
   return last !== undefined && endsWithQuestion(last.replace(sig.replyPrefix ?? /^\s*/, '')) ? last.trim() : undefined;
 }
 
+/** The agent's own status report (Codex's OSC 7501), refined by the screen's outcome; undefined: none. */
+function programStatus(frame: Frame, sig: AgentSignature, outcome: ReturnType<typeof lastOutcome>): Candidate | undefined {
+  const ps = sig.programStatus;
+  const psBody = ps ? frame.osc.get(ps.osc) : undefined;
+  const psWord = ps && psBody !== undefined ? ps.parse(psBody) : undefined;
+  const psState = ps && psWord ? ps.states[psWord] : undefined;
+  if (!ps || !psState) return undefined;
+  const text = `OSC ${ps.osc} ${psBody}`;
+  if (psState === 'clear') return { state: 'exited', ruleId: ps.id, text };
+  if (psState === 'waiting') return { state: 'waiting', ruleId: ps.id, text, waitKind: 'permission' };
+  if (psState === 'completed' && outcome?.marker.completion) {
+    const q = replyQuestion(frame, outcome.row, sig, outcome.marker.replyEnd);
+    if (q) return { state: 'waiting', ruleId: `${ps.id}+reply-question`, text: q, waitKind: 'reply-question' };
+  }
+  // The program reports a plain idle after an interrupt; the screen says the turn was stopped.
+  if (psState === 'idle' && outcome && !outcome.marker.completion) {
+    return { state: outcome.marker.state, ruleId: outcome.marker.id, text: outcome.text };
+  }
+  return { state: psState, ruleId: ps.id, text };
+}
+
 /**
- * What the screen says about an identified agent, in priority order: exit hints, the agent's own
- * program status, dialogs, working cues, the latest turn outcome, else idle.
+ * A dialog of the newest turn: the agent's own rules, else the generic shape; never above its input box. With
+ * `rowsOnly`, only what is drawn counts (the program's own status outranks its title).
+ */
+function dialogOnScreen(frame: Frame, sig: AgentSignature, boundary: number, rowsOnly: boolean): Candidate | undefined {
+  // A dialog takes the input box's place: its words above the input box are a reply's.
+  const input = inputBoxAt(frame, sig);
+  const dialogs = sig.waiting.filter((r) => !r.notice);
+  const notices = dialogs.length < sig.waiting.length ? sig.waiting.filter((r) => r.notice) : [];
+  return (
+    firstRule(frame, dialogs, Math.max(boundary, input), rowsOnly) ??
+    genericDialog(frame, input) ??
+    firstRule(frame, notices, boundary, rowsOnly)
+  );
+}
+
+/**
+ * What the screen says about an identified agent, in priority order: exit hints, dialogs, the agent's own
+ * program status, working cues, the latest turn outcome, else idle.
  */
 export function classify(screen: Frame, sig: AgentSignature): Candidate {
   const frame = withInputEdge(screen, sig);
@@ -233,33 +316,17 @@ export function classify(screen: Frame, sig: AgentSignature): Candidate {
     const hit = findMarker(frame, m);
     if (hit) return { state: 'exited', ruleId: m.id, text: hit.text };
   }
-  const ps = sig.programStatus;
-  const psBody = ps ? frame.osc.get(ps.osc) : undefined;
-  const psWord = ps && psBody !== undefined ? ps.parse(psBody) : undefined;
-  const psState = ps && psWord ? ps.states[psWord] : undefined;
   const turn = newestTurnStart(frame, sig);
   const found = lastOutcome(frame, sig.outcomes);
   // An outcome above the newest turn start is an earlier turn's: it says nothing about this one.
   const outcome = found && (found.row < 0 || found.row > turn) ? found : undefined;
-  if (ps && psState && psState !== 'clear') {
-    const text = `OSC ${ps.osc} ${psBody}`;
-    if (psState === 'waiting') return { state: 'waiting', ruleId: ps.id, text, waitKind: 'permission' };
-    if (psState === 'completed' && outcome?.marker.completion) {
-      const q = replyQuestion(frame, outcome.row, sig, outcome.marker.replyEnd);
-      if (q) return { state: 'waiting', ruleId: `${ps.id}+reply-question`, text: q, waitKind: 'reply-question' };
-    }
-    // The program reports a plain idle after an interrupt; the screen says the turn was stopped.
-    if (psState === 'idle' && outcome && !outcome.marker.completion) {
-      return { state: outcome.marker.state, ruleId: outcome.marker.id, text: outcome.text };
-    }
-    return { state: psState, ruleId: ps.id, text };
-  }
-  if (ps && psState === 'clear') return { state: 'exited', ruleId: ps.id, text: `OSC ${ps.osc} ${psBody}` };
   const boundary = Math.max(outcome ? outcome.row : -1, turn);
-  const waiting = firstRule(frame, sig.waiting, boundary);
-  if (waiting) return waiting;
-  const dialog = genericDialog(frame);
+  const status = programStatus(frame, sig, outcome);
+  const dialog = status && status.state !== 'working' ? undefined : dialogOnScreen(frame, sig, boundary, status !== undefined);
+  // The program may go on saying "working" while it asks something itself (Codex's "Task is still running"
+  // after Ctrl+C): the dialog on screen is what the user has to answer.
   if (dialog) return dialog;
+  if (status) return status;
   const working = firstRule(frame, sig.working, boundary);
   if (working) return working;
   const pending = turnInProgress(frame, sig);

@@ -106,6 +106,18 @@ function packageName(spec: string): string {
 function byCommand(name: string): AgentKind | undefined {
   return SIGNATURES.find((s) => s.commands.includes(name))?.agent;
 }
+function bySharedName(name: string, next: string | undefined): AgentKind | undefined {
+  const sig = SIGNATURES.find((s) => s.sharedCommands?.includes(name));
+  if (!sig) return undefined;
+  const ownNext = next === undefined || next.startsWith('-') || (sig.headless?.subcommands?.includes(next) ?? false);
+  return ownNext ? sig.agent : undefined;
+}
+
+function byLauncher(name: string, next: string | undefined): AgentKind | undefined {
+  if (next === undefined) return undefined;
+  return SIGNATURES.find((s) => s.launchers?.some((l) => l.command === name && l.subcommand === next))?.agent;
+}
+
 function byPackage(spec: string): AgentKind | undefined {
   const name = packageName(spec).toLowerCase();
   return SIGNATURES.find((s) => s.packages.includes(name) || s.commands.includes(name))?.agent;
@@ -171,6 +183,10 @@ function matchProgram(tokens: string[]): (CommandMatch & { at: number }) | undef
     const name = basename(tok);
     const direct = byCommand(name);
     if (direct) return { agent: direct, token: tok, at: i };
+    const shared = bySharedName(name, tokens[i + 1]);
+    if (shared) return { agent: shared, token: tok, at: i };
+    const launched = byLauncher(name, tokens[i + 1]);
+    if (launched) return { agent: launched, token: `${tok} ${tokens[i + 1]}`, at: i + 1 };
     if (WRAPPERS.has(name)) {
       i++;
       // Options of the wrapper (`sudo -u x`, `nice -n 5`, `env -i`): skip flags and their obvious values.

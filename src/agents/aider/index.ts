@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 12,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`aider`; package `aider-chat`; headless `-m`, `--message`, `--message-file`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

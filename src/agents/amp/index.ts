@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 4,
   screen,
   doc: {
-    identifiedBy: 'command line, process',
+    identifiedBy: 'command line (`amp`, `amp-local`; package `@sourcegraph/amp`, `@ampcode/cli`; headless `-x`, `--execute`), process',
     verified: 'unverified: no recording here',
   },
 };

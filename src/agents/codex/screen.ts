@@ -46,7 +46,7 @@ export const screen: AgentSignature = {
     { id: 'cx.title-action', where: 'title', pattern: /Action Required/, state: 'waiting', waitKind: 'permission' },
   ],
   working: [
-    { id: 'cx.esc-to-interrupt', where: 'bottom', pattern: /\besc to interrupt\)/, state: 'working' },
+    { id: 'cx.esc-to-interrupt', where: 'bottom', pattern: /[(•·]\s*esc to interrupt\)/, state: 'working' },
     { id: 'cx.title-spinner', where: 'title', pattern: /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /, state: 'working' },
   ],
   outcomes: [
@@ -69,4 +69,6 @@ export const screen: AgentSignature = {
     states: { idle: 'idle', working: 'working', blocked: 'waiting', done: 'completed', error: 'failed', clear: 'clear' },
   },
   replyPrefix: /^\s*•\s+/,
+  // The composer ("› Ask Codex to do anything", or the draft); a dialog's cursor choice ("› 1. Yes") is not it.
+  inputRow: /^› (?!\d{1,2}[.)]\s)/,
 };

@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 7,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`copilot`; package `@github/copilot`; headless `-p`, `--prompt`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

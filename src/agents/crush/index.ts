@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 9,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`crush`; package `@charmland/crush`; headless `run`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 8,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`cursor-agent`, `cursor agent`; headless `-p`, `--print`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

@@ -41,5 +41,7 @@ export const screen: AgentSignature = {
     { id: 'gm.api-error', where: 'screen', pattern: /^✕ \[API Error: /, state: 'failed' },
   ],
   replyPrefix: /^\s*✦\s/,
+  // The prompt line of its input box (" >   Type your message or @path/to/file", or the draft).
+  inputRow: /^ > {1,3}\S/,
   exit: [{ id: 'gm.goodbye', where: 'screen', pattern: /Agent powering down\. Goodbye!/ }],
 };

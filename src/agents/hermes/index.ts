@@ -9,7 +9,7 @@ export const agent: AgentDescriptor = {
   configDir: (env, home) => env.HERMES_HOME || path.join(home, '.hermes'),
   hooks: 'plugin',
   doc: {
-    identifiedBy: 'command line, process',
+    identifiedBy: 'command line (`hermes`, `hermes-agent`; package `hermes-agent`), process',
     verified: 'unverified (its plugin is tested against a stand-in host)',
   },
 };

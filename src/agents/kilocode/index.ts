@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 11,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`kilocode`, `kilo-code`, `kilo` without a file; package `@kilocode/cli`; headless `run`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

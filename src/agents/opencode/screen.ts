@@ -55,4 +55,6 @@ export const screen: AgentSignature = {
   },
   exit: [{ id: 'oc.continue-hint', where: 'screen', pattern: /^\s*Continue\s+opencode -s ses_\w+/, normalScreenOnly: true }],
   replyPrefix: /^\s*/,
+  // The input box's agent and model line ("┃  Build · Mock Model Mock"); a dialog in the box replaces it.
+  inputRow: /^\s*┃\s{2}[A-Z][\w-]* · \S/,
 };

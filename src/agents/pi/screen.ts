@@ -35,6 +35,17 @@ export const screen: AgentSignature = {
       state: 'waiting',
       waitKind: 'prompt',
     },
+    // A first start without a model (0.73.1, its own screen): nothing can run until the user connects a provider
+    // with /login. It stays in the transcript; a row pi writes below it (a login, a prompt) makes it history.
+    {
+      id: 'pi.no-models',
+      where: 'screen',
+      pattern: /^ Warning: No models available\. Use \/login\b.*/,
+      state: 'waiting',
+      waitKind: 'prompt',
+      notice: true,
+      unlessBelow: /^ \S/,
+    },
     ...SEED_WAITING,
   ],
   working: [

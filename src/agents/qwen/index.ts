@@ -6,7 +6,7 @@ export const agent: AgentDescriptor = {
   rank: 10,
   screen,
   doc: {
-    identifiedBy: 'command line (incl. its npm package and headless flags), process',
+    identifiedBy: 'command line (`qwen`; package `@qwen-code/qwen-code`; headless `-p`, `--prompt`), process',
     verified: 'unverified: the generic rules and the generic dialog shape',
   },
 };

@@ -24,4 +24,8 @@ export const GENERIC_DIALOG = {
   hint: /(?:\b(?:enter|return)|⏎) (?:to )?(?:confirm|select|continue|approve|submit)\b|\besc(?:ape)? (?:to )?(?:cancel|go back|back|exit|dismiss|skip)\b|[([](?:y\/n|Y\/n|y\/N)[)\]]/i,
   /** A row that asks. */
   question: /\?\s{0,4}$/,
+  /** Rows under a dialog's key hints (a status line), borders not counted: a reply's prose that names keys is higher up. */
+  rowsUnderHint: 2,
+  /** Rows under a cursor dialog's last choice (its hints, a status line), borders not counted; a reply has more. */
+  rowsUnder: 4,
 } as const;

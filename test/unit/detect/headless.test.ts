@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { agentFromCommandLine } from '../../../src/detect/commandLine';
+import { agentFromCommandLine, agentFromProcess } from '../../../src/detect/commandLine';
 import { TerminalDetector } from '../../../src/detect/detector';
 import type { Detection } from '../../../src/detect/types';
 import { arbitrate } from '../../../src/store/arbitrate';
@@ -126,5 +126,46 @@ describe('more agents by command line and process (unverified screens)', () => {
       assert.strictEqual(m?.headless, headless, line);
     }
     assert.strictEqual(agentFromCommandLine('kilo notes.txt'), undefined, 'kilo the editor is not Kilo Code');
+    assert.strictEqual(agentFromCommandLine('cursor .'), undefined, 'the editor is not Cursor Agent');
+  });
+
+  it('knows the names other monitors know (issue 28), by command, package and launcher, and their headless forms', () => {
+    const cases: [string, string, string | undefined][] = [
+      ['cline', 'cline', undefined],
+      ['npx cline', 'cline', undefined],
+      ['droid', 'droid', undefined],
+      ['droid exec "fix the build"', 'droid', 'exec'],
+      ['npx @factory/cli', 'droid', undefined],
+      ['kiro-cli chat', 'kiro', undefined],
+      ['kiro-cli chat --no-interactive "x"', 'kiro', '--no-interactive'],
+      ['devin', 'devin', undefined],
+      ['qodercli -p "x"', 'qoder', '-p'],
+      ['npx @qoder-ai/qodercli', 'qoder', undefined],
+      ['grok', 'grok', undefined],
+      ['bunx @vibe-kit/grok-cli', 'grok', undefined],
+      ['amp', 'amp', undefined],
+      ['npx @ampcode/cli -x "x"', 'amp', '-x'],
+      ['cursor agent', 'cursor', undefined],
+      ['cursor agent -p "x"', 'cursor', '-p'],
+      ['kilo', 'kilocode', undefined],
+      ['kilo run "x"', 'kilocode', 'run'],
+      ['kilo --model m', 'kilocode', undefined],
+      ['cn', 'continue-cli', undefined],
+      ['cn -p "x"', 'continue-cli', '-p'],
+      ['npx @continuedev/cli', 'continue-cli', undefined],
+      ['auggie --print "x"', 'auggie', '--print'],
+      ['letta', 'letta', undefined],
+      ['npx @letta-ai/letta-code', 'letta', undefined],
+      ['kimi', 'kimi', undefined],
+      ['uvx kimi-cli', 'kimi', undefined],
+    ];
+    for (const [line, agent, headless] of cases) {
+      const m = agentFromCommandLine(line);
+      assert.strictEqual(m?.agent, agent, line);
+      assert.strictEqual(m?.headless, headless, line);
+    }
+    for (const name of ['droid', 'cline', 'auggie', 'letta', 'qodercli', 'kiro-cli', 'devin', 'grok', 'kimi', 'cn'])
+      assert.ok(agentFromProcess(name), `process ${name}`);
+    assert.strictEqual(agentFromProcess('kilo', ['notes.txt']), undefined, 'the editor kilo with its file');
   });
 });

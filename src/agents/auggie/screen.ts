@@ -1,0 +1,4 @@
+import { byNameOnly } from '../byNameOnly';
+
+/** Not verified here: identified by command line, package and process only; generic cues for its screen. */
+export const screen = byNameOnly('auggie', 'Auggie', ['auggie'], ['@augmentcode/auggie'], { flags: ['-p', '--print'] });

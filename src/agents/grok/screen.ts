@@ -1,0 +1,4 @@
+import { byNameOnly } from '../byNameOnly';
+
+/** Not verified here: identified by command line, package and process only; generic cues for its screen. */
+export const screen = byNameOnly('grok', 'Grok CLI', ['grok', 'grok-build'], ['@vibe-kit/grok-cli']);
