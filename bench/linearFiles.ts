@@ -238,10 +238,6 @@ export function fileCases(): LinearCase[] {
       'settings.json: remove many of ours',
       (n) => JSON.stringify({ hooks: { Stop: Array.from({ length: count(n, 90) }, () => OUR_GROUP) } }, null, 2),
       (s) => removeHooks(s),
-      {
-        bound:
-          'Agent Lens writes one group per hook event (at most a dozen per file) and removes them one edit at a time, so only thousands of its groups, which it never writes, cost seconds',
-      },
     ),
     pure(
       'settings.json: state of many groups',

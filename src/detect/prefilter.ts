@@ -59,7 +59,24 @@ export class OutputTail {
    * concatenated with the whole chunk.
    */
   weakTrigger(chunk: string): boolean {
-    return WEAK_TRIGGER.test(this.carry + chunk.slice(0, TRIGGER_CARRY)) || WEAK_TRIGGER_INSIDE.test(chunk);
+    if (WEAK_TRIGGER_INSIDE.test(chunk)) return true;
+    return this.mayCross(chunk) && WEAK_TRIGGER.test(this.carry + chunk.slice(0, TRIGGER_CARRY));
+  }
+
+  /**
+   * Whether the carry and `chunk` can hold a weak trigger the chunk alone does not: the alternate-screen sequence
+   * (`ESC [ ?` in the carry, or ESC at its end), or the codex exec header's line start ("\nO", or a newline last
+   * and "O" first).
+   * Most chunks of shell output are neither, and skip building the string the regex would scan.
+   */
+  private mayCross(chunk: string): boolean {
+    const c = this.carry;
+    // Nothing before: the chunk starts the output, a line start.
+    if (c.length === 0) return chunk.charCodeAt(0) === 0x4f;
+    // The alternate-screen sequence: whole in the carry, or begun at its end ("ESC", "ESC [").
+    if (c.indexOf('\x1b[?') >= 0 || c.lastIndexOf('\x1b') >= c.length - 2) return true;
+    if (c.charCodeAt(0) === 0x4f /* O */ || c.indexOf('\nO') >= 0) return true;
+    return c.charCodeAt(c.length - 1) === 0x0a && chunk.charCodeAt(0) === 0x4f;
   }
 
   get length(): number {

@@ -20,6 +20,7 @@ export const agent: AgentDescriptor = {
   },
   doc: {
     identifiedBy: 'command line (`claude`, `npx @anthropic-ai/claude-code`, …), process, title and screen',
-    verified: 'all seven, headless `-p`, folder trust, `/compact`, its hooks',
+    verified:
+      'all seven, headless `-p`, folder trust, `/compact`, HTTP 401 (ten retries, then its banner) and 404 (model), a numbered plan that quotes a dialog (never waiting), its hooks',
   },
 };

@@ -23,6 +23,7 @@ export const agent: AgentDescriptor = {
   dialogKeys: { allowOnce: /^Yes, proceed\b/, deny: /^No\b/ },
   doc: {
     identifiedBy: 'command line, process, `OSC 7501`, screen, `codex exec` header',
-    verified: 'all seven, headless `exec`, "Hooks need review", "Trust this folder?", its hooks',
+    verified:
+      'all seven, headless `exec`, "Hooks need review", "Trust this folder?", Ctrl+C while working ("Task is still running": waiting) and `/quit` while working, a numbered plan that quotes a dialog, its hooks',
   },
 };

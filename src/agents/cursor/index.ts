@@ -7,6 +7,6 @@ export const agent: AgentDescriptor = {
   screen,
   doc: {
     identifiedBy: 'command line (`cursor-agent`, `cursor agent`; headless `-p`, `--print`), process',
-    verified: 'unverified: the generic rules and the generic dialog shape',
+    verified: 'unverified: its approval menu and working cues as other projects published them, the generic rules',
   },
 };

@@ -16,6 +16,6 @@ export const agent: AgentDescriptor = {
   doc: {
     identifiedBy: 'command line (`gemini`, headless `-p`), process, its window title',
     verified:
-      'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',
+      'all seven, live in the harness against a loopback Gemini API mock: answer, question, shell and write approvals, Esc, HTTP 500 (retries: stays working), HTTP 400, `/quit`, headless `-p`, a numbered plan that quotes a dialog, the first-start "connect IDE" and keybinding dialogs in VS Code; its hooks',
   },
 };

@@ -19,6 +19,6 @@ export const agent: AgentDescriptor = {
   logs: { format: 'sqlite', setting: 'agentLens.sessionLogs.opencodeDatabases', defaultPath: databasePath },
   doc: {
     identifiedBy: 'command line, process, OpenTUI query, screen',
-    verified: 'all seven, headless `run`, its plugin',
+    verified: 'all seven, headless `run`, a numbered plan that quotes a dialog (never waiting), its plugin',
   },
 };

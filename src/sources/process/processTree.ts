@@ -46,6 +46,9 @@ export function findAgent(procs: readonly ProcInfo[]): { agent: AgentKind; evide
 }
 
 /** `ps -axo pid=,ppid=,comm=,args=` (macOS, BSD). comm may hold a path; args repeats it with arguments. */
+/** Arguments kept per process from `ps`. */
+export const MAX_ARGS = 256;
+
 export function parsePs(text: string): ProcInfo[] {
   const out: ProcInfo[] = [];
   for (const line of text.split('\n')) {
@@ -55,7 +58,14 @@ export function parsePs(text: string): ProcInfo[] {
     if (!m) continue;
     const comm = m[3];
     const rest = line.slice(m[0].length).trim();
-    out.push({ pid: Number(m[1]), ppid: Number(m[2]), name: comm.split('/').pop() ?? comm, args: rest ? rest.split(/\s+/) : [comm] });
+    // The first MAX_ARGS arguments say what runs (a wrapper, an interpreter's script, a headless flag); splitting
+    // all of a 2 MB argument list made a string per word for nothing.
+    out.push({
+      pid: Number(m[1]),
+      ppid: Number(m[2]),
+      name: comm.split('/').pop() ?? comm,
+      args: rest ? rest.split(/\s+/, MAX_ARGS) : [comm],
+    });
   }
   return out;
 }

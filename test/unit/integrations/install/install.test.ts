@@ -138,6 +138,20 @@ describe('install: addHooks / removeHooks', () => {
     assert.strictEqual(installedState(addHooks('{}', entries.slice(1)), entries), 'partial');
   });
 
+  it('removes many groups of ours among the user’s in runs, and keeps the comments between them (issue 28)', () => {
+    const ours = parse(addHooks('{}', hookEntries('codex', REPORTER)));
+    const mine = JSON.stringify((hooksOf(ours).Stop as unknown[])[0]);
+    const user = (i: number) => JSON.stringify({ hooks: [{ type: 'command', command: `say ${i}` }] });
+    const rows = [user(0), mine, mine, mine, user(1), mine, `// a note of the user's\n      ${mine}`, user(2), mine, mine];
+    const text = `{\n  "hooks": {\n    "Stop": [\n      ${rows.join(',\n      ')}\n    ]\n  }\n}\n`;
+    const out = removeHooks(text);
+    assert.deepStrictEqual(
+      hooksOf(parse(out.replace("// a note of the user's", ''))).Stop.map((g) => (g as { hooks: { command: string }[] }).hooks[0].command),
+      ['say 0', 'say 1', 'say 2'],
+    );
+    assert.ok(out.includes("// a note of the user's"), out);
+  });
+
   it('takes our handler out of a group a user added theirs to, and keeps theirs', () => {
     const entries = hookEntries('codex', REPORTER);
     const v = parse(addHooks('{}', entries));
