@@ -290,6 +290,18 @@ function programStatus(frame: Frame, sig: AgentSignature, outcome: ReturnType<ty
   return { state: psState, ruleId: ps.id, text };
 }
 
+const WAITING_RULES = new WeakMap<AgentSignature, { dialogs: StateRule[]; notices: StateRule[] }>();
+
+/** An agent's waiting rules split once: dialogs (never above the input box) and notices in its transcript. */
+function waitingRules(sig: AgentSignature): { dialogs: StateRule[]; notices: StateRule[] } {
+  let split = WAITING_RULES.get(sig);
+  if (!split) {
+    split = { dialogs: sig.waiting.filter((r) => !r.notice), notices: sig.waiting.filter((r) => r.notice) };
+    WAITING_RULES.set(sig, split);
+  }
+  return split;
+}
+
 /**
  * A dialog of the newest turn: the agent's own rules, else the generic shape; never above its input box. With
  * `rowsOnly`, only what is drawn counts (the program's own status outranks its title).
@@ -297,8 +309,7 @@ function programStatus(frame: Frame, sig: AgentSignature, outcome: ReturnType<ty
 function dialogOnScreen(frame: Frame, sig: AgentSignature, boundary: number, rowsOnly: boolean): Candidate | undefined {
   // A dialog takes the input box's place: its words above the input box are a reply's.
   const input = inputBoxAt(frame, sig);
-  const dialogs = sig.waiting.filter((r) => !r.notice);
-  const notices = dialogs.length < sig.waiting.length ? sig.waiting.filter((r) => r.notice) : [];
+  const { dialogs, notices } = waitingRules(sig);
   return (
     firstRule(frame, dialogs, Math.max(boundary, input), rowsOnly) ??
     genericDialog(frame, input) ??

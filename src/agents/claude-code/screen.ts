@@ -9,16 +9,19 @@ const CC_BLOCK_START = /^[●⏺] \S/;
  * wording of its releases (not all can be provoked against the mock): each alternative starts with a fixed phrase.
  */
 const CC_ERROR_BANNER = new RegExp(
-  `(?:${[
-    // A banner that is being retried ("… · Retrying in 3 seconds… (attempt 2/10)") has not failed yet.
-    // With a reply's bullet too: 2.1.328 draws "● There's an issue with the selected model (…)" (harness 27).
-    String.raw`^(?!.*Retrying in \d)\s*(?:⎿\s+|[●⏺]\s+)?(?:Not logged in · Please run /login|Invalid API key · |OAuth token (?:revoked|has expired)|Please run /login · API Error|There's an issue with the selected model \()`,
-    String.raw`^(?!.*Retrying in \d)\s*⎿\s+(?:API Error[:( ]|Failed to authenticate\b|Authentication error · |Unable to connect to API\b|Request timed out\b)`,
-    // Its first start without a connection (2.1.328, an empty home): the onboarding stops here.
-    String.raw`^\s?Unable to connect to Anthropic services\s*$`,
-    String.raw`^(?!.*Retrying in \d)\s*⎿\s+(?:Credit balance (?:is )?too low\b|Context limit reached\b)`,
-    String.raw`^(?!.*Retrying in \d)\s*⎿\s+(?:You've hit your (?:[A-Za-z]+ )?limit\b|Claude (?:AI )?usage limit reached\b|\d+-hour limit reached\b)`,
-  ].join('|')}).*`,
+  // One anchor and one look-ahead for all: a banner that is being retried ("… · Retrying in 3 seconds… (attempt
+  // 2/10)") has not failed yet.
+  String.raw`^(?!.*Retrying in \d)\s*(?:` +
+    [
+      // With a reply's bullet too: 2.1.328 draws "● There's an issue with the selected model (…)" (harness 27).
+      String.raw`(?:⎿\s+|[●⏺]\s+)?(?:Not logged in · Please run /login|Invalid API key · |OAuth token (?:revoked|has expired)|Please run /login · API Error|There's an issue with the selected model \()`,
+      String.raw`⎿\s+(?:API Error[:( ]|Failed to authenticate\b|Authentication error · |Unable to connect to API\b|Request timed out\b)`,
+      String.raw`⎿\s+(?:Credit balance (?:is )?too low\b|Context limit reached\b)`,
+      String.raw`⎿\s+(?:You've hit your (?:[A-Za-z]+ )?limit\b|Claude (?:AI )?usage limit reached\b|\d+-hour limit reached\b)`,
+      // Its first start without a connection (2.1.328, an empty home): the onboarding stops here.
+      String.raw`Unable to connect to Anthropic services\s*$`,
+    ].join('|') +
+    ').*',
 );
 
 /** Claude Code, checked against 2.1.328 (its recordings: test/fixtures/recordings/claude-code, test/fixtures/live/claude-code). */
