@@ -30,6 +30,8 @@ export interface Frame {
   filled: number[];
   /** The row above the agent's input editor (-1: the agent frames none, or it is not on screen). See `withInputEdge`. */
   transcriptEnd?: number;
+  /** The editor's upper rule (-1: none on screen): its dialogs are drawn below it. See `withInputEdge`. */
+  editorTop?: number;
 }
 
 export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): Frame {
@@ -41,26 +43,28 @@ export function makeFrame(view: ScreenView, osc: ReadonlyMap<number, string>): F
   return { view, bottom, osc, filled };
 }
 
+/**
+ * The input editor's upper rule (the upper of the lowest two rows that match `edge`) and the last non-empty row
+ * above it; -1 where there is none.
+ */
+function editorEdges(frame: Frame, edge: RegExp): { top: number; above: number } {
+  let edges = 0;
+  for (let k = 0; k < frame.filled.length; k++) {
+    if (edge.test(frame.view.rows[frame.filled[k]]) && ++edges === 2) return { top: frame.filled[k], above: frame.filled[k + 1] ?? -1 };
+  }
+  return { top: -1, above: -1 };
+}
+
 /** The last non-empty row above the input editor: above the upper of the lowest two rows that match `edge`. */
 export function transcriptEndRow(frame: Frame, edge: RegExp): number {
-  let edges = 0;
-  for (const r of frame.filled) {
-    if (edges === 2) return r;
-    if (edge.test(frame.view.rows[r])) edges++;
-  }
-  return -1;
+  return editorEdges(frame, edge).above;
 }
 
-/** The upper of the lowest two rows that match `edge` (the editor's top rule), or -1. */
-function upperEdgeRow(frame: Frame, edge: RegExp): number {
-  let edges = 0;
-  for (const r of frame.filled) if (edge.test(frame.view.rows[r]) && ++edges === 2) return r;
-  return -1;
-}
-
-/** The frame as an agent with an input editor sees it: its transcript end located once for every marker. */
+/** The frame as an agent with an input editor sees it: its edges located once for every marker and dialog. */
 export function withInputEdge(frame: Frame, sig: AgentSignature): Frame {
-  return sig.inputEdge ? { ...frame, transcriptEnd: transcriptEndRow(frame, sig.inputEdge) } : frame;
+  if (!sig.inputEdge) return frame;
+  const { top, above } = editorEdges(frame, sig.inputEdge);
+  return { ...frame, transcriptEnd: above, editorTop: top };
 }
 
 /** Whether a non-empty row below `row` matches `newer` (`frame.filled` runs bottom first). */
@@ -150,7 +154,7 @@ function firstRule(frame: Frame, rules: readonly StateRule[], boundary = -1, row
  */
 export function inputBoxAt(frame: Frame, sig: AgentSignature): number {
   // An inline editor framed by rules (pi): its dialogs are drawn inside the frame, the transcript above it.
-  if (sig.inputEdge) return upperEdgeRow(frame, sig.inputEdge);
+  if (sig.inputEdge) return frame.editorTop ?? -1;
   if (!sig.inputRow) return -1;
   for (const r of frame.filled) if (sig.inputRow.test(frame.view.rows[r])) return r;
   return -1;

@@ -166,7 +166,7 @@ class ClaudeDecoder implements LineDecoder {
     }
     const r = schema.safeParse(entry);
     if (!r.success) {
-      this.problems.count('schema', () => zodDetail(String((entry as { type?: unknown }).type), r.error));
+      this.problems.count('schema', () => zodDetail(String(entry.type), r.error));
       return [];
     }
     return then(r.data);

@@ -39,7 +39,7 @@ export function parseObject(line: string, problems: ProblemCounter): Record<stri
   }
   let value: unknown;
   try {
-    value = withoutStack(() => JSON.parse(line) as unknown);
+    value = JSON.parse(line);
   } catch (err) {
     problems.count('json', `${(err as Error).message}: ${line.slice(0, 80)}`);
     return undefined;
@@ -49,16 +49,6 @@ export function parseObject(line: string, problems: ProblemCounter): Record<stri
     return undefined;
   }
   return value as Record<string, unknown>;
-}
-
-function withoutStack<T>(run: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return run();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 /** Epoch ms of an ISO timestamp; NaN when it does not parse (the caller counts it). */

@@ -45,10 +45,10 @@ export function findAgent(procs: readonly ProcInfo[]): { agent: AgentKind; evide
   return undefined;
 }
 
-/** `ps -axo pid=,ppid=,comm=,args=` (macOS, BSD). comm may hold a path; args repeats it with arguments. */
 /** Arguments kept per process from `ps`. */
-export const MAX_ARGS = 256;
+const MAX_ARGS = 256;
 
+/** `ps -axo pid=,ppid=,comm=,args=` (macOS, BSD). comm may hold a path; args repeats it with arguments. */
 export function parsePs(text: string): ProcInfo[] {
   const out: ProcInfo[] = [];
   for (const line of text.split('\n')) {
