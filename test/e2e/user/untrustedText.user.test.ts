@@ -66,8 +66,7 @@ describe('untrusted text on screen: no link in a notification or an input box', 
     });
     await wb.typeInTerminal('how do I set it up');
     await wb.waitRow('the question under Needs you', (r) => /Claude Code · asked a question/.test(r.aria), 60_000);
-    await wb.clickRow(/Claude Code · asked a question/);
-    await wb.waitQuickInput('the answer input box', (q) => q.visible, 10_000);
+    await wb.clickRowToQuickInput(/Claude Code · asked a question/, 'the answer input box');
     const links = await wb.page.locator('.quick-input-widget .quick-input-message a').count();
     await wb.screenshot('answer-box-with-link-text');
     assert.strictEqual(links, 0, 'VS Code rendered a link in the input box prompt');
