@@ -22,7 +22,8 @@ import { agreement, parseExpected } from '../src/replay/score';
 import { parseCommandLine } from '../src/cli/args';
 import { runScenario } from './driver';
 import { AGENT_VERSIONS } from './homes';
-import { castStartMs, recordingLog } from './recordingLogs';
+import { castStartMs, recordedReports, recordingLog } from './recordingLogs';
+import type { Report } from '../src/hooks/report';
 import { ALL_SCENARIOS } from './scenarios/index';
 import type { AgentKind } from '../src/common/agents';
 
@@ -36,6 +37,8 @@ interface Row {
   strict?: number;
   /** Strict agreement with the session log fused in through the store (completed/failed from the log). */
   strictWithLog?: number;
+  /** Strict agreement with the session log and the recorded hook reports fused in (everything the agent gives). */
+  strictWithAll?: number;
   problems: string[];
 }
 
@@ -61,7 +64,11 @@ function parseArgs(argv: string[]) {
   return { agents: v.agent?.split(','), scenarios: v.scenario?.split(','), from: v.from, out: v['keep-out'] };
 }
 
-function score(dir: string, agent: string, fired: Map<string, Set<string>>): { atRest: number; strict: number; strictWithLog?: number } {
+function score(
+  dir: string,
+  agent: string,
+  fired: Map<string, Set<string>>,
+): Pick<Row, 'atRest' | 'strict' | 'strictWithLog' | 'strictWithAll'> {
   const cast = parseCast(fs.readFileSync(path.join(dir, 'session.cast'), 'utf8'), path.join(dir, 'session.cast'));
   const expected = parseExpected(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
   const commandLine = recordedCommandLine(dir, agent);
@@ -74,9 +81,17 @@ function score(dir: string, agent: string, fired: Map<string, Set<string>>): { a
   const a = agreement(res.detections, expected);
   const log = recordingLog(dir);
   const t0 = castStartMs(dir, cast);
-  if (!log || t0 === undefined) return { atRest: a.atRest, strict: a.strict };
-  const fused = replayFused(cast, { commandLine, logs: [decodeLogFile(log, fs.readFileSync(log, 'utf8'))], t0Ms: t0 });
-  return { atRest: a.atRest, strict: a.strict, strictWithLog: agreement(fused.changes, expected).strict };
+  if (t0 === undefined) return { atRest: a.atRest, strict: a.strict };
+  const logs = log ? [decodeLogFile(log, fs.readFileSync(log, 'utf8'))] : [];
+  const hooks = recordedReports(dir, agent);
+  const strictOf = (o: { logs?: typeof logs; hooks?: Report[] }) =>
+    agreement(replayFused(cast, { commandLine, ...o, t0Ms: t0 }).changes, expected).strict;
+  return {
+    atRest: a.atRest,
+    strict: a.strict,
+    ...(logs.length ? { strictWithLog: strictOf({ logs }) } : {}),
+    ...(logs.length || hooks.length ? { strictWithAll: strictOf({ logs, hooks }) } : {}),
+  };
 }
 
 function versionOf(dir: string, agent: string): string {
@@ -120,12 +135,12 @@ async function main(): Promise<void> {
 
   console.log('\nAgent Lens compat matrix (agreement with expected states; at rest = idle/stopped/completed as one class)\n');
   console.log(
-    `${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)} ${'+log'.padStart(7)}  verdict`,
+    `${'agent'.padEnd(12)} ${'version'.padEnd(9)} ${'scenario'.padEnd(34)} ${'at-rest'.padStart(7)} ${'strict'.padStart(7)} ${'+log'.padStart(7)} ${'+hooks'.padStart(7)}  verdict`,
   );
   for (const r of rows) {
     const verdict = r.problems.length ? `PROBLEM: ${r.problems.join('; ')}` : r.atRest! >= THRESHOLD ? 'ok' : `below ${THRESHOLD}`;
     console.log(
-      `${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithLog?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`,
+      `${r.agent.padEnd(12)} ${r.version.padEnd(9)} ${r.scenario.padEnd(34)} ${(r.atRest?.toFixed(3) ?? '-').padStart(7)} ${(r.strict?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithLog?.toFixed(3) ?? '-').padStart(7)} ${(r.strictWithAll?.toFixed(3) ?? '-').padStart(7)}  ${verdict}`,
     );
   }
   console.log('\nSignatures per agent:');

@@ -24,6 +24,7 @@ import type { MockServer } from './mock/common';
 import { playSteps } from './playSteps';
 import { type ExitInfo, PtyRun, sleep } from './ptyRun';
 import { writeOutputs } from './runOutputs';
+import { snapshotSessionLogs } from './sessionLogs';
 import type { Scenario } from './scenario';
 
 export { type ExpectedSegment, HARNESS_ID, type Mark, resolveSegments };
@@ -89,6 +90,7 @@ export async function runScenario(opts: RunOptions): Promise<RunResult> {
   const endT = run.now();
   run.mark('recording ended');
   const finalScreen = run.stopRecording();
+  snapshotSessionLogs(home);
 
   const exitAfter = await run.hangUp();
   sampleRemoteEndpoints(home.runId, netSeen);

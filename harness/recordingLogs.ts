@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Cast } from '../src/formats/cast';
+import { REPORTING_AGENTS, type ReportingAgent } from '../src/agents/hookEvents';
+import type { Report } from '../src/hooks/report';
 
 /** The session logs a recording folder keeps, as the recorders name them. */
-const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'storage.json'];
+const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'gemini-session.jsonl', 'storage.json'];
 
 /** The agent's session log saved beside a recording, if any (an empty transcript is none). */
 export function recordingLog(dir: string): string | undefined {
@@ -58,4 +60,10 @@ export function recordingHooks(dir: string, agent: string): RecordedHook[] {
     }
   }
   return out.sort((a, b) => a.at_ms - b.at_ms);
+}
+
+/** The recording's hook reports as the hub would have received them (none for an agent without hooks). */
+export function recordedReports(dir: string, agent: string): Report[] {
+  if (!(REPORTING_AGENTS as readonly string[]).includes(agent)) return [];
+  return recordingHooks(dir, agent).map((h) => ({ v: 1, agent: agent as ReportingAgent, at: h.at_ms, payload: h.payload }));
 }

@@ -19,6 +19,59 @@ function walk(dir: string, pred: (p: string) => boolean, acc: string[] = []): st
   return acc;
 }
 
+/** The JSON-lines session logs an agent keeps in its home, and the name they are saved under. */
+function lineLogs(home: AgentHome): { files: string[]; base: string } | undefined {
+  const h = home.home;
+  switch (home.agent) {
+    case 'claude-code':
+      return { files: walk(path.join(h, '.claude', 'projects'), (p) => p.endsWith('.jsonl')), base: 'transcript' };
+    case 'codex':
+      return {
+        files: walk(path.join(home.env.CODEX_HOME ?? path.join(h, '.codex'), 'sessions'), (p) => /rollout-.*\.jsonl$/.test(p)),
+        base: 'rollout',
+      };
+    case 'pi':
+      return { files: walk(path.join(h, '.pi', 'agent', 'sessions'), (p) => p.endsWith('.jsonl')), base: 'pi-session' };
+    case 'gemini':
+      return { files: walk(path.join(h, '.gemini', 'tmp'), (p) => /\/chats\/session-.*\.jsonl$/.test(p)), base: 'gemini-session' };
+    default:
+      return undefined;
+  }
+}
+
+/** Where a run's session logs are copied before the CLI is hung up. */
+const snapshotDir = (home: AgentHome) => path.join(home.runDir, 'session-log-snapshot');
+
+/**
+ * Copies the session logs as they are before the CLI is hung up: Gemini deletes a session without resumable
+ * content at exit (FACTS §9) — a cancelled or failed first turn — so what it wrote is saved from this copy.
+ */
+export function snapshotSessionLogs(home: AgentHome): void {
+  const logs = lineLogs(home);
+  if (!logs) return;
+  const dir = snapshotDir(home);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of logs.files) fs.copyFileSync(f, path.join(dir, encodeURIComponent(path.relative(home.home, f))));
+}
+
+/** The logs left at the end, and the snapshot's copy of each that the CLI deleted at exit. */
+function survivingOrSnapshot(home: AgentHome, files: string[]): string[] {
+  let saved: string[] = [];
+  try {
+    saved = fs.readdirSync(snapshotDir(home));
+  } catch {
+    return files;
+  }
+  const gone = saved.filter((n) => !files.includes(path.join(home.home, decodeURIComponent(n))));
+  return [...files, ...gone.map((n) => path.join(snapshotDir(home), n))];
+}
+
+/** Where a saved log lived, as meta.json names it. */
+function originalOf(home: AgentHome, f: string, rel: (s: string) => string): string {
+  if (path.dirname(f) !== snapshotDir(home)) return rel(f);
+  return `${rel(path.join(home.home, decodeURIComponent(path.basename(f))))} (deleted at exit; copied before)`;
+}
+
 /** Copy the session logs the CLI wrote during the run into the recording folder, under the names recordingLog() reads. */
 export function collectSessionLogs(
   home: AgentHome,
@@ -27,37 +80,17 @@ export function collectSessionLogs(
 ): Array<{ path: string; size: number; saved_as?: string }> {
   const rel = (s: string) => s.split(home.home).join('$HOME');
   const res: Array<{ path: string; size: number; saved_as?: string }> = [];
-  const save = (files: string[], base: string) => {
+  const lineLog = lineLogs(home);
+  if (lineLog) {
+    const files = survivingOrSnapshot(home, lineLog.files);
     files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
     files.forEach((f, i) => {
-      const name = i === 0 ? `${base}.jsonl` : `${base}-${i + 1}.jsonl`;
+      const name = i === 0 ? `${lineLog.base}.jsonl` : `${lineLog.base}-${i + 1}.jsonl`;
       fs.copyFileSync(f, path.join(out, name));
       fs.chmodSync(path.join(out, name), 0o644);
-      res.push({ path: rel(f), size: fs.statSync(f).size, saved_as: name });
+      res.push({ path: originalOf(home, f, rel), size: fs.statSync(f).size, saved_as: name });
     });
-    if (!files.length) fs.writeFileSync(path.join(out, `${base}.jsonl`), '');
-  };
-  if (home.agent === 'claude-code') {
-    save(
-      walk(path.join(home.home, '.claude', 'projects'), (p) => p.endsWith('.jsonl')),
-      'transcript',
-    );
-  } else if (home.agent === 'codex') {
-    save(
-      walk(path.join(home.env.CODEX_HOME ?? path.join(home.home, '.codex'), 'sessions'), (p) => /rollout-.*\.jsonl$/.test(p)),
-      'rollout',
-    );
-  } else if (home.agent === 'pi') {
-    save(
-      walk(path.join(home.home, '.pi', 'agent', 'sessions'), (p) => p.endsWith('.jsonl')),
-      'pi-session',
-    );
-  } else if (home.agent === 'gemini') {
-    // Gemini deletes a session without resumable content at exit (FACTS §9): then there is nothing to save.
-    save(
-      walk(path.join(home.home, '.gemini', 'tmp'), (p) => /\/chats\/session-.*\.jsonl$/.test(p)),
-      'gemini-session',
-    );
+    if (!files.length) fs.writeFileSync(path.join(out, `${lineLog.base}.jsonl`), '');
   } else {
     const dataDir = path.join(home.env.XDG_DATA_HOME ?? path.join(home.home, '.local/share'), 'opencode');
     const db = path.join(dataDir, 'opencode.db');

@@ -51,6 +51,7 @@ interface Parts {
   /** Dialogs held open by agents' hooks for an answer from here, and the commands that answer them. */
   pending: PendingAnswers;
   answering: Answering;
+  logs: ReturnType<typeof startLogSources>;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
@@ -62,7 +63,11 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
   const p = build(context, log);
   watch(context, p);
   let hub: RunningHub | undefined;
-  startHub(context, p.store, p.terminals, log, { pending: p.pending, enabled: () => p.config().answerFromVSCode }).then(
+  startHub(context, p.store, p.terminals, log, {
+    pending: p.pending,
+    enabled: () => p.config().answerFromVSCode,
+    turnEnded: p.logs.turnEnded,
+  }).then(
     (h) => {
       hub = h;
       context.subscriptions.push(h);
@@ -146,6 +151,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     changes,
     pending,
     answering,
+    logs,
   };
 }
 

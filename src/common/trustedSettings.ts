@@ -38,6 +38,7 @@ export const SETTING_POLICY = {
   'agentLens.sessionLogs.claudeConfigDirs': 'machine',
   'agentLens.sessionLogs.codexHomes': 'machine',
   'agentLens.sessionLogs.opencodeDatabases': 'machine',
+  'agentLens.sessionLogs.geminiDirs': 'machine',
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',
   'agentLens.handoff.root': 'trusted',

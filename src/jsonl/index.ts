@@ -1,6 +1,7 @@
 import type { AgentKind } from '../common/agents';
 import { createClaudeDecoder } from './claude';
 import { createCodexDecoder } from './codex';
+import { createGeminiDecoder } from './gemini';
 import type { LineDecoder } from './types';
 
 export { createOpenCodeDecoder } from './opencode';
@@ -14,6 +15,7 @@ export type { LineDecoder, LogEvent } from './types';
 export const LINE_DECODERS = {
   'claude-code': createClaudeDecoder,
   codex: createCodexDecoder,
+  gemini: createGeminiDecoder,
 } satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => LineDecoder>>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;

@@ -3,6 +3,7 @@ import type { Detection } from '../detect/types';
 import type { Report } from '../hooks/report';
 import { HookSource } from '../sources/hooks/hookSource';
 import { logEventToObservation } from '../sources/logs/logSources';
+import { TurnEnds } from '../sources/logs/turnEnds';
 import { detectionToObservation } from '../sources/terminal/session';
 import type { Observation } from '../store/observation';
 import { AgentStore } from '../store/store';
@@ -103,15 +104,32 @@ interface Due {
   deliver(): void;
 }
 
-/** The logs' records and the hooks' reports, pinned to the replayed terminal, oldest first (ties: logs, then hooks, each in file order). */
+/**
+ * The logs' records and the hooks' reports, pinned to the replayed terminal, oldest first (ties: logs, then hooks,
+ * each in file order). A reply a log holds until its agent says the turn ended is told when that hook is read,
+ * as the live log source does.
+ */
 function dueInputs(store: AgentStore, opts: FusedOptions): Due[] {
   const pin = (o: Observation): Observation => ({ ...o, locator: { ...o.locator, terminalId: TERMINAL } });
-  const logs = (opts.logs ?? [])
-    .flatMap((l) => l.events.map((e) => pin(logEventToObservation(e, l.file))))
-    .map((o): Due => ({ at: o.at, deliver: () => store.observe(o) }));
+  const turnEnds = new TurnEnds();
+  const logs = (opts.logs ?? []).flatMap((l) =>
+    l.events.map((e): Due => ({
+      at: e.at,
+      deliver: () => {
+        const told = turnEnds.offer(e, l.file);
+        if (told) store.observe(pin(logEventToObservation(told, l.file)));
+      },
+    })),
+  );
   // The extension's hook source; recorded reports name no process, so the store it writes to pins each word.
   const pinned = { observe: (o: Observation) => store.observe(pin(o)), knowsAgentSession: store.knowsAgentSession.bind(store) };
-  const hooks = new HookSource(pinned, { terminalFor: () => TERMINAL });
+  const hooks = new HookSource(pinned, {
+    terminalFor: () => TERMINAL,
+    turnEnded: (agent, sessionId, _logPath, provenance) => {
+      const held = turnEnds.release(agent, sessionId);
+      if (held) store.observe(pin(logEventToObservation(held.event, held.file, provenance)));
+    },
+  });
   const reports = (opts.hooks ?? []).map((r): Due => ({ at: r.at, deliver: () => void hooks.record(r) }));
   return [...logs, ...reports].sort((a, b) => a.at - b.at);
 }

@@ -4,7 +4,7 @@ import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, ty
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
   file: string;
-  kind: 'claude-code transcript' | 'codex rollout' | 'opencode rows';
+  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'opencode rows';
   events: LogEvent[];
   problems: number;
 }
@@ -13,7 +13,7 @@ export interface DecodedLog {
 export class LogFileError extends Error {}
 
 /**
- * Decodes a session log file for `replay --log`: a Claude Code transcript or a Codex rollout (JSON lines;
+ * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout or a Gemini CLI chat log (JSON lines;
  * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
  * `{session, message, part}`).
  */
@@ -25,19 +25,27 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (!agent)
     throw new LogFileError(
       l10n.t(
-        '{0}: not a Claude Code transcript, a Codex rollout or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
+        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI chat log or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
         file,
       ),
     );
   const dec = decoderFor(agent);
   const events: LogEvent[] = [];
   for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
-  return { file, kind: agent === 'claude-code' ? 'claude-code transcript' : 'codex rollout', events, problems: dec.problems.total };
+  return { file, kind: LINE_LOG_KIND[agent], events, problems: dec.problems.total };
 }
+
+const LINE_LOG_KIND = {
+  'claude-code': 'claude-code transcript',
+  codex: 'codex rollout',
+  gemini: 'gemini chat log',
+} as const satisfies Record<LineLogAgent, DecodedLog['kind']>;
 
 function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
   for (const l of lines.slice(0, 50)) {
     if (l.includes('"session_meta"')) return 'codex';
+    // Gemini's first line: {"sessionId":…,"projectHash":…}; Claude's entries name their sessionId too.
+    if (l.includes('"projectHash"')) return 'gemini';
     if (l.includes('"sessionId"')) return 'claude-code';
   }
   return undefined;

@@ -20,7 +20,7 @@ export interface NotifyOptions {
 }
 
 /** How often an unanswered wait that was not yet worth a notification is checked again. */
-const RECHECK_MS = 3000;
+export const RECHECK_MS = 3000;
 const RECHECK_MIN_MS = 50;
 
 /**

@@ -7,6 +7,7 @@ import { pidAlive } from '../hub/discovery';
 import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
 import { listenForHooks } from '../sources/hooks/hookHub';
+import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
 import type { TerminalAdapter } from './terminals';
@@ -36,7 +37,7 @@ export async function startHub(
   store: AgentStore,
   terminals: TerminalAdapter,
   log: vscode.LogOutputChannel,
-  answers: { pending: PendingAnswers; enabled: () => boolean },
+  answers: { pending: PendingAnswers; enabled: () => boolean; turnEnded: HookSourceOptions['turnEnded'] },
 ): Promise<RunningHub> {
   const home = agentLensHome();
   const discoveryFile = path.join(home, 'hubs', `${workspaceKey()}.json`);
@@ -46,6 +47,7 @@ export async function startHub(
     discoveryFile,
     log,
     terminalFor: (pids) => terminals.terminalForPids(pids),
+    turnEnded: answers.turnEnded,
   });
   const script = answeringScript(home);
   mountHold(hub, {

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { defaultLogLocations, JsonlLogSource, mergeLocations } from '../sources/logs/logSources';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
 import type { AgentStore } from '../store/store';
+import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import { printable } from '../common/printable';
 import type { AgentLensConfig } from './config';
 import { escaped, tagged } from '../common/log';
@@ -16,7 +17,7 @@ export function startLogSources(
   store: AgentStore,
   config: () => AgentLensConfig,
   log: vscode.LogOutputChannel,
-): vscode.Disposable & { reconfigure(): void } {
+): vscode.Disposable & { reconfigure(): void; turnEnded: NonNullable<HookSourceOptions['turnEnded']> } {
   let running: Running | undefined;
   let key = '';
   const stop = () => {
@@ -47,5 +48,13 @@ export function startLogSources(
     );
   };
   start();
-  return { reconfigure: start, dispose: stop };
+  // A hook says a turn ended: the log that holds the turn's last reply tells it (src/sources/logs/turnEnds.ts).
+  const turnEnded: NonNullable<HookSourceOptions['turnEnded']> = (agent, sessionId, logPath, provenance) => {
+    running?.jsonl
+      .turnEnded(agent, sessionId, logPath, provenance)
+      .catch((e) =>
+        log.warn(`session logs: a turn's end could not be read from ${printable(logPath ?? agent)}: ${printable((e as Error).message)}`),
+      );
+  };
+  return { reconfigure: start, dispose: stop, turnEnded };
 }

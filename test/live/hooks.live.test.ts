@@ -17,12 +17,17 @@ import { realScheduler } from '../../src/common/scheduler';
 import { HookSource } from '../../src/sources/hooks/hookSource';
 import { TerminalSession } from '../../src/sources/terminal/session';
 import { AgentStore } from '../../src/store/store';
+import { JsonlLogSource } from '../../src/sources/logs/logSources';
+import { isLineLogAgent } from '../../src/jsonl';
+import { configDirOf } from '../../src/agents/registry';
 
 /**
  * The real CLIs with our hooks / plugin installed by our installers, reporting through the real reporter to a
  * real hub, fused in the store with the screen of the same PTY: a permission dialog is a wait with source
  * `hook` within 1 s of the hook firing; approved, it closes; denied, it closes too (by the screen where the
- * hook is silent, as in Claude Code).
+ * hook is silent, as in Claude Code). The agent's session log is tailed as the extension tails it, and a turn
+ * end the hooks report releases what the log holds: Gemini CLI's turn ends completed, or failed when denied,
+ * by its chat log.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEvent: string }[] = [
@@ -68,7 +73,16 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
         const census = new AgentCensus();
         const store = new AgentStore({ agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
         let spawned = -1;
-        const hooks = new HookSource(store, { terminalFor: (pids) => (pids.includes(spawned) ? 'T' : undefined) });
+        let logs: JsonlLogSource | undefined;
+        const hooks = new HookSource(store, {
+          terminalFor: (pids) => (pids.includes(spawned) ? 'T' : undefined),
+          turnEnded: (...a) => void logs?.turnEnded(...a),
+        });
+        const shown: string[] = [];
+        store.onDidChange((ch) => {
+          const c = ch.current;
+          if (ch.id === 'T' && c && c.state !== 'exited') shown.push(`${c.state}${c.reason ? `(${c.reason})` : ''} ${c.source}`);
+        });
         const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT });
         hub.mount(REPORT_PATH, hooks.handle);
         const discovery = path.join(alHome, 'hubs', 'live.json');
@@ -92,6 +106,9 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
               home = h;
               h.env.AGENT_LENS_HUB = discovery;
               installOurHooks(c.agent, h, reporter, path.join(ROOT, 'dist/opencode-plugin.js'));
+              if (!isLineLogAgent(c.agent)) return;
+              logs = new JsonlLogSource({ locations: { [c.agent]: [configDirOf(c.agent, h.env, h.home)] }, sink: (o) => store.observe(o) });
+              void logs.start();
             },
             onSpawn: (pid) => (spawned = pid),
             onOutput: (data) => session.write(data),
@@ -114,10 +131,17 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           assert.ok(lag <= 1000, `the hook's word reached the store ${lag} ms after it fired`);
           assert.strictEqual(w.terminalId, 'T', 'attributed to the agent’s terminal');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
+          // No hook fires on a denial: the screen closes the wait, or the session log's record of it if read first.
           if ((c.agent === 'claude-code' || c.agent === 'gemini') && variant === 'deny')
-            assert.strictEqual(w.closedBy, 'pty-scrape', `${c.agent} fires no hook on a denial: the screen closes it`);
+            assert.ok(w.closedBy === 'pty-scrape' || w.closedBy === 'jsonl-watcher', `${c.agent}: closed by ${w.closedBy}`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
+          console.log(`      ${c.agent} ${variant}: shown ${shown.join(' → ')}`);
+          if (c.agent === 'gemini') {
+            const end = variant === 'approve' ? 'completed jsonl-watcher' : 'failed(permission rejected) jsonl-watcher';
+            assert.strictEqual(shown.at(-1), end, `Gemini's turn ends by its chat log: ${shown.join(' → ')}`);
+          }
         } finally {
+          await logs?.dispose();
           session.dispose();
           await hub.close();
           fs.rmSync(alHome, { recursive: true, force: true });

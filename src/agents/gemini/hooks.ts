@@ -5,8 +5,9 @@ type Payload = Record<string, unknown>;
 /**
  * Gemini CLI 0.61.0 hooks, as the CLI fires them. Notification `ToolPermission` fires when the
  * approval dialog appears; AfterAgent ends every turn (also an interrupted or failed one, with the partial
- * text), so it says only whether a reply asks, never that a turn completed; a denial fires nothing.
- * SessionEnd fires three times at exit.
+ * text), so by itself it says only whether a reply asks; that the turn *completed* is its chat log's word, which
+ * holds the turn's last reply until this hook says the turn ended (src/sources/logs/turnEnds.ts). A denial
+ * fires nothing. SessionEnd fires three times at exit.
  */
 export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   Notification: (p) =>

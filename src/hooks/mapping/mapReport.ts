@@ -12,6 +12,8 @@ export interface MappedReport {
   cwd?: string;
   logPath?: string;
   word?: Word;
+  /** The agent says a turn ended (whatever its word): a log that holds the turn's last reply may now tell it. */
+  turnEnd?: true;
 }
 
 /** Sessions whose mapping state is kept (OpenCode dialogs and texts, reminders). */
@@ -68,6 +70,7 @@ export class HookMapper {
       logPath: str(r.payload, 'transcript_path'),
     };
     if (!meaning) return out;
+    if (meaning.kind === 'turn-end') out.turnEnd = true;
     if (meaning.kind === 'wait' && meaning.repeat && this.dialogOpen.get(key)) return out;
     const word = toWord(meaning);
     if (!word) return out;

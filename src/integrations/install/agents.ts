@@ -42,8 +42,8 @@ export const CODEX_SYSTEM_NOTE =
   'System-level hooks (/etc/codex/hooks.json) are trusted by policy: Codex runs them without asking, in `codex exec` too. ' +
   'They report to Agent Lens when Codex runs in a VS Code terminal; anywhere else the reporter exits at once.';
 
-export function geminiSettingsFile(home = os.homedir()): string {
-  return path.join(configDirOf('gemini', process.env, home), 'settings.json');
+export function geminiSettingsFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+  return path.join(configDirOf('gemini', env, home), 'settings.json');
 }
 
 export function opencodePluginFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {

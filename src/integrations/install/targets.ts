@@ -100,7 +100,7 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     jsonTarget('claude-code', 'user', claudeFile, ctx),
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
     pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
-    jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(home), ctx),
+    jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(env, home), ctx),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

@@ -22,9 +22,14 @@ export interface HookHub {
  */
 export async function listenForHooks(
   store: AgentStore,
-  o: { discoveryFile: string; port?: number; log: Logger; terminalFor?: HookSourceOptions['terminalFor'] },
+  o: Pick<HookSourceOptions, 'turnEnded'> & {
+    discoveryFile: string;
+    port?: number;
+    log: Logger;
+    terminalFor?: HookSourceOptions['terminalFor'];
+  },
 ): Promise<HookHub> {
-  const hooks = new HookSource(store, { terminalFor: o.terminalFor ?? (() => undefined), log: o.log });
+  const hooks = new HookSource(store, { terminalFor: o.terminalFor ?? (() => undefined), log: o.log, turnEnded: o.turnEnded });
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log: o.log });
   hub.mount(REPORT_PATH, hooks.handle);
   const port = await hub.listen();

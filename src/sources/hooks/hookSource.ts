@@ -1,11 +1,12 @@
 import { type Clock, wallClock } from '../../common/scheduler';
-import { HookMapper } from '../../hooks/mapping/mapReport';
+import { HookMapper, type MappedReport } from '../../hooks/mapping/mapReport';
+import type { AgentKind } from '../../common/agents';
 import { type Report, reportSchema } from '../../hooks/report';
 import type { ConnectionFacts } from '../../hub/connections';
 import { type Claim, PeerFinder, type PeerVerdict } from '../../hub/peer';
 import { HubError } from '../../hub/security';
 import { printable } from '../../common/printable';
-import type { Locator, Observation } from '../../store/observation';
+import type { Locator, Observation, Provenance } from '../../store/observation';
 import type { AgentStore } from '../../store/store';
 import { type Logger } from '../../common/log';
 
@@ -17,6 +18,11 @@ export interface HookSourceOptions {
   /** Debug lines: reports refused because the kernel disproved where they say they come from. */
   log?: Logger;
   clock?: Clock;
+  /**
+   * The agent says its session's turn ended: the session-log source may tell the reply it holds for it
+   * (src/sources/logs/turnEnds.ts). `provenance`: who the hub found sent the report.
+   */
+  turnEnded?(agent: AgentKind, sessionId: string, logPath: string | undefined, provenance: Provenance | undefined): void;
 }
 
 /** A report as the hub received it. */
@@ -94,6 +100,13 @@ export class HookSource {
       verdict = { provenance: 'unverified', why: `${verdict.why}; the claim names no terminal`, askable: true };
     }
     const m = this.mapper.map(r);
+    const o = this.observe(r, m, verdict);
+    if (m.turnEnd && m.sessionId) this.opts.turnEnded?.(m.agent, m.sessionId, m.logPath, verdict?.provenance);
+    return o;
+  }
+
+  /** The report's word in the store, if it has one. */
+  private observe(r: Report, m: MappedReport, verdict: PeerVerdict | undefined): Observation | undefined {
     if (!m.word) return undefined;
     if (m.word.onlyKnown && !(m.sessionId && this.store.knowsAgentSession(m.agent, m.sessionId))) return undefined;
     const o: Observation = {

@@ -5,6 +5,8 @@ import type { AgentKind } from '../../common/agents';
 import { decoderFor, isLineLogAgent, type LineDecoder, type LineLogAgent, type LogEvent } from '../../jsonl';
 import type { Observation } from '../../store/observation';
 import { LogTailer, type TailRoot } from './tailer';
+import { TurnEnds } from './turnEnds';
+import type { Provenance } from '../../store/observation';
 import { type Logger } from '../../common/log';
 
 /**
@@ -45,7 +47,7 @@ export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent 
 }
 
 /** A decoded log event as a store observation (source `jsonl-watcher`). */
-export function logEventToObservation(e: LogEvent, logPath?: string): Observation {
+export function logEventToObservation(e: LogEvent, logPath?: string, provenance?: Provenance): Observation {
   const o: Observation = {
     source: 'jsonl-watcher',
     at: e.at,
@@ -56,6 +58,8 @@ export function logEventToObservation(e: LogEvent, logPath?: string): Observatio
   };
   if (e.reason) o.reason = e.reason;
   if (e.prompt) o.prompt = true;
+  // A held reply released by a hook is only as believable as the hook that said the turn ended.
+  if (provenance) o.provenance = provenance;
   return o;
 }
 
@@ -74,6 +78,7 @@ export class JsonlLogSource {
   private readonly tailer: LogTailer;
   private readonly roots: (TailRoot & { agent: LineLogAgent })[];
   private readonly reported = new Set<string>();
+  private readonly turnEnds = new TurnEnds();
   lines = 0;
   events = 0;
 
@@ -99,6 +104,19 @@ export class JsonlLogSource {
 
   dispose(): Promise<void> {
     return this.tailer.dispose();
+  }
+
+  /**
+   * The agent reported that a session's turn ended (its turn-end hook): its log is read first — the agent
+   * writes the log before it runs the hook — then a reply the log holds for that turn is told as completed.
+   * `logPath` only picks which followed file to read now; one this source does not follow is never opened.
+   */
+  async turnEnded(agent: AgentKind, sessionId: string, logPath?: string, provenance?: Provenance): Promise<void> {
+    if (logPath) await this.tailer.readFile(logPath);
+    const held = this.turnEnds.release(agent, sessionId);
+    if (!held) return;
+    this.events++;
+    this.opts.sink(logEventToObservation(held.event, held.file, provenance));
   }
 
   stats(): { files: number; bytesRead: number; lines: number; events: number; problems: number } {
@@ -127,7 +145,9 @@ export class JsonlLogSource {
     }
     for (const line of lines) {
       this.lines++;
-      for (const e of dec.line(line)) {
+      for (const decoded of dec.line(line)) {
+        const e = this.turnEnds.offer(decoded, file);
+        if (!e) continue;
         this.events++;
         this.opts.sink(logEventToObservation(e, file));
       }

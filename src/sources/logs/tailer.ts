@@ -77,6 +77,12 @@ export class LogTailer {
     await Promise.all([...this.files.values()].map((f) => this.read(f)));
   }
 
+  /** Reads what was appended to one followed file now; a path it does not follow is not touched. */
+  readFile(p: string): Promise<void> {
+    const f = this.files.get(path.resolve(p));
+    return f ? this.read(f) : Promise.resolve();
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     this.reads.dispose();

@@ -4,6 +4,7 @@ import * as path from 'path';
 import type { DesktopServer } from '../../unit/notify/desktopServer';
 import type { UserMachine } from './agents';
 import { canCapture, captureScreen } from './desktopSession';
+import { RECHECK_MS } from '../../../src/store/notifier';
 import { sleep, waitUntil, type Workbench } from './workbench';
 import { type DesktopUser, desktopUser } from './desktopUser';
 
@@ -17,8 +18,8 @@ import { type DesktopUser, desktopUser } from './desktopUser';
 describe('a user away from the window gets one desktop notification', function () {
   this.timeout(900_000);
   const DELAY_S = 15;
-  /** How often a wait not notified at its time (the window was focused) is looked at again (src/store/notifier.ts). */
-  const RECHECK_S = 3;
+  /** How often a wait not notified at its time (the window was focused) is looked at again. */
+  const RECHECK_S = RECHECK_MS / 1000;
   const TERMINAL = 'api-agent';
   const DIALOG = /Do you want to proceed\?/;
   const required = !!process.env.AGENT_LENS_REQUIRE_DESKTOP;
@@ -70,11 +71,11 @@ describe('a user away from the window gets one desktop notification', function (
     const before = desk!.count();
     askPermission('notes.txt');
     await wb.typeInTerminal('create the notes file');
-    await wb.lookAway();
+    await wb.focus.lookAway();
     const awayAt = Date.now();
     // VS Code itself took the window as not focused: its title bar is drawn inactive (the same focus event is
     // what the extension host's window.state.focused follows).
-    assert.deepStrictEqual(await wb.windowFocus(), { page: false, titlebar: 'inactive' });
+    assert.deepStrictEqual(await wb.focus.windowFocus(), { page: false, titlebar: 'inactive' });
     const dialogAt = await dialogShown();
     console.log(`      looked away (another browser tab in front); the dialog appeared ${((dialogAt - awayAt) / 1000).toFixed(1)} s later`);
     await waitUntil('a desktop notification', () => desk!.count() > before, (DELAY_S + 25) * 1000);
@@ -86,7 +87,7 @@ describe('a user away from the window gets one desktop notification', function (
     await wb.screenshot('desktop-away');
     // The rule: due 15 s after the dialog, if the window is not focused then; else looked at again every 3 s. If
     // the browser gave the page the focus back meanwhile (the test does not), the notice is due after it lost it.
-    const back = (await wb.focusEvents()).filter((e) => e.at > awayAt);
+    const back = (await wb.focus.focusEvents()).filter((e) => e.at > awayAt);
     const lastBlur = back.some((e) => e.type === 'focus') ? Math.max(...back.filter((e) => e.type === 'blur').map((e) => e.at)) : 0;
     const due = Math.max(DELAY_S, (lastBlur - dialogAt) / 1000 + RECHECK_S);
     if (lastBlur)
@@ -109,7 +110,7 @@ describe('a user away from the window gets one desktop notification', function (
     assert.match(n.summary, /waiting for approval/);
     assert.ok(`${n.summary} ${n.body}`.includes(TERMINAL), `the notification names the terminal ${TERMINAL}`);
     assert.doesNotMatch(`${n.summary} ${n.body}`, /touch|notes\.txt/, 'no command text (details are off)');
-    await wb.lookBack();
+    await wb.focus.lookBack();
     await approve();
   });
 
@@ -117,22 +118,22 @@ describe('a user away from the window gets one desktop notification', function (
     const before = desk!.count();
     askPermission('todo.txt');
     await wb.typeInTerminal('create the todo file');
-    await wb.lookAway();
+    await wb.focus.lookAway();
     const dialogAt = await dialogShown();
     await sleep(Math.max(0, dialogAt + 10_000 - Date.now()));
-    await wb.lookBack(); // back at the desk, the user answers in the terminal and turns away again
+    await wb.focus.lookBack(); // back at the desk, the user answers in the terminal and turns away again
     await wb.waitTerminalFocus();
     await wb.press('Enter');
     const answered = since(dialogAt);
-    await wb.lookAway();
+    await wb.focus.lookAway();
     await wb.waitRow('Claude at rest after the approval', (r) => /Claude Code · (completed|stopped|idle)/.test(r.aria), 60_000);
     await sleep(Math.max(0, dialogAt + (DELAY_S + 1) * 1000 - Date.now()));
-    const due = await wb.windowFocus();
+    const due = await wb.focus.windowFocus();
     assert.deepStrictEqual(due, { page: false, titlebar: 'inactive' }, 'the window is not focused when the notification would be due');
     await sleep(Math.max(0, dialogAt + 25_000 - Date.now()));
     console.log(`      answered at ${answered} s; desktop notifications by ${since(dialogAt)} s: ${desk!.count() - before}`);
     assert.strictEqual(desk!.count() - before, 0, 'no desktop notification for a dialog answered in time');
-    await wb.lookBack();
+    await wb.focus.lookBack();
   });
 
   it('a dialog in the focused terminal of the focused window raises none', async () => {
@@ -142,7 +143,7 @@ describe('a user away from the window gets one desktop notification', function (
     const dialogAt = await dialogShown();
     const seen: string[] = [];
     while (Date.now() < dialogAt + 25_000) {
-      const f = await wb.windowFocus();
+      const f = await wb.focus.windowFocus();
       if (!f.page || f.titlebar === 'inactive') seen.push(`${since(dialogAt)} s: ${JSON.stringify(f)}`);
       await sleep(1000);
     }
@@ -159,7 +160,7 @@ describe('a user away from the window gets one desktop notification', function (
     await wb.typeInTerminal('create the click file');
     const dialogAt = await dialogShown();
     await wb.newTerminal(); // the user works elsewhere: another terminal is the active one
-    await wb.lookAway();
+    await wb.focus.lookAway();
     await waitUntil('a desktop notification', () => desk!.count() > before, (DELAY_S + 25) * 1000);
     // The status bar's item for the active terminal, as a screen reader reads it.
     const ACTIVE = new RegExp(`Active terminal ${TERMINAL}: Claude Code is waiting for approval`);
@@ -170,7 +171,7 @@ describe('a user away from the window gets one desktop notification', function (
     assert.strictEqual(click.status, 0, click.stderr);
     const clickedAt = Date.now();
     // The desktop brings the clicked app's window forward; a browser tab in the background draws nothing until then.
-    await wb.lookBack();
+    await wb.focus.lookBack();
     await waitUntil('its terminal to be the active one', async () => ACTIVE.test(await active()), 10_000);
     console.log(`      notified ${since(dialogAt)} s after the dialog; the click showed ${TERMINAL} (seen ${since(clickedAt)} s after it)`);
     await approve();

@@ -94,9 +94,9 @@ describe('a user away from the window hears of a long turn only where they asked
     await wb.typeInTerminal('migrate the database schema');
     const typedAt = Date.now();
     await wb.waitRow('Claude Code working', (r) => r.aria.startsWith(`${TERMINAL}: Claude Code · working`), 30_000);
-    await wb.lookAway();
+    await wb.focus.lookAway();
     const awayAt = Date.now();
-    assert.deepStrictEqual(await wb.windowFocus(), { page: false, titlebar: 'inactive' });
+    assert.deepStrictEqual(await wb.focus.windowFocus(), { page: false, titlebar: 'inactive' });
     console.log(`      looked away ${((awayAt - typedAt) / 1000).toFixed(1)} s after the prompt was sent`);
     const { rest, notifiedAt } = await watchEnd(deskBefore);
     console.log(`      the row at rest ${((rest.at - typedAt) / 1000).toFixed(1)} s after the prompt: ${rest.aria}`);
@@ -120,6 +120,6 @@ describe('a user away from the window hears of a long turn only where they asked
       [],
       'nothing on the phone: its channel did not opt in to turn ends',
     );
-    await wb.lookBack();
+    await wb.focus.lookBack();
   });
 });

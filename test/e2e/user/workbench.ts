@@ -10,6 +10,7 @@
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 import { type CodeServer, launch, shutdown, sleep, waitUntil, type WorkbenchOptions } from './codeServer';
+import { WindowFocus } from './windowFocus';
 
 export { ROOT } from '../repoRoot';
 export { ARTIFACTS, sleep, waitUntil, type WorkbenchOptions } from './codeServer';
@@ -32,12 +33,13 @@ export interface Toast {
 export class Workbench {
   readonly page: Page;
   readonly artifacts: string;
-  /** The other browser tab the user turns to (lookAway). */
-  private elsewhere?: Page;
+  /** Whether the user looks at this window or at another browser tab. */
+  readonly focus: WindowFocus;
 
   private constructor(private readonly cs: CodeServer) {
     this.page = cs.page;
     this.artifacts = cs.artifacts;
+    this.focus = new WindowFocus(cs.page);
   }
 
   static async start(o: WorkbenchOptions): Promise<Workbench> {
@@ -318,58 +320,6 @@ export class Workbench {
       async () => this.page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false),
       timeoutMs,
     );
-  }
-
-  /**
-   * The user turns to another browser tab: the workbench's page loses the focus as in a real browser, so VS Code's
-   * window is not focused (`window.state.focused`). Playwright makes every page believe it has the focus (its
-   * focus emulation); the workbench's page is given the browser's real focus back first.
-   */
-  async lookAway(): Promise<void> {
-    if (!this.elsewhere) {
-      await (await this.page.context().newCDPSession(this.page)).send('Emulation.setFocusEmulationEnabled', { enabled: false });
-      this.elsewhere = await this.page.context().newPage();
-    }
-    await this.recordFocus();
-    // Brought to front again while the page keeps the focus: a tab switch the browser did not act on is retried.
-    await waitUntil(
-      'the workbench to lose the focus',
-      async () => {
-        if (!(await this.windowFocus()).page) return true;
-        await this.elsewhere!.bringToFront();
-        return !(await this.windowFocus()).page;
-      },
-      10_000,
-    );
-  }
-
-  /** Starts recording the page's focus and blur events (epoch ms), once per page. */
-  private async recordFocus(): Promise<void> {
-    await this.page.evaluate(() => {
-      const w = window as unknown as { __alFocus?: { type: string; at: number }[] };
-      if (w.__alFocus) return;
-      const log: { type: string; at: number }[] = (w.__alFocus = []);
-      for (const type of ['focus', 'blur']) window.addEventListener(type, () => log.push({ type, at: Date.now() }));
-    });
-  }
-
-  /** The page's focus and blur events since lookAway first ran, oldest first. */
-  async focusEvents(): Promise<{ type: string; at: number }[]> {
-    return this.page.evaluate(() => (window as unknown as { __alFocus?: { type: string; at: number }[] }).__alFocus ?? []);
-  }
-
-  /** The user comes back to the workbench's tab. */
-  async lookBack(): Promise<void> {
-    await this.page.bringToFront();
-    await waitUntil('the workbench to have the focus', async () => (await this.windowFocus()).page, 10_000);
-  }
-
-  /** Whether the page has the browser's focus, and whether VS Code's title bar is drawn as a focused window's. */
-  async windowFocus(): Promise<{ page: boolean; titlebar: 'active' | 'inactive' | 'none' }> {
-    return this.page.evaluate(() => {
-      const bar = document.querySelector('.part.titlebar');
-      return { page: document.hasFocus(), titlebar: !bar ? 'none' : bar.classList.contains('inactive') ? 'inactive' : 'active' };
-    });
   }
 
   async press(key: string): Promise<void> {

@@ -146,10 +146,11 @@ describe(`fuzz: hostile input to every reader (seed ${SEED})`, function () {
     );
   });
 
-  it('the session-log decoders: mutated Claude transcripts and Codex rollouts never throw, line by line', () => {
+  it('the session-log decoders: mutated Claude transcripts, Codex rollouts and Gemini chat logs never throw, line by line', () => {
     for (const [agent, file] of [
       ['claude-code', 'transcript.jsonl'],
       ['codex', 'rollout.jsonl'],
+      ['gemini', 'gemini-session.jsonl'],
     ] as const) {
       const lines = realLines(fixtureFiles(file), 500);
       assert.ok(lines.length > 50, `${agent}: real lines to start from`);

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CLAUDE_NEEDLES } from '../../../src/jsonl/claude';
 import { CODEX_NEEDLES } from '../../../src/jsonl/codex';
+import { GEMINI_NEEDLES } from '../../../src/jsonl/gemini';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
@@ -12,7 +13,7 @@ import { FIXTURES, ROOT } from '../helpers';
  * which keeps the logs the copies in test/fixtures/recordings leave out) and the harness's live fixtures.
  */
 
-type Agent = 'claude-code' | 'codex' | 'opencode';
+type Agent = 'claude-code' | 'codex' | 'gemini' | 'opencode';
 type Origin = 'shared' | 'live';
 
 /** What each scenario must end in, from its name and description, not from the decoder's output. */
@@ -23,11 +24,15 @@ interface Expect {
   reason?: string;
   /** At least this many completed turns (multi-turn scenarios). */
   completed?: number;
+  /** The final completed is held until the agent's turn-end hook (Gemini). */
+  held?: true;
 }
 
 const DONE: Expect = { final: 'completed' };
 const IDLE: Expect = { none: true };
 const INTERRUPTED: Expect = { final: 'failed', reason: 'interrupted' };
+/** Completed once the agent says the turn ended: the last event is a reply held for that word (`ifTurnEnded`). */
+const HELD: Expect = { final: 'completed', held: true };
 
 const EXPECTED: Record<string, Expect> = {
   'shared/claude-code/01-idle-start': IDLE,
@@ -99,11 +104,35 @@ const EXPECTED: Record<string, Expect> = {
   'live/opencode/20-headless-ok': DONE,
   'live/opencode/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/opencode/11-narrow-80x24-permission': DONE,
+  // Gemini: a finished turn ends on its last reply, held until the AfterAgent hook says the turn ended (HELD).
+  'shared/gemini/04-shell-approve': HELD,
+  'shared/gemini/07-esc-interrupt': INTERRUPTED,
+  'live/gemini/01-idle-start': IDLE,
+  'live/gemini/02-plain-answer': HELD,
+  'live/gemini/03-question-reply': HELD,
+  'live/gemini/04-shell-approve': HELD,
+  'live/gemini/05-shell-deny': { final: 'failed', reason: 'permission rejected' },
+  'live/gemini/07-esc-interrupt': INTERRUPTED,
+  // Still retrying when the recording stopped: the prompt is all the log says.
+  'live/gemini/08-server-error-500': { final: 'working' },
+  'live/gemini/09-multistep-quit': { ...HELD, completed: 2 },
+  'live/gemini/16-api-error-400': { final: 'failed', reason: 'API error 400' },
+  'live/gemini/20-headless-ok': HELD,
+  // Headless: retries, then the process exits 1 without an error record (the exit code decides).
+  'live/gemini/21-headless-server-error': { final: 'working' },
+  // Never given a prompt (Gemini deletes such a log at exit: saved empty).
+  'live/gemini/22-first-start-vscode': IDLE,
+  'live/gemini/28-numbered-plan': HELD,
 };
 
 const SHARED = process.env.AGENT_LENS_SHARED_RECORDINGS ?? path.join(ROOT, '..', 'shared', 'recordings');
 const ROOTS: Record<Origin, string> = { shared: SHARED, live: path.join(FIXTURES, 'live') };
-const LOG_FILE: Record<Agent, string> = { 'claude-code': 'transcript.jsonl', codex: 'rollout.jsonl', opencode: 'storage.json' };
+const LOG_FILE: Record<Agent, string> = {
+  'claude-code': 'transcript.jsonl',
+  codex: 'rollout.jsonl',
+  gemini: 'gemini-session.jsonl',
+  opencode: 'storage.json',
+};
 
 interface LogFixture {
   key: string;
@@ -163,6 +192,13 @@ function oneByOne(rows: OpenCodeRows, key: 'time_updated' | 'time_created'): Log
   return events;
 }
 
+/** Turns whose last event is a completed one (Gemini: held replies), by the turn's id. */
+function completedTurns(events: LogEvent[]): number {
+  const lastOf = new Map<string, LogEvent>();
+  for (const e of events) lastOf.set(e.turn ?? '', e);
+  return [...lastOf.values()].filter((e) => e.state === 'completed').length;
+}
+
 function describeEnd(events: LogEvent[]): string {
   const e = events[events.length - 1];
   return e ? `${e.state}${e.reason ? ` (${e.reason})` : ''}` : 'no events';
@@ -171,8 +207,8 @@ function describeEnd(events: LogEvent[]): string {
 describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
-  it('finds the live fixtures of all three agents', () => {
-    for (const a of ['claude-code', 'codex', 'opencode'])
+  it('finds the live fixtures of all four agents with logs', () => {
+    for (const a of ['claude-code', 'codex', 'gemini', 'opencode'])
       assert.ok(
         fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
         `no live ${a} logs`,
@@ -202,13 +238,21 @@ describe('session-log decoders on real logs', () => {
           events.every((e) => e.state !== 'failed'),
           `unexpected failure: ${JSON.stringify(events)}`,
         );
-      const completed = events.filter((e) => e.state === 'completed').length;
+      // Gemini offers every reply as a possible end: count the turns that end on one.
+      const completed = f.agent === 'gemini' ? completedTurns(events) : events.filter((e) => e.state === 'completed').length;
+      assert.strictEqual(last.ifTurnEnded === true, want.held === true, 'held for the turn-end hook only where the log has no end record');
+      if (f.agent !== 'gemini')
+        assert.ok(
+          events.every((e) => !e.ifTurnEnded),
+          'only Gemini holds replies',
+        );
       if (f.agent !== 'opencode')
         assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
       assert.strictEqual(events[0].state, f.agent === 'opencode' ? last.state : 'working', 'a session log starts with a prompt');
       for (const e of events) {
         assert.strictEqual(e.agent, f.agent);
-        assert.ok(e.sessionId && e.cwd && e.evidence, JSON.stringify(e));
+        // Gemini's log names no folder (its hooks do).
+        assert.ok(e.sessionId && (e.cwd || f.agent === 'gemini') && e.evidence, JSON.stringify(e));
         assert.ok(Number.isFinite(e.at) && e.at > Date.UTC(2020, 0, 1), `at ${e.at}`);
       }
       // Line logs are written in order, so their events are too.
@@ -219,15 +263,17 @@ describe('session-log decoders on real logs', () => {
   it('skips unparsed only lines whose type cannot matter (prefilter is safe on every real line)', () => {
     for (const f of fixtures.filter((x) => x.agent !== 'opencode')) {
       for (const l of lines(f.file)) {
-        const needles = f.agent === 'claude-code' ? CLAUDE_NEEDLES : CODEX_NEEDLES;
+        const needles = f.agent === 'claude-code' ? CLAUDE_NEEDLES : f.agent === 'gemini' ? GEMINI_NEEDLES : CODEX_NEEDLES;
         if (mustParse(l, needles)) continue;
-        const e = JSON.parse(l) as { type: string; subtype?: string; payload?: { type?: string } };
+        const e = JSON.parse(l) as { type: string; subtype?: string; payload?: { type?: string }; projectHash?: string };
         const relevant =
           f.agent === 'claude-code'
             ? e.type === 'user' || e.type === 'assistant' || (e.type === 'system' && e.subtype === 'turn_duration')
-            : e.type === 'session_meta' ||
-              (e.type === 'event_msg' &&
-                ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
+            : f.agent === 'gemini'
+              ? e.projectHash !== undefined || ['user', 'gemini', 'info', 'error'].includes(e.type)
+              : e.type === 'session_meta' ||
+                (e.type === 'event_msg' &&
+                  ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
         // item_completed matters only for a UserMessage, which carries the needle.
         assert.ok(!relevant || e.payload?.type === 'item_completed', `${f.key}: a relevant line was skipped: ${l.slice(0, 120)}`);
       }

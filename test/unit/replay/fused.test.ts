@@ -6,7 +6,7 @@ import { replayFused } from '../../../src/replay/fused';
 import { decodeLogFile } from '../../../src/replay/logFiles';
 import { replayCast } from '../../../src/replay/replay';
 import { agreement, parseExpected } from '../../../src/replay/score';
-import { castStartMs, recordingLog } from '../../../harness/recordingLogs';
+import { castStartMs, recordedReports, recordingLog } from '../../../harness/recordingLogs';
 import { COMMAND_OF, type RecordingFixture, recordings } from '../helpers';
 
 /** Reasons for a failed turn that the user caused (Esc, No, dismissing a question). */
@@ -30,7 +30,7 @@ describe('fused replay: screen + session log through the store', () => {
   const rows: string[] = [];
 
   it('finds recordings with logs of each CLI', () => {
-    for (const a of ['claude-code', 'codex', 'opencode'])
+    for (const a of ['claude-code', 'codex', 'gemini', 'opencode'])
       assert.ok(all.filter((r) => r.agent === a).length >= 5, `too few ${a} recordings with a log`);
   });
 
@@ -41,7 +41,9 @@ describe('fused replay: screen + session log through the store', () => {
       const expected = parseExpected(r.expectedText);
       const plain = agreement(replayCast(r.cast, { commandLine: COMMAND_OF[r.agent] }).detections, expected);
       const logs = [decodeLogFile(log, fs.readFileSync(log, 'utf8'))];
-      const fused = replayFused(r.cast, { commandLine: COMMAND_OF[r.agent], logs, t0Ms: startOf(r) });
+      // A log that holds replies until the agent says its turn ended (Gemini's) needs the recorded hooks that say so.
+      const hooks = logs[0].events.some((e) => e.ifTurnEnded) ? recordedReports(r.dir, r.agent) : undefined;
+      const fused = replayFused(r.cast, { commandLine: COMMAND_OF[r.agent], logs, hooks, t0Ms: startOf(r) });
       const score = agreement(fused.changes, expected);
       rows.push(
         `${key.padEnd(50)} strict ${plain.strict.toFixed(3)} → ${score.strict.toFixed(3)}   at-rest ${plain.atRest.toFixed(3)} → ${score.atRest.toFixed(3)}`,
@@ -76,7 +78,9 @@ describe('fused replay: screen + session log through the store', () => {
         score.atRest >= plain.atRest - 0.01,
         `at-rest ${plain.atRest.toFixed(3)} → ${score.atRest.toFixed(3)}; misses ${JSON.stringify(score.misses)}`,
       );
-      if (endOfLog?.state === 'completed')
+      // A reply that ends with a question is shown as the wait it is, over the completed turn it ends.
+      const asks = fused.changes.filter((c) => c.state !== 'exited').at(-1)?.waitKind === 'reply-question';
+      if (endOfLog?.state === 'completed' && !asks)
         assert.ok(
           fused.changes.some((c) => c.state === 'completed' && c.source === 'jsonl-watcher'),
           'a completed turn from the log',

@@ -102,6 +102,43 @@ describe('session-log source (real files, real watcher)', function () {
     await until('the same turn again after the reset', () => seen.length > n && seen.slice(n).some((o) => o.state === 'completed'));
   });
 
+  it('a Gemini chat log: replies are held until the hook says the turn ended, and the file is read before they are told', async () => {
+    source = new JsonlLogSource({ locations: { gemini: [path.join(root, 'gemini')] }, sink: (o) => seen.push(o) });
+    await source.start();
+    const lines = fs
+      .readFileSync(path.join(FIXTURES, 'live/gemini/04-shell-approve/gemini-session.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const sessionId = (JSON.parse(lines[0]) as { sessionId: string }).sessionId;
+    const dir = path.join(root, 'gemini', 'tmp', 'demo-app', 'chats');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'session-2026-12-03T22-20-4a1f95f9.jsonl');
+    // Up to the reply written before its tool call (the approval dialog is open then).
+    const beforeTool = lines.findIndex((l) => l.includes('"type":"gemini"')) + 1;
+    fs.writeFileSync(file, lines.slice(0, beforeTool).join('\n') + '\n');
+    await until('the prompt', () => seen.some((o) => o.state === 'working' && o.prompt));
+    await source.flush();
+    assert.ok(!seen.some((o) => o.state === 'completed'), 'a reply is no turn end by itself');
+    // A turn-end report for another session, or naming a file the source does not follow, tells nothing.
+    await source.turnEnded('gemini', 'another-session', path.join(root, 'elsewhere.jsonl'));
+    assert.ok(!seen.some((o) => o.state === 'completed'));
+    // The rest as Gemini appends it, then AfterAgent at once: read first, then told (no waiting for the watcher).
+    fs.appendFileSync(file, lines.slice(beforeTool).join('\n') + '\n');
+    await source.turnEnded('gemini', sessionId, file, 'unverified');
+    const done = seen.filter((o) => o.state === 'completed');
+    assert.strictEqual(done.length, 1, JSON.stringify(seen));
+    assert.deepStrictEqual(
+      [done[0].source, done[0].provenance, done[0].locator.sessionId, done[0].locator.logPath],
+      ['jsonl-watcher', 'unverified', sessionId, file],
+    );
+    assert.strictEqual(
+      done[0].at,
+      Date.parse((JSON.parse(lines.filter((l) => l.includes('"type":"gemini"')).at(-1)!) as { timestamp: string }).timestamp),
+    );
+    await source.turnEnded('gemini', sessionId, file);
+    assert.strictEqual(seen.filter((o) => o.state === 'completed').length, 1, 'told once');
+  });
+
   it('feeds the store: a log seen before its terminal is linked when the screen sees the same turn start', async () => {
     const store = new AgentStore();
     source = new JsonlLogSource({
@@ -138,24 +175,37 @@ describe('session-log source (real files, real watcher)', function () {
   });
 
   it('defaults follow the CLIs’ own variables', () => {
-    assert.deepStrictEqual(defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db' }, '/h'), {
-      'claude-code': ['/c'],
-      codex: ['/x'],
-      opencode: ['/o.db'],
-    });
+    assert.deepStrictEqual(
+      defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g' }, '/h'),
+      {
+        'claude-code': ['/c'],
+        codex: ['/x'],
+        opencode: ['/o.db'],
+        gemini: ['/g/.gemini'],
+      },
+    );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
       'claude-code': ['/h/.claude'],
       codex: ['/h/.codex'],
       opencode: ['/h/.local/share/opencode/opencode.db'],
+      gemini: ['/h/.gemini'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],
       opencode: ['/d'],
     });
-    const [claude, codex] = tailRoots({ 'claude-code': ['/h/.claude'], codex: ['/h/.codex'], opencode: ['/h/o.db'] });
+    const [claude, codex, gemini] = tailRoots({
+      'claude-code': ['/h/.claude'],
+      codex: ['/h/.codex'],
+      opencode: ['/h/o.db'],
+      gemini: ['/h/.gemini'],
+    });
     assert.ok(claude.match('/h/.claude/projects/-p/abc.jsonl'));
     assert.ok(!claude.match('/h/.claude/projects/-p/abc/subagents/agent-1.jsonl'), 'subagent transcripts are not sessions');
     assert.ok(codex.match('/h/.codex/sessions/2026/12/03/rollout-x.jsonl'));
     assert.ok(!codex.match('/h/.codex/sessions/2026/12/03/notes.jsonl'));
+    assert.ok(gemini.match('/h/.gemini/tmp/demo-app/chats/session-2026-12-05T20-36-2bb2c54c.jsonl'));
+    assert.ok(!gemini.match('/h/.gemini/tmp/demo-app/chats/2bb2c54c/3f0a.jsonl'), 'a subagent’s log is not a session');
+    assert.ok(!gemini.match('/h/.gemini/tmp/demo-app/logs.json'));
   });
 });
