@@ -2,7 +2,8 @@
  * `npm run bench`: throughput, per-chunk latency and memory of the detector, then of the session-log path
  * (bench/logs.ts), then the hook reporter's cost per hook run and the hub's per report (bench/hooks.ts), and what
  * finding each report's sender through the kernel adds (bench/provenance.ts), and the time from a wait falling due
- * to each notification channel's request (bench/notify.ts), printed (never asserted).
+ * to each notification channel's request (bench/notify.ts), and the detector's CPU beside a peer's on the same
+ * recordings (bench/peers.ts), printed (never asserted).
  * Agent path: the real recordings in test/fixtures/recordings replayed back to back to ≥ 50 MB.
  * Plain path: plain shell output (the negative fixtures that stay on the normal screen, and generated
  * `ls`/compiler-like lines) to ≥ 100 MB, with no command line: the cheap path.
@@ -21,12 +22,14 @@ import { benchAnswerAgents } from './answerAgents';
 import { benchLinear } from './linear';
 import { benchLogs } from './logs';
 import { benchNotify } from './notify';
+import { benchPeers } from './peers';
 import { benchProvenance } from './provenance';
 import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIX = path.join(ROOT, 'test', 'fixtures');
 const MB = 1024 * 1024;
+const PLAIN_PASSES = 3;
 
 interface Rec {
   name: string;
@@ -126,16 +129,15 @@ function agentPath(recs: Rec[]): void {
   );
 }
 
-function plainPath(chunks: string[]): void {
-  const target = 100 * MB;
-  const chunkBytes = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
+/** One pass of ≥ 100 MB through a fresh detector: its CPU seconds, sampled per-chunk latencies and what it saw. */
+function plainPass(chunks: string[], chunkBytes: number): { secs: number; bytes: number; lat: number[]; promoted: number; agent: string } {
   const lat: number[] = [];
   let bytes = 0;
   let t = 0;
   let promoted = 0;
   const d = new TerminalDetector({ cols: 120, rows: 35 });
-  const t0 = process.hrtime.bigint();
-  while (bytes < target) {
+  const c0 = process.cpuUsage();
+  while (bytes < 100 * MB) {
     for (let i = 0; i < chunks.length; i++) {
       // Timing every chunk would cost more than the cheap path itself: sample one in 16.
       if ((i & 15) === 0) {
@@ -148,16 +150,28 @@ function plainPath(chunks: string[]): void {
     }
     bytes += chunkBytes;
   }
-  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const used = process.cpuUsage(c0);
+  const agent = d.detection.agent;
+  d.dispose();
+  return { secs: (used.user + used.system) / 1e6, bytes, lat, promoted, agent };
+}
+
+/**
+ * The cheap path: best of PLAIN_PASSES, in CPU time (a single 0.2 s wall-clock pass on this shared two-core machine
+ * printed anything from 214 to 488 MB/s for the same code).
+ */
+function plainPath(chunks: string[]): void {
+  const chunkBytes = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
+  const passes = Array.from({ length: PLAIN_PASSES }, () => plainPass(chunks, chunkBytes));
+  const { secs, bytes, lat, promoted, agent } = passes.reduce((a, b) => (b.secs < a.secs ? b : a));
   lat.sort((a, b) => a - b);
   const total = (bytes / chunkBytes) * chunks.length;
   console.log(
-    `plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${d.detection.agent}; ${((promoted / total) * 100).toFixed(1)}% of chunks emulated`,
+    `plain path : ${(bytes / MB).toFixed(1)} MB of shell output in ${secs.toFixed(2)} s CPU (best of ${PLAIN_PASSES}) = ${(bytes / MB / secs).toFixed(0)} MB/s (goal ≥ 300 MB/s); agent: ${agent}; ${((promoted / total) * 100).toFixed(1)}% of chunks emulated`,
   );
   console.log(
     `             per chunk p50 ${fmtUs(pct(lat, 50))}, p99 ${fmtUs(pct(lat, 99))} (sampled 1 in 16 of ${total} chunks, avg ${(chunkBytes / chunks.length).toFixed(0)} B)`,
   );
-  d.dispose();
 }
 
 function memory(recs: Rec[], chunks: string[]): void {
@@ -198,6 +212,10 @@ console.log(`Agent Lens detector benchmark — node ${process.version}, ${new Da
 agentPath(recs);
 plainPath(chunks);
 memory(recs, chunks);
+benchPeers(
+  (s) => console.log(s),
+  recs.map((r) => ({ agent: r.name.split('/')[0], cast: r.cast, commandLine: r.commandLine })),
+);
 
 /** Session logs: the whole path an appended line takes, watcher → splitter → decoder → store. */
 const store = new AgentStore();

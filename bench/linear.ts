@@ -113,6 +113,13 @@ async function best(input: ReturnType<LinearCase['make']>, notes: string[], reps
   return ms;
 }
 
+/** Growth in ns/byte over the last step, and over the one before where there is one: the smaller of the two, at least 1. */
+function growthSoFar(runs: readonly { bytes: number; ms: number }[]): number {
+  const per = runs.map((r) => r.ms / r.bytes);
+  const steps = per.slice(1).map((x, i) => x / per[i]);
+  return steps.length ? Math.max(1, Math.min(...steps.slice(-2))) : 1;
+}
+
 const ratioOf = (xs: (number | undefined)[]): number => {
   const run = xs.filter((x): x is number => x !== undefined);
   // Below the floor a figure is timer noise, and dividing by it would make any ratio huge.
@@ -137,9 +144,9 @@ async function measure(c: LinearCase, sizes: readonly number[], maxBytes: number
     // generation, flat above) from growth.
     if (ladder && i === sizes.length - 1 && prev && prev.ms > CHEAP_MS && !(ratioOf(nsPerByte) > SUPERLINEAR)) break;
     if (prev) {
-      // Extrapolated with the growth seen so far (at least linear), so a quadratic case stops before it hangs.
-      const before = runs.at(-2);
-      const grown = before ? Math.max(1, prev.ms / prev.bytes / (before.ms / before.bytes)) : 1;
+      // Extrapolated with the growth seen so far (at least linear), so a quadratic case stops before it hangs: the
+      // smaller of the last two steps' growth, so one figure a collection made low does not stop a linear case.
+      const grown = growthSoFar(runs);
       // A confirming run at the top assumes no growth, or a step would always forbid the run that shows it; its
       // own cap keeps a case that does grow quadratically to one run of four times that.
       const confirming = ladder && i === sizes.length - 1;

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vm from 'vm';
+import { parseJson } from '../src/common/json';
 import { writeDiscovery } from '../src/hub/discovery';
 import { HookSource } from '../src/sources/hooks/hookSource';
 import { AgentStore } from '../src/store/store';
@@ -33,8 +34,8 @@ const SHAPES: [string, (n: number) => string][] = [
 ];
 
 /**
- * The hub's route for one report, JSON.parse included (the hub parses the body before the route sees it). The hub
- * refuses bodies over 256 KB, so larger sizes stand for what a bigger limit would cost.
+ * The hub's route for one report, the hub's parse of the body included (parseJson, before the route sees it). The
+ * hub refuses bodies over 256 KB, so larger sizes stand for what a bigger limit would cost.
  */
 function hubCase(name: string, shape: (n: number) => string, agent = 'claude-code'): LinearCase {
   return {
@@ -45,7 +46,15 @@ function hubCase(name: string, shape: (n: number) => string, agent = 'claude-cod
         bytes: body.length,
         fresh: () => {
           const src = new HookSource(new AgentStore(), { terminalFor: () => undefined });
-          return () => src.handle(JSON.parse(body));
+          return () => {
+            let parsed: unknown;
+            try {
+              parsed = parseJson(body);
+            } catch {
+              return; // the hub answers 400
+            }
+            src.handle(parsed);
+          };
         },
       };
     },

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { parseJson } from '../common/json';
 
 /** One event of an asciinema recording, with an absolute time in seconds since the start. */
 export interface CastEvent {
@@ -71,7 +72,7 @@ function castHeader(lines: string[], file: string): { header: Record<string, unk
     if (lines[i].trim() === '') continue;
     headerLine = i + 1;
     try {
-      header = JSON.parse(lines[i]) as Record<string, unknown>;
+      header = parseJson(lines[i]) as Record<string, unknown>;
     } catch {
       throw new CastError(file, i + 1, l10n.t('the header is not JSON: an asciinema v2 or v3 file starts with a JSON object line'));
     }
@@ -108,7 +109,7 @@ function castSize(header: Record<string, unknown>, version: 2 | 3, file: string,
 function castEvent(raw: string, file: string, line: number): [number, string, string] {
   let ev: unknown;
   try {
-    ev = JSON.parse(raw);
+    ev = parseJson(raw);
   } catch {
     throw new CastError(file, line, l10n.t('event line is not JSON (expected [time, code, data])'));
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Report } from '../hooks/report';
 import { REPORTING_AGENTS, type ReportingAgent } from '../hooks/report';
+import { parseJson } from '../common/json';
 
 /**
  * `replay --hooks FILE`: recorded hook payloads, one JSON object a line, each as the reporter would have
@@ -61,7 +62,7 @@ function parseLine(raw: string, fail: (what: string) => HookFileError, file: str
   if (raw.length > HOOK_LINE_LIMIT) throw fail(`line longer than ${HOOK_LINE_LIMIT} characters`);
   let v: unknown;
   try {
-    v = JSON.parse(raw);
+    v = parseJson(raw);
   } catch (e) {
     throw fail(`not JSON: ${(e as Error).message}`);
   }

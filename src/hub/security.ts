@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import type { IncomingMessage } from 'http';
+import { JsonDepthError, parseJson } from '../common/json';
 
 /** Why a request is refused, as the hub answers it. */
 export class HubError extends Error {
@@ -70,9 +71,14 @@ export function readJson(req: IncomingMessage, limit: number): Promise<unknown> 
     req.on('end', () => {
       if (failed) return;
       try {
-        resolve(JSON.parse(UTF8.decode(Buffer.concat(chunks))));
+        resolve(parseJson(UTF8.decode(Buffer.concat(chunks))));
       } catch (e) {
-        reject(new HubError(400, e instanceof TypeError ? 'body is not UTF-8' : 'body is not JSON'));
+        reject(
+          new HubError(
+            400,
+            e instanceof TypeError ? 'body is not UTF-8' : e instanceof JsonDepthError ? `body is ${e.message}` : 'body is not JSON',
+          ),
+        );
       }
     });
   });

@@ -1,5 +1,6 @@
 import type { ZodError } from 'zod';
 import type { ProblemCounter } from './types';
+import { parseJson } from '../common/json';
 
 /**
  * Whether a line has to be parsed at all. Session logs are dominated by huge entries that never matter
@@ -39,7 +40,7 @@ export function parseObject(line: string, problems: ProblemCounter): Record<stri
   }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseJson(line);
   } catch (err) {
     problems.count('json', `${(err as Error).message}: ${line.slice(0, 80)}`);
     return undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
+import { parseJson } from '../common/json';
 
 /**
  * OpenCode 1.18.33 keeps sessions in SQLite; the DB reader hands rows here.
@@ -195,7 +196,7 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
 function parseData(data: string | Record<string, unknown>, what: string, problems: ProblemCounter): Record<string, unknown> | undefined {
   if (typeof data !== 'string') return data;
   try {
-    const v: unknown = JSON.parse(data);
+    const v = parseJson(data);
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
     problems.count('schema', `${what}.data: not an object`);
   } catch (err) {

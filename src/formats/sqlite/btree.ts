@@ -213,12 +213,41 @@ export function parseColumns(sql: string): { names: string[]; rowidAlias: number
   let rowidAlias = -1;
   for (const def of defs.map((d) => d.trim())) {
     if (/^(constraint|primary|unique|check|foreign)\b/i.test(def)) continue;
-    const m = /^(?:"((?:[^"]|"")*)"|`((?:[^`]|``)*)`|\[([^\]]*)\]|'((?:[^']|'')*)'|(\S+))\s*(.*)$/s.exec(def);
-    if (!m) continue;
-    names.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]);
-    if (/^integer\s+primary\s+key\b(?!\s+desc)/i.test(m[6])) rowidAlias = names.length - 1;
+    const col = columnName(def);
+    if (!col) continue;
+    names.push(col.name);
+    if (/^integer\s+primary\s+key\b(?!\s+desc)/i.test(col.rest)) rowidAlias = names.length - 1;
   }
   return { names, rowidAlias };
+}
+
+const CLOSING: Record<string, string> = { '"': '"', '`': '`', "'": "'", '[': ']' };
+
+/**
+ * A column definition's name (quoted as SQLite allows: "…" with "" inside, `…`, […], '…', or a bare word) and the
+ * rest. Scanned with indexOf, not a regex: an unclosed quote made the regex's backtracking cost grow with the square
+ * of the definition's length (npm run bench). Unclosed, the name is the first word, quote included, as SQLite reads it.
+ */
+function columnName(def: string): { name: string; rest: string } | undefined {
+  const close = CLOSING[def[0]];
+  if (close) {
+    let at = 0;
+    for (;;) {
+      at = def.indexOf(close, at + 1);
+      // A doubled quote is one quote in the name ([…] has no escape).
+      if (at >= 0 && close !== ']' && def[at + 1] === close) {
+        at++;
+        continue;
+      }
+      break;
+    }
+    if (at > 0) {
+      const body = def.slice(1, at);
+      return { name: close === ']' ? body : body.split(close + close).join(close), rest: def.slice(at + 1).trimStart() };
+    }
+  }
+  const word = /^\S+/.exec(def);
+  return word ? { name: word[0], rest: def.slice(word[0].length).trimStart() } : undefined;
 }
 
 export interface TableInfo {

@@ -11,11 +11,18 @@ export const ENTER_DELAY_MS = 1000;
 export const ANSWER_MAX = 4000;
 
 /**
+ * How much of an answer is read: far more than ANSWER_MAX leaves after its line breaks and controls go, and
+ * a bound, so a pasted megabyte costs what this does (replacing in megabytes costs more per byte: npm run bench).
+ */
+const ANSWER_READ = 16 * ANSWER_MAX;
+
+/**
  * The answer as one line of plain text: line breaks become spaces and control characters (Escape, Ctrl+C,
  * a stray Enter) are dropped, so an answer can never press a key the user did not mean.
  */
 export function answerLine(answer: string): string {
   return answer
+    .slice(0, ANSWER_READ)
     .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .trim()

@@ -224,6 +224,16 @@ describe('parseColumns', () => {
       '\tCONSTRAINT `fk_part` FOREIGN KEY (`message_id`) REFERENCES `message`(`id`) ON DELETE CASCADE\n)';
     assert.deepStrictEqual(parseColumns(sql), { names: ['id', 'message_id', 'session id', 'weird,name'], rowidAlias: -1 });
   });
+  it('reads each way SQLite quotes a name: doubled quotes inside, and an unclosed quote as part of a bare word', () => {
+    assert.deepStrictEqual(parseColumns(`CREATE TABLE t ("a""b" text, 'c''d' text, \`e\`\`f\` int, [g h] int, "unclosed int)`).names, [
+      'a"b',
+      "c'd",
+      'e`f',
+      'g h',
+      '"unclosed',
+    ]);
+    assert.deepStrictEqual(parseColumns('CREATE TABLE t ("x"INTEGER PRIMARY KEY)'), { names: ['x'], rowidAlias: 0 });
+  });
   it('knows an INTEGER PRIMARY KEY column is the rowid', () => {
     assert.deepStrictEqual(parseColumns('CREATE TABLE t (a text, n INTEGER PRIMARY KEY, PRIMARY KEY (a))'), {
       names: ['a', 'n'],

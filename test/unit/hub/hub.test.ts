@@ -4,6 +4,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { readDiscovery, removeDiscovery, writeDiscovery } from '../../../src/hub/discovery';
+import { MAX_JSON_DEPTH } from '../../../src/common/json';
 import { Hub } from '../../../src/hub/hub';
 
 interface Answer {
@@ -118,6 +119,27 @@ describe('hub: loopback HTTP with a token, Host/Origin checks and a body limit',
     assert.strictEqual((await send(port, { path: '/nope', headers: ok(), body: '{}' })).status, 404);
     assert.deepStrictEqual(got, []);
     assert.ok((hub.refused.get(413) ?? 0) >= 2);
+  });
+  it('refuses a body nested deeper than MAX_JSON_DEPTH with 400 before parsing it; as deep as that is parsed', async () => {
+    const deepHub = new Hub({ bodyLimit: 64 * 1024 });
+    const seen: unknown[] = [];
+    deepHub.mount('/v1/test', (b) => void seen.push(b));
+    const p = await deepHub.listen();
+    try {
+      const headers = { host: `127.0.0.1:${p}`, authorization: `Bearer ${deepHub.token}`, 'content-type': 'application/json' };
+      // Padded past the length below which text is parsed unscanned; brackets inside the string do not count.
+      const nested = (d: number) => `{"pad":"${'[{'.repeat(3000)}","x":${'['.repeat(d)}${']'.repeat(d)}}`;
+      const refused = await send(p, { headers, body: nested(MAX_JSON_DEPTH) });
+      assert.deepStrictEqual(
+        [refused.status, refused.body.includes(`nested deeper than ${MAX_JSON_DEPTH} levels`)],
+        [400, true],
+        refused.body,
+      );
+      assert.strictEqual((await send(p, { headers, body: nested(MAX_JSON_DEPTH - 1) })).status, 204);
+      assert.strictEqual(seen.length, 1, 'only the body within the depth reached the route');
+    } finally {
+      await deepHub.close();
+    }
   });
 });
 
