@@ -166,6 +166,8 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
     if (p.data.state.status === 'error') {
       if (!errors) s.toolErrors.set(r.data.message_id, (errors = new Map()));
       errors.set(r.data.id, typeof p.data.state.error === 'string' ? p.data.state.error : String(p.data.state.error));
+      forgetOldest(errors, ERRORS_KEPT);
+      forgetOldest(s.toolErrors, ERRORS_KEPT);
     } else errors?.delete(r.data.id);
     touched.add(r.data.session_id);
   }
@@ -219,6 +221,18 @@ function toMsg(id: string, d: z.infer<typeof MessageData>): Msg {
 function isOlder(m: Msg, than: Msg | undefined): boolean {
   if (!than || m.id === than.id) return false;
   return m.created < than.created || (m.created === than.created && m.id < than.id);
+}
+
+/**
+ * Tool errors kept per session (by message) and per message: a refusal is decided by the newest assistant
+ * message's parts, and far fewer than this are in flight at once. A bound, so rows naming ever more messages
+ * cannot grow what every later collection walks (npm run bench: "kept tool errors").
+ */
+const ERRORS_KEPT = 256;
+
+/** Drops the earliest-noted entries of `m` beyond `max`. */
+function forgetOldest<V>(m: Map<string, V>, max: number): void {
+  while (m.size > max) m.delete(m.keys().next().value!);
 }
 
 /** Tool errors of messages older than the newest assistant can no longer decide anything. */

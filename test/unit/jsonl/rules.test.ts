@@ -252,6 +252,19 @@ describe('OpenCode row rules', () => {
     );
   });
 
+  it('keeps tool errors of a bounded number of messages: floods of errors for other messages do not hide a refusal', () => {
+    const d = createOpenCodeDecoder();
+    d.rows({ ...none, session: [session('ses_1')], message: [user('msg_u1', 10)] });
+    const flood = Array.from({ length: 2000 }, (_, i) => tool(`prt_z${i}`, `msg_z${i}`, 'error', 'failed'));
+    const many = Array.from({ length: 2000 }, (_, i) => tool(`prt_y${i}`, 'msg_a1', 'error', 'failed'));
+    d.rows({
+      ...none,
+      part: [...flood, ...many, tool('prt_r', 'msg_a1', 'error', 'The user rejected permission to use this specific tool call.')],
+    });
+    const done = assistant('msg_a1', 11, { time: { created: 11, completed: 30 }, finish: 'tool-calls' });
+    assert.deepStrictEqual(brief(d.rows({ ...none, message: [done] })), ['failed(permission rejected)']);
+  });
+
   it('names message errors', () => {
     const d = createOpenCodeDecoder();
     const err = (name: string, data: object) =>
