@@ -212,20 +212,23 @@ console.log(`Agent Lens detector benchmark — node ${process.version}, ${new Da
 agentPath(recs);
 plainPath(chunks);
 memory(recs, chunks);
-benchPeers(
-  (s) => console.log(s),
-  recs.map((r) => ({ agent: r.name.split('/')[0], cast: r.cast, commandLine: r.commandLine })),
-);
 
 /** Session logs: the whole path an appended line takes, watcher → splitter → decoder → store. */
 const store = new AgentStore();
 const decoder = decoderFor('claude-code');
-void benchLogs(
+void benchPeers(
   (s) => console.log(s),
-  (line) => {
-    for (const e of decoder.line(line)) store.observe(logEventToObservation(e));
-  },
+  recs.map((r) => ({ agent: r.name.split('/')[0], cast: r.cast, commandLine: r.commandLine })),
+  ROOT,
 )
+  .then(() =>
+    benchLogs(
+      (s) => console.log(s),
+      (line) => {
+        for (const e of decoder.line(line)) store.observe(logEventToObservation(e));
+      },
+    ),
+  )
   .then(() => benchHooks((s) => console.log(s)))
   .then(() => benchAnswer((s) => console.log(s)))
   .then(() => benchAnswerAgents((s) => console.log(s)))

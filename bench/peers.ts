@@ -6,11 +6,47 @@
  * Both on the recording's own clock, synchronously (xterm's writeSync, as the detector's screen does), so only CPU
  * is compared: user + system time of this process, best of ROUNDS, all recordings of an agent back to back.
  */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { pathToFileURL } from 'url';
 import { Terminal } from '@xterm/headless';
-import { createStateDetector } from 'ccmanager/dist/services/stateDetector/index.js';
-import type { SessionState, StateDetectionStrategy } from 'ccmanager/dist/types/index.js';
 import { TerminalDetector } from '../src/detect/detector';
 import type { Cast } from '../src/formats/cast';
+
+/**
+ * ccmanager from the npm registry, unpacked beside the agent CLIs (.agents, git-ignored): not a dependency, as its
+ * platform binaries (optional dependencies of the package) are not all on every registry, and `npm ci` then fails.
+ * Its state detectors are plain ES modules that import nothing outside the package.
+ */
+const CCMANAGER = 'ccmanager@4.2.3';
+
+type SessionState = 'idle' | 'busy' | 'waiting_input' | 'pending_auto_approval';
+type StateDetectionStrategy = 'claude' | 'gemini' | 'codex' | 'opencode';
+interface StateDetector {
+  detectState(terminal: Terminal, current: SessionState): SessionState;
+}
+type CreateStateDetector = (strategy: StateDetectionStrategy) => StateDetector;
+
+/** ccmanager's createStateDetector, unpacked on first use; undefined (and why) when it cannot be had. */
+async function loadCcmanager(root: string): Promise<CreateStateDetector | string> {
+  const dir = path.join(root, '.agents', 'peers', CCMANAGER.replace('@', '-'));
+  const entry = path.join(dir, 'package', 'dist', 'services', 'stateDetector', 'index.js');
+  try {
+    if (!fs.existsSync(entry)) {
+      fs.mkdirSync(dir, { recursive: true });
+      const tgz = execFileSync('npm', ['pack', CCMANAGER, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .at(-1)!;
+      execFileSync('tar', ['xzf', path.join(dir, tgz), '-C', dir]);
+    }
+    const mod = (await import(pathToFileURL(entry).href)) as { createStateDetector: CreateStateDetector };
+    return mod.createStateDetector;
+  } catch (e) {
+    return `${CCMANAGER} could not be fetched from the npm registry (${(e as Error).message.split('\n')[0]})`;
+  }
+}
 
 /** ccmanager's detection strategy for each agent it knows that has recordings here. */
 const STRATEGY: Record<string, StateDetectionStrategy> = {
@@ -42,7 +78,7 @@ function cpuMs(run: () => void): number {
  * ccmanager: the terminal its session keeps, and its agent's detector every 100 ms of the recording; with
  * `detect` false, the terminal alone (what the emulator costs it, to tell its detector's own cost).
  */
-function ccmanager(rec: PeerRec, detect = true, scrollback = SCROLLBACK): void {
+function ccmanager(createStateDetector: CreateStateDetector, rec: PeerRec, detect = true, scrollback = SCROLLBACK): void {
   const term = new Terminal({ cols: rec.cast.cols, rows: rec.cast.rows, scrollback, allowProposedApi: true, logLevel: 'off' });
   const core = (term as unknown as { _core: { writeSync(data: string): void } })._core;
   const detector = createStateDetector(STRATEGY[rec.agent]);
@@ -81,12 +117,15 @@ function best(set: readonly PeerRec[], side: (r: PeerRec) => void): number {
  * Prints, per agent and over all, each side's CPU and the ratio (Agent Lens ÷ ccmanager): whole, and net of the
  * terminal emulator both run (@xterm/headless: Agent Lens's without scrollback, ccmanager's with 5000 lines).
  */
-export function benchPeers(print: Print, recs: readonly PeerRec[]): void {
+export async function benchPeers(print: Print, recs: readonly PeerRec[], root: string): Promise<void> {
+  const create = await loadCcmanager(root);
+  if (typeof create === 'string') return print(`peers      : not measured: ${create}`);
   const mine = recs.filter((r) => STRATEGY[r.agent]);
-  const bare = (r: PeerRec) => ccmanager(r, false, 0);
-  const theirsBare = (r: PeerRec) => ccmanager(r, false);
+  const theirs = (r: PeerRec) => ccmanager(create, r);
+  const bare = (r: PeerRec) => ccmanager(create, r, false, 0);
+  const theirsBare = (r: PeerRec) => ccmanager(create, r, false);
   // Compiled before anything is timed.
-  for (const r of mine) [ccmanager, agentLens, bare, theirsBare].forEach((side) => side(r));
+  for (const r of mine) [theirs, agentLens, bare, theirsBare].forEach((side) => side(r));
   print(
     `peers      : CPU over the same real recordings beside ccmanager 4.2.3's detectors, each as its product runs it (best of ${ROUNDS}); ratio = Agent Lens ÷ ccmanager, whole and net of the terminal emulator`,
   );
@@ -94,17 +133,17 @@ export function benchPeers(print: Print, recs: readonly PeerRec[]): void {
   for (const agent of [...new Set(mine.map((r) => r.agent))]) {
     const set = mine.filter((r) => r.agent === agent);
     const ours = best(set, agentLens);
-    const theirs = best(set, ccmanager);
+    const their = best(set, theirs);
     const oursNet = Math.max(0, ours - best(set, bare));
-    const theirsNet = Math.max(0, theirs - best(set, theirsBare));
+    const theirsNet = Math.max(0, their - best(set, theirsBare));
     Object.assign(sum, {
       ours: sum.ours + ours,
-      theirs: sum.theirs + theirs,
+      theirs: sum.theirs + their,
       oursNet: sum.oursNet + oursNet,
       theirsNet: sum.theirsNet + theirsNet,
     });
     print(
-      `             ${agent.padEnd(12)} ${set.length} recordings: Agent Lens ${ours.toFixed(1)} ms (net ${oursNet.toFixed(1)}), ccmanager ${theirs.toFixed(1)} ms (net ${theirsNet.toFixed(1)}); ratio ${(ours / theirs).toFixed(2)}×, net ${(oursNet / theirsNet).toFixed(2)}×`,
+      `             ${agent.padEnd(12)} ${set.length} recordings: Agent Lens ${ours.toFixed(1)} ms (net ${oursNet.toFixed(1)}), ccmanager ${their.toFixed(1)} ms (net ${theirsNet.toFixed(1)}); ratio ${(ours / their).toFixed(2)}×, net ${(oursNet / theirsNet).toFixed(2)}×`,
     );
   }
   print(
