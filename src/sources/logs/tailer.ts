@@ -1,5 +1,5 @@
 /**
- * Follows append-only JSON-lines session logs (Claude transcripts, Codex rollouts) under a few root folders
+ * Follows append-only JSON-lines session logs (Claude transcripts, Codex rollouts, Gemini chat logs) under root folders
  * and hands their new complete lines to a consumer; the reading itself is fileReads.ts. Pure Node.
  * Every folder down to the root's depth has one plain `fs.watch` (DirWatch) whose events name the file, so
  * an append costs one read of that file whatever else the folder holds. chokidar only discovers the folder
@@ -89,7 +89,7 @@ export class LogTailer {
     clearInterval(this.recheck);
     const closing = this.roots.map((r) => this.deactivate(r));
     // In-flight reads stop at their next chunk; wait for them so no file handle outlives dispose.
-    const reads = [...this.files.values()].map((f) => (this.forget(f), f.running));
+    const reads = [...this.files.values()].map((f) => (this.reads.forget(f), f.running));
     this.files.clear();
     await Promise.all([...closing, ...reads]);
   }
@@ -265,7 +265,7 @@ export class LogTailer {
     const p = d.dir + path.sep + name;
     const f = this.files.get(p);
     // An append: the common case, and the only work it costs.
-    if (f) return event === 'change' ? this.readNow(f) : this.verify(f);
+    if (f) return event === 'change' ? this.reads.readNow(f) : this.verify(f);
     // During the first listing a name may be known a moment later: look at it once the listing is done.
     if (d.scanning) return void (d.pending ??= new Set()).add(name);
     // A 'rename' for a name not followed: created, or moved in ('change': written before we knew it).
@@ -368,26 +368,14 @@ export class LogTailer {
   private onUnlink(p: string): void {
     const f = this.files.get(p);
     if (!f) return;
-    this.forget(f);
+    this.reads.forget(f);
     this.files.delete(p);
     f.dir.files.delete(f);
-    this.call(f, () => this.opts.onRemoved?.(p));
-  }
-
-  private forget(f: TailFile): void {
-    this.reads.forget(f);
+    this.reads.call(f, () => this.opts.onRemoved?.(p));
   }
 
   private read(f: TailFile): Promise<void> {
     return this.reads.read(f);
-  }
-
-  private readNow(f: TailFile): void {
-    this.reads.readNow(f);
-  }
-
-  private call(f: TailFile, fn: () => void): void {
-    this.reads.call(f, fn);
   }
 
   private logOnce(seen: Set<string>, key: string, level: 'debug' | 'info' | 'warn', msg: string): void {
