@@ -17,6 +17,11 @@ export const QUIT: Record<AgentName, Step[]> = {
   opencode: [{ do: 'key', key: 'ctrl-c' }],
   gemini: slashQuit('/quit'),
   pi: [{ do: 'key', key: 'ctrl-d' }],
+  qwen: slashQuit('/quit'),
+  'continue-cli': slashQuit('/exit'),
+  copilot: slashQuit('/exit'),
+  kilocode: slashQuit('/exit'),
+  droid: slashQuit('/exit'),
 };
 
 /** The bytes a key sends; arrows follow the application-cursor mode the CLI set. */
@@ -50,7 +55,7 @@ export function keyBytes(k: KeyName, appCursor: boolean): string {
   }
 }
 
-/** The loopback mock that speaks the wire protocol this CLI uses (pi and OpenCode both speak chat completions). */
+/** The loopback mock that speaks the wire protocol this CLI uses (pi, OpenCode and Qwen Code speak chat completions). */
 export function createMock(agent: AgentName, scenario: Scenario, logFile: string, verbose: boolean): MockServer {
   const opts = { script: scenario.mock, logFile, verbose };
   switch (agent) {
@@ -60,6 +65,11 @@ export function createMock(agent: AgentName, scenario: Scenario, logFile: string
       return createResponsesMock(opts);
     case 'opencode':
     case 'pi':
+    case 'qwen':
+    case 'continue-cli':
+    case 'copilot':
+    case 'kilocode':
+    case 'droid':
       return createChatMock(opts);
     case 'gemini':
       return createGeminiMock(opts);

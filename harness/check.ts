@@ -3,11 +3,13 @@
  *
  * Sanity-checks recording folders (<dir>/<agent>/<scenario>/): the cast parses, times are monotonic,
  * expected.json segments are valid states, contiguous, start at 0 and end at the recording end, a cast
- * with an exit event ends in `exited`. Needs no agent CLI.
+ * with an exit event ends in `exited` (a headless run in its outcome, completed or failed). Needs no agent CLI.
  *
  * --relabel recomputes expected.json of harness-made recordings from the scenario's anchors
  * (session.cast + marks.jsonl + meta.json), e.g. after a cue regex changed, without re-recording.
  */
+import { agentFromCommandLine } from '../src/detect/commandLine';
+import { recordedCommandLine } from './commandLine';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseCommandLine } from '../src/cli/args';
@@ -18,7 +20,7 @@ import { parseCast } from '../src/formats/cast';
 import { type CastEvent, type CastHeader, screenTimeline } from './screen';
 
 const STATES = new Set(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited']);
-const AGENTS = new Set(['claude-code', 'codex', 'opencode', 'gemini', 'pi']);
+const AGENTS = new Set(['claude-code', 'codex', 'opencode', 'gemini', 'pi', 'qwen', 'continue-cli', 'copilot', 'kilocode', 'droid']);
 
 interface Seg {
   t_from: number;
@@ -97,8 +99,11 @@ export function checkRecording(dir: string, relabel = false): string[] {
   if (expected[0]!.t_from !== 0) problems.push(`first segment starts at ${expected[0]!.t_from}`);
   const lastSeg = expected[expected.length - 1]!;
   if (Math.abs(lastSeg.t_to - end) > 0.05) problems.push(`last segment ends at ${lastSeg.t_to}, recording at ${end}`);
-  if (exitEv && exitEv[0] <= end + 1e-9 && lastSeg.state !== 'exited')
-    problems.push('cast has an exit event but the last state is not exited');
+  // A headless run (`codex exec`, `claude -p`) ends in its outcome at the exit: its exit code is its turn's end.
+  const headless = agentFromCommandLine(recordedCommandLine(dir, lastSeg.agent))?.headless !== undefined;
+  const ends = headless ? ['completed', 'failed'] : ['exited'];
+  if (exitEv && exitEv[0] <= end + 1e-9 && !ends.includes(lastSeg.state))
+    problems.push(`cast has an exit event but the last state is not ${ends.join(' or ')}`);
   if (!exitEv && lastSeg.state === 'exited') problems.push('last state is exited but the cast has no exit event');
   return problems;
 }

@@ -9,6 +9,11 @@ export const AGENT_COMMAND: Record<string, string> = {
   opencode: 'opencode',
   gemini: 'gemini',
   pi: 'pi',
+  qwen: 'qwen',
+  'continue-cli': 'cn',
+  copilot: 'copilot',
+  kilocode: 'kilo',
+  droid: 'droid',
 };
 
 /** The command line of a recording as shell integration would report it: the CLI and the scenario's arguments (`codex exec …` is headless). */

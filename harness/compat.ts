@@ -42,8 +42,7 @@ interface Row {
   problems: string[];
 }
 
-const COMPAT_USAGE =
-  'usage: npm run compat -- [--agent claude-code,codex,opencode,gemini,pi] [--scenario 04,10] [--from DIR] [--keep-out DIR]';
+const COMPAT_USAGE = `usage: npm run compat -- [--agent ${Object.keys(AGENT_VERSIONS).join(',')}] [--scenario 04,10] [--from DIR] [--keep-out DIR]`;
 
 function parseArgs(argv: string[]) {
   const { values: v } = parseCommandLine(

@@ -13,7 +13,7 @@ import { shellWord } from '../src/common/shellQuote';
 
 function main(): void {
   const usage =
-    'usage: home-cli --agent claude-code|codex|opencode|gemini|pi --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]';
+    'usage: home-cli --agent claude-code|codex|opencode|gemini|pi|qwen|continue-cli|copilot|kilocode|droid --base-url http://127.0.0.1:<port> [--run-dir DIR] [--permission-mode MODE] [--no-hooks] [--shell]';
   const { values: v } = parseCommandLine(
     process.argv.slice(2),
     {

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-export type AgentName = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'pi';
+export type AgentName = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'pi' | 'qwen' | 'continue-cli' | 'copilot' | 'kilocode' | 'droid';
 
 export const AGENT_VERSIONS: Record<AgentName, string> = {
   'claude-code': '2.1.328',
@@ -22,6 +22,11 @@ export const AGENT_VERSIONS: Record<AgentName, string> = {
   opencode: '1.18.33',
   gemini: '0.61.0',
   pi: '0.73.1',
+  qwen: '0.24.4',
+  'continue-cli': '1.5.47',
+  copilot: '1.0.102',
+  kilocode: '7.7.7',
+  droid: '0.225.2',
 };
 
 const BIN_REL: Record<AgentName, string> = {
@@ -30,6 +35,11 @@ const BIN_REL: Record<AgentName, string> = {
   opencode: 'opencode/node_modules/opencode-ai/bin/opencode.exe',
   gemini: 'gemini/node_modules/@google/gemini-cli/bundle/gemini.js',
   pi: 'pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js',
+  qwen: 'qwen/node_modules/@qwen-code/qwen-code/cli-entry.js',
+  'continue-cli': 'continue-cli/node_modules/@continuedev/cli/dist/cn.js',
+  copilot: 'copilot/node_modules/@github/copilot/npm-loader.js',
+  kilocode: 'kilocode/node_modules/@kilocode/cli/bin/kilo',
+  droid: 'droid/node_modules/@factory/cli-linux-x64/bin/droid',
 };
 
 export interface AgentHome {

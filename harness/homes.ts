@@ -10,6 +10,11 @@ import { AGENT_VERSIONS, type AgentHome, type AgentName, baseEnv, type HomeOptio
 import { shellQuote as q } from '../src/common/shellQuote';
 import { prepareGeminiHome } from './geminiHome';
 import { preparePiHome } from './piHome';
+import { prepareQwenHome } from './qwenHome';
+import { prepareContinueHome } from './continueHome';
+import { prepareCopilotHome } from './copilotHome';
+import { prepareKiloHome } from './kiloHome';
+import { prepareDroidHome } from './droidHome';
 
 export * from './homeBase';
 export { prepareGeminiHome } from './geminiHome';
@@ -367,5 +372,15 @@ export function prepareHome(agent: AgentName, o: HomeOptions & ClaudeHomeOptions
       return prepareGeminiHome(o);
     case 'pi':
       return preparePiHome(o);
+    case 'qwen':
+      return prepareQwenHome(o);
+    case 'continue-cli':
+      return prepareContinueHome(o);
+    case 'copilot':
+      return prepareCopilotHome(o);
+    case 'kilocode':
+      return prepareKiloHome(o);
+    case 'droid':
+      return prepareDroidHome(o);
   }
 }

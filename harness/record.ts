@@ -12,10 +12,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseCommandLine } from '../src/cli/args';
 import { runScenario } from './driver';
+import { AGENT_VERSIONS } from './homeBase';
 import { ALL_SCENARIOS } from './scenarios/index';
 
-const RECORD_USAGE =
-  'usage: record [--agent claude-code,codex,opencode,gemini,pi] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]';
+const RECORD_USAGE = `usage: record [--agent ${Object.keys(AGENT_VERSIONS).join(',')}] [--scenario 02,04-bash-permission-approve] [--out dir] [--keep] [--verbose] [--list] [--export-mock-scripts dir] [--strace] [--force]`;
 
 function parseArgs(argv: string[]) {
   const { values: v } = parseCommandLine(

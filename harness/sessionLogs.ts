@@ -34,6 +34,18 @@ function lineLogs(home: AgentHome): { files: string[]; base: string } | undefine
       return { files: walk(path.join(h, '.pi', 'agent', 'sessions'), (p) => p.endsWith('.jsonl')), base: 'pi-session' };
     case 'gemini':
       return { files: walk(path.join(h, '.gemini', 'tmp'), (p) => /\/chats\/session-.*\.jsonl$/.test(p)), base: 'gemini-session' };
+    case 'qwen':
+      return { files: walk(path.join(h, '.qwen', 'projects'), (p) => /\/chats\/[^/]+\.jsonl$/.test(p)), base: 'qwen-session' };
+    case 'copilot':
+      return {
+        files: walk(path.join(home.env.COPILOT_HOME ?? path.join(h, '.copilot'), 'session-state'), (p) => /\/events\.jsonl$/.test(p)),
+        base: 'copilot-events',
+      };
+    case 'droid':
+      return {
+        files: walk(path.join(h, '.factory', 'sessions'), (p) => /\/sessions\/[^/]+\/[^/]+\.jsonl$/.test(p)),
+        base: 'droid-session',
+      };
     default:
       return undefined;
   }
@@ -91,41 +103,59 @@ export function collectSessionLogs(
       res.push({ path: originalOf(home, f, rel), size: fs.statSync(f).size, saved_as: name });
     });
     if (!files.length) fs.writeFileSync(path.join(out, `${lineLog.base}.jsonl`), '');
-  } else {
-    const dataDir = path.join(home.env.XDG_DATA_HOME ?? path.join(home.home, '.local/share'), 'opencode');
-    const db = path.join(dataDir, 'opencode.db');
-    const logf = walk(path.join(dataDir, 'log'), (p) => p.endsWith('.log'));
-    if (logf[0]) {
-      fs.writeFileSync(
-        path.join(out, 'opencode.log'),
-        fs.readFileSync(logf[0], 'utf8').split(home.home).join('$HOME').split(home.runDir).join('$RUN'),
-      );
-    }
-    if (fs.existsSync(db)) {
-      const storage: Record<string, unknown> = { db: rel(db) };
+  } else dumpSqliteStore(home, out, problems, res, rel);
+  return res;
+}
+
+/**
+ * OpenCode's and Kilo Code's (its fork's) SQLite store as `storage.json` (`kilo-storage.json`: Agent Lens reads
+ * OpenCode's rows only), with its own log of the run (`log/opencode.log` in Kilo's folder, where per-process logs
+ * lie beside it).
+ */
+function dumpSqliteStore(
+  home: AgentHome,
+  out: string,
+  problems: string[],
+  res: Array<{ path: string; size: number; saved_as?: string }>,
+  rel: (s: string) => string,
+): void {
+  const kilo = home.agent === 'kilocode';
+  const app = kilo ? 'kilo' : 'opencode';
+  const dataDir = path.join(home.env.XDG_DATA_HOME ?? path.join(home.home, '.local/share'), app);
+  const db = path.join(dataDir, `${app}.db`);
+  const logf = kilo
+    ? [path.join(dataDir, 'log', 'opencode.log')].filter((f) => fs.existsSync(f))
+    : walk(path.join(dataDir, 'log'), (p) => p.endsWith('.log'));
+  if (logf[0]) {
+    fs.writeFileSync(
+      path.join(out, `${app}.log`),
+      fs.readFileSync(logf[0], 'utf8').split(home.home).join('$HOME').split(home.runDir).join('$RUN'),
+    );
+  }
+  if (!fs.existsSync(db)) return;
+  const saved = kilo ? 'kilo-storage.json' : 'storage.json';
+  const storage: Record<string, unknown> = { db: rel(db) };
+  try {
+    for (const table of kilo ? ['session', 'message', 'part', 'event'] : ['session', 'message', 'part'])
+      storage[table] = tableRows(db, table);
+    fs.writeFileSync(path.join(out, saved), JSON.stringify(storage, null, 1).split(home.home).join('$HOME') + '\n');
+    res.push({ path: rel(db), size: fs.statSync(db).size, saved_as: saved });
+  } catch (e) {
+    problems.push(`${app} db not dumped (${String(e).slice(0, 120)}); install sqlite3 to get ${saved}`);
+  }
+}
+
+/** A table's rows, oldest first, with each JSON `data` column parsed. */
+function tableRows(db: string, table: string): Array<Record<string, unknown>> {
+  const txt = execFileSync('sqlite3', ['-json', db, `SELECT * FROM ${table} ORDER BY rowid`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const rows = (txt.trim() ? JSON.parse(txt) : []) as Array<Record<string, unknown>>;
+  for (const r of rows)
+    if (typeof r.data === 'string') {
       try {
-        for (const table of ['session', 'message', 'part']) {
-          const txt = execFileSync('sqlite3', ['-json', db, `SELECT * FROM ${table} ORDER BY rowid`], {
-            encoding: 'utf8',
-            maxBuffer: 64 << 20,
-          });
-          const rows = (txt.trim() ? JSON.parse(txt) : []) as Array<Record<string, unknown>>;
-          for (const r of rows)
-            if (typeof r.data === 'string') {
-              try {
-                r.data = JSON.parse(r.data);
-              } catch {
-                /* keep */
-              }
-            }
-          storage[table] = rows;
-        }
-        fs.writeFileSync(path.join(out, 'storage.json'), JSON.stringify(storage, null, 1).split(home.home).join('$HOME') + '\n');
-        res.push({ path: rel(db), size: fs.statSync(db).size, saved_as: 'storage.json' });
-      } catch (e) {
-        problems.push(`opencode db not dumped (${String(e).slice(0, 120)}); install sqlite3 to get storage.json`);
+        r.data = JSON.parse(r.data);
+      } catch {
+        /* keep */
       }
     }
-  }
-  return res;
+  return rows;
 }

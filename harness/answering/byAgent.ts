@@ -217,6 +217,12 @@ export const ALLOW_ONCE: Record<RigAgent, (rig: Rig) => Scenario> = {
       '04-shell-approve',
       byKey(rig, 'gemini', 'allow', () => undefined),
     ),
+  qwen: (rig) =>
+    storedWithAnswer(
+      'qwen',
+      '04-shell-approve',
+      byKey(rig, 'qwen', 'allow', () => undefined),
+    ),
   pi: (rig) =>
     storedWithAnswer(
       'pi',

@@ -4,7 +4,9 @@
  *
  * Tool turns become `tool_calls` (e.g. name 'bash' with {command, description}, or 'question'
  * with {questions:[…]}). The title request (system prompt "You are a title generator…", no tools)
- * never consumes a turn.
+ * never consumes a turn, nor does Qwen Code's follow-up suggestion request (its last user message starts
+ * "[SUGGESTION MODE: …", sent with the tools after a turn of two or more model replies): that one is answered
+ * with empty text, which Qwen Code takes as "no suggestion".
  */
 import {
   type ErrorTurn,
@@ -61,6 +63,8 @@ class ChatHandler implements ProtocolHandler {
         last_content: contentText(last?.content).slice(0, 200),
         tools: (b.tools ?? []).map((t) => t.function?.name),
       };
+      if (last?.role === 'user' && contentText(last.content).startsWith('[SUGGESTION MODE:'))
+        return { kind: 'suggestion', agent: false, extra };
       if (/title generator/i.test(sys) || !(b.tools?.length ?? 0)) return { kind: 'title', agent: false, extra };
       return { kind: 'agent', agent: true, extra };
     }
@@ -71,8 +75,9 @@ class ChatHandler implements ProtocolHandler {
     return { error: { message: `mock: no route for ${path}`, type: 'invalid_request_error', param: null, code: 'not_found' } };
   }
 
-  async serveSide(ctx: ServeContext): Promise<void> {
-    await this.serveText(ctx, { type: 'text', text: ctx.script.title ?? 'Mock session', firstDelayMs: 0, delayMs: 0, chunks: 1000 });
+  async serveSide(ctx: ServeContext, kind: string): Promise<void> {
+    const text = kind === 'suggestion' ? '' : (ctx.script.title ?? 'Mock session');
+    await this.serveText(ctx, { type: 'text', text, firstDelayMs: 0, delayMs: 0, chunks: 1000 });
   }
 
   serveError(ctx: ServeContext, turn: ErrorTurn): void {

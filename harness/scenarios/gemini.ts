@@ -2,8 +2,18 @@
  * Gemini CLI 0.61.0 scenarios: inline Ink TUI, no completion line, so a turn's end
  * is anchored on the last words of the scripted reply; the approval dialog is the bottom of the screen.
  */
-import { type Scenario, type Segment, type Step, atMark, atStart, enter, quit, screen, wait, waitExit, waitText } from '../scenario';
-import { type BasicsOf, basicScenarios, dialogScenario, escInterruptScenario } from './basics';
+import { type Scenario, type Segment, type Step, atMark, atStart, screen, wait, waitText } from '../scenario';
+import {
+  type BasicsOf,
+  basicScenarios,
+  dialogScenario,
+  escInterruptScenario,
+  streamedText,
+  typedAsk,
+  type MultistepRun,
+  multistepQuitExpect,
+  multistepQuitSteps,
+} from './basics';
 
 const A = 'gemini' as const;
 
@@ -40,24 +50,21 @@ const completedAt = (lastWords: RegExp): Segment => ({
 });
 const ready: Step[] = [waitText(GEMINI.ready, 30_000, 'prompt visible'), wait(2000)];
 /** Typed like a person (a burst followed by Enter would be taken as a paste), Enter as its own write. */
-const ask = (text: string, submitMark = 'submit'): Step[] => [
-  { do: 'type', text, charDelayMs: 25, mark: 'typing' },
-  wait(600),
-  enter(submitMark),
-];
+const ask = typedAsk(25, 600);
 
 const RM = { command: 'rm -rf build', description: 'Remove the build directory.' };
 const WRITE = { file_path: 'hello.js', content: "console.log('Hello from demo-app');\n" };
-const text = (t: string, extra: Record<string, unknown> = {}) => ({
-  type: 'text' as const,
-  text: t,
-  firstDelayMs: 400,
-  delayMs: 60,
-  chunks: 14,
-  ...extra,
-});
+const text = streamedText;
 
 export const GEMINI_BASICS: BasicsOf = { agent: A, name: 'Gemini CLI', ready, ask, startup, working: () => working(), completedAt };
+
+const MULTISTEP: MultistepRun = {
+  dialogs: [GEMINI.writeDialog, GEMINI.shellDialog],
+  dialogMarks: ['write dialog', 'shell dialog'],
+  dialogCues: ['"? WriteFile  Writing to hello.js" / "Apply this change?"', '"Allow execution of [Shell]?"'],
+  approvedCues: ['allowed once', 'allowed once'],
+  exited: { state: 'exited', from: screen(GEMINI.goodbye), cue: '"Agent powering down. Goodbye!" summary, then the process exits' },
+};
 
 export const geminiScenarios: Scenario[] = [
   ...basicScenarios(GEMINI_BASICS),
@@ -122,36 +129,9 @@ export const geminiScenarios: Scenario[] = [
         text('It printed the greeting: all good.'),
       ],
     },
-    steps: [
-      ...ready,
-      ...ask('create a hello world script'),
-      waitText(GEMINI.writeDialog, 30_000, 'write dialog'),
-      wait(3000),
-      enter('approve'),
-      waitText(/Created hello\.js\./, 30_000, 'first turn finished'),
-      wait(5000),
-      ...ask('now run it', 'submit2'),
-      waitText(GEMINI.shellDialog, 30_000, 'shell dialog'),
-      wait(3000),
-      enter('approve2'),
-      waitText(/printed the greeting: all good\./, 30_000, 'second turn finished'),
-      wait(4000),
-      quit(),
-      waitExit(15_000, 'exit'),
-    ],
+    steps: multistepQuitSteps(GEMINI_BASICS, MULTISTEP),
     tailMs: 500,
-    expect: [
-      ...startup(),
-      working(),
-      { state: 'waiting', from: screen(GEMINI.writeDialog), cue: '"? WriteFile  Writing to hello.js" / "Apply this change?"' },
-      { state: 'working', from: atMark('approve'), cue: 'allowed once' },
-      completedAt(/Created hello\.js\./),
-      { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
-      { state: 'waiting', from: screen(GEMINI.shellDialog), cue: '"Allow execution of [Shell]?"' },
-      { state: 'working', from: atMark('approve2'), cue: 'allowed once' },
-      completedAt(/printed the greeting: all good\./),
-      { state: 'exited', from: screen(GEMINI.goodbye), cue: '"Agent powering down. Goodbye!" summary, then the process exits' },
-    ],
+    expect: multistepQuitExpect(GEMINI_BASICS, MULTISTEP),
   },
   {
     id: '16-api-error-400',

@@ -15,6 +15,7 @@ const HEADLESS_ARGS: Partial<Record<AgentName, string[]>> = {
   opencode: ['run', PROMPT],
   gemini: ['-p', PROMPT],
   pi: ['-p', PROMPT],
+  qwen: ['-p', PROMPT],
 };
 
 function pair(agent: AgentName, first: number): Scenario[] {
@@ -60,4 +61,5 @@ export const headlessScenarios: Scenario[] = [
   ...pair('opencode', 20),
   ...pair('gemini', 20),
   ...pair('pi', 20),
+  ...pair('qwen', 20),
 ];

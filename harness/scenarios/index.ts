@@ -5,6 +5,11 @@ import { codexScenarios } from './codex';
 import { dialogScenarios } from './dialogs';
 import { geminiScenarios } from './gemini';
 import { piScenarios } from './pi';
+import { continueScenarios } from './continue';
+import { copilotScenarios } from './copilot';
+import { kiloScenarios } from './kilocode';
+import { droidScenarios } from './droid';
+import { qwenScenarios } from './qwen';
 import { headlessScenarios } from './headless';
 import { numberedPlanScenarios } from './numberedPlans';
 import { opencodeScenarios } from './opencode';
@@ -18,6 +23,11 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...opencodeScenarios,
   ...geminiScenarios,
   ...piScenarios,
+  ...continueScenarios,
+  ...copilotScenarios,
+  ...kiloScenarios,
+  ...droidScenarios,
+  ...qwenScenarios,
   ...headlessScenarios,
   ...dialogScenarios,
   ...staleLineScenarios,

@@ -9,6 +9,7 @@ import { CODEX_BASICS } from './codex';
 import { GEMINI_BASICS } from './gemini';
 import { OPENCODE_BASICS } from './opencode';
 import { PI_BASICS } from './pi';
+import { QWEN_BASICS } from './qwen';
 
 const FENCE = '```';
 
@@ -57,6 +58,6 @@ const CLAUDE_BASICS: BasicsOf = {
 };
 
 /** Every verified agent's numbered plan. */
-export const numberedPlanScenarios: Scenario[] = [CLAUDE_BASICS, CODEX_BASICS, OPENCODE_BASICS, GEMINI_BASICS, PI_BASICS].map(
+export const numberedPlanScenarios: Scenario[] = [CLAUDE_BASICS, CODEX_BASICS, OPENCODE_BASICS, GEMINI_BASICS, PI_BASICS, QWEN_BASICS].map(
   numberedPlanScenario,
 );

@@ -3,21 +3,8 @@
  * completion line and no approval of its own: a turn's end is anchored on the reply's last words, and the
  * approval dialog comes from pi's own example extension `permission-gate` (it asks before `rm -rf`).
  */
-import {
-  type Scenario,
-  type Segment,
-  type Step,
-  atExit,
-  atMark,
-  atStart,
-  enter,
-  quit,
-  screen,
-  wait,
-  waitExit,
-  waitText,
-} from '../scenario';
-import { type BasicsOf, basicScenarios, dialogScenario, escInterruptScenario } from './basics';
+import { type Scenario, type Segment, type Step, atExit, atMark, atStart, quit, screen, wait, waitExit, waitText } from '../scenario';
+import { type BasicsOf, basicScenarios, dialogScenario, escInterruptScenario, streamedText, typedAsk } from './basics';
 
 const A = 'pi' as const;
 
@@ -48,19 +35,8 @@ const completedAt = (lastWords: RegExp): Segment => ({
   accept: ['idle'],
 });
 const ready: Step[] = [waitText(PI.ready, 30_000, 'prompt visible'), waitText(PI.model, 10_000), wait(1500)];
-const ask = (text: string, submitMark = 'submit'): Step[] => [
-  { do: 'type', text, charDelayMs: 20, mark: 'typing' },
-  wait(400),
-  enter(submitMark),
-];
-const text = (t: string, extra: Record<string, unknown> = {}) => ({
-  type: 'text' as const,
-  text: t,
-  firstDelayMs: 400,
-  delayMs: 60,
-  chunks: 14,
-  ...extra,
-});
+const ask = typedAsk(20, 400);
+const text = streamedText;
 const RM = { command: 'rm -rf build' };
 
 export const PI_BASICS: BasicsOf = { agent: A, name: 'pi', ready, ask, startup, working: () => working(), completedAt };

@@ -2,7 +2,7 @@
 # Installs the pinned agent CLIs used by the recording harness into <repo>/.agents
 # (git-ignored; NOT package.json dependencies).
 #
-#   scripts/agents/install.sh            # all five
+#   scripts/agents/install.sh            # all of them
 #   scripts/agents/install.sh claude-code codex
 #
 # Layout: .agents/<agent>/node_modules/... plus .agents/<agent>/.stamp-<pkg>@<version>.
@@ -22,6 +22,14 @@ declare -A SPEC=(
   [opencode]="opencode-ai@1.18.33"
   [gemini]="@google/gemini-cli@0.61.0"
   [pi]="@mariozechner/pi-coding-agent@0.73.1"
+  [qwen]="@qwen-code/qwen-code@0.24.4"
+  [continue-cli]="@continuedev/cli@1.5.47"
+  [copilot]="@github/copilot@1.0.102"
+  # 7.7.7: the newest version whose linux-x64 binary package is on the registry as well (7.8.1's is not).
+  [kilocode]="@kilocode/cli@7.7.7"
+  # The wrapper @factory/cli@0.225.1 fetches a binary of its own version, which the registry lacks: its
+  # platform package is installed and run directly.
+  [droid]="@factory/cli-linux-x64@0.225.2"
 )
 declare -A BIN=(
   [claude-code]="node_modules/@anthropic-ai/claude-code/bin/claude.exe"
@@ -29,6 +37,11 @@ declare -A BIN=(
   [opencode]="node_modules/opencode-ai/bin/opencode.exe"
   [gemini]="node_modules/@google/gemini-cli/bundle/gemini.js"
   [pi]="node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
+  [qwen]="node_modules/@qwen-code/qwen-code/cli-entry.js"
+  [continue-cli]="node_modules/@continuedev/cli/dist/cn.js"
+  [copilot]="node_modules/@github/copilot/npm-loader.js"
+  [kilocode]="node_modules/@kilocode/cli/bin/kilo"
+  [droid]="node_modules/@factory/cli-linux-x64/bin/droid"
 )
 declare -A POST=(
   # npm 11 may skip lifecycle scripts; both packages ship a placeholder stub in bin/
@@ -40,9 +53,18 @@ declare -A POST=(
   [gemini]="true"
   # pi is plain JS (Node >= 20.6); its optional native image/clipboard helpers are not needed.
   [pi]="true"
+  # Qwen Code is plain JS (esbuild chunks); its optional node-pty, clipboard and image helpers are not needed.
+  [qwen]="true"
+  # Continue CLI is one bundled JS file.
+  [continue-cli]="true"
+  # Copilot's loader runs the binary of its optional package @github/copilot-linux-x64 (installed with it).
+  [copilot]="true"
+  # Kilo's shim runs the binary of its optional package @kilocode/cli-linux-x64 (installed with it).
+  [kilocode]="true"
+  [droid]="true"
 )
-declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode [gemini]=gemini [pi]=pi )
-declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" [gemini]="0\.61\.0" [pi]="0\.73\.1" )
+declare -A LINK=( [claude-code]=claude [codex]=codex [opencode]=opencode [gemini]=gemini [pi]=pi [qwen]=qwen [continue-cli]=cn [copilot]=copilot [kilocode]=kilo [droid]=droid )
+declare -A VERSION_RE=( [claude-code]="2\.1\.328" [codex]="0\.169\.0" [opencode]="1\.18\.33" [gemini]="0\.61\.0" [pi]="0\.73\.1" [qwen]="0\.24\.4" [continue-cli]="1\.5\.47" [copilot]="1\.0\.102" [kilocode]="7\.7\.7" [droid]="0\.225\.2" )
 
 # Optional system tools the harness uses: bubblewrap (Codex warns "could not find bubblewrap on PATH"
 # on screen without it) and sqlite3 (to dump OpenCode's session DB). Root + apt only; never fatal.
@@ -63,7 +85,7 @@ if [ -z "${AGENTLENS_NO_APT:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/
 fi
 
 agents=("$@")
-[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode gemini pi)
+[ ${#agents[@]} -eq 0 ] && agents=(claude-code codex opencode gemini pi qwen continue-cli copilot kilocode droid)
 
 rc=0
 for a in "${agents[@]}"; do

@@ -35,6 +35,8 @@ export interface AgentDescriptor {
    * Enter, read off the screen (src/answer/cursorMenu.ts).
    */
   menu?: MenuShape;
+  /** Its plugin holds a permission or question dialog open until VS Code answers (OpenCode's, src/integrations/plugins). */
+  pluginAnswers?: true;
   /** What a user reads in the README's table of agents. */
   doc: {
     identifiedBy: string;

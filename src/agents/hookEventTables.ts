@@ -4,10 +4,12 @@ import { events as claudeCode } from './claude-code/hooks';
 import { events as codex } from './codex/hooks';
 import { events as gemini } from './gemini/hooks';
 import { events as hermes } from './hermes/hooks';
+import { events as qwen } from './qwen/hooks';
 
 export const EVENT_TABLES = {
   'claude-code': claudeCode,
   codex: codex,
   gemini: gemini,
   hermes: hermes,
+  qwen: qwen,
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
+import { checkedEntry, epochMs, evidence, mustParse, parseObject } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -158,18 +158,7 @@ class ClaudeDecoder implements LineDecoder {
   }
 
   private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
-    // Every decoded entry has these (Base); checked by hand first, because a failed zod parse costs microseconds
-    // per issue and a log of broken entries would cost that per line (`npm run bench`: many tiny and broken lines).
-    if (typeof entry.sessionId !== 'string' || typeof entry.timestamp !== 'string') {
-      this.problems.count('schema', `${String(entry.type)}: sessionId or timestamp is not a string`);
-      return [];
-    }
-    const r = schema.safeParse(entry);
-    if (!r.success) {
-      this.problems.count('schema', () => zodDetail(String(entry.type), r.error));
-      return [];
-    }
-    return then(r.data);
+    return checkedEntry(this.problems, ['sessionId', 'timestamp'], schema, entry, then);
   }
 
   line(text: string): LogEvent[] {

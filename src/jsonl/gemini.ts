@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
+import { checkedEntry, epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -151,16 +151,7 @@ class GeminiDecoder implements LineDecoder {
   }
 
   private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
-    if (typeof entry.timestamp !== 'string') {
-      this.problems.count('schema', `${String(entry.type)}: timestamp is not a string`);
-      return [];
-    }
-    const r = schema.safeParse(entry);
-    if (!r.success) {
-      this.problems.count('schema', () => zodDetail(String(entry.type), r.error));
-      return [];
-    }
-    return then(r.data);
+    return checkedEntry(this.problems, ['timestamp'], schema, entry, then);
   }
 }
 

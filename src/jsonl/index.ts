@@ -2,6 +2,7 @@ import type { AgentKind } from '../common/agents';
 import { createClaudeDecoder } from './claude';
 import { createCodexDecoder } from './codex';
 import { createGeminiDecoder } from './gemini';
+import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
 
 export { createOpenCodeDecoder } from './opencode';
@@ -16,6 +17,7 @@ export const LINE_DECODERS = {
   'claude-code': createClaudeDecoder,
   codex: createCodexDecoder,
   gemini: createGeminiDecoder,
+  qwen: createQwenDecoder,
 } satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => LineDecoder>>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;

@@ -24,8 +24,8 @@ export interface LogEvent {
   /** The agent's own record of taking a prompt: its turn starts exactly at `at` (typed, queued or sent by a tool). */
   prompt?: true;
   /**
-   * Completed only if the agent reports that the turn ended (a log that has no end-of-turn record: Gemini's):
-   * held until its turn-end hook, and dropped when a later record of the session says anything else.
+   * Told only if the agent reports that the turn ended (a log without an end-of-turn record: Gemini's, Qwen
+   * Code's): held until its turn-end hook, and dropped when a later record of the session says anything else.
    */
   ifTurnEnded?: true;
 }

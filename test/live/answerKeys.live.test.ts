@@ -6,7 +6,7 @@ import { byKey, CODEX_TRUST, menuChoice, storedWithAnswer } from '../../harness/
 import { NUMBERED_MENU } from '../../src/answer/numberedMenu';
 
 /**
- * The real Codex and Gemini CLI, whose hooks cannot hold a dialog without hiding it: their permission dialog is
+ * The real Codex, Gemini CLI and Qwen Code, whose hooks cannot hold a dialog without hiding it: their permission dialog is
  * answered with the one key read off the live screen, through the same function the Needs-you row's buttons use
  * (answerWithKey), fed with the detector's screen of the PTY and typing into it; the dialog must show the command
  * the agent's own hook reported. The mock model shows what the agent did.
@@ -16,13 +16,15 @@ const CASES = [
   { agent: 'codex' as const, choice: 'deny' as const, scenario: '05-approval-deny', done: /You canceled the request to run/ },
   { agent: 'gemini' as const, choice: 'allow' as const, scenario: '04-shell-approve', done: /directory has been removed\./ },
   { agent: 'gemini' as const, choice: 'deny' as const, scenario: '05-shell-deny', done: /Request cancelled\./ },
+  { agent: 'qwen' as const, choice: 'allow' as const, scenario: '04-shell-approve', done: /directory has been removed\./ },
+  { agent: 'qwen' as const, choice: 'deny' as const, scenario: '05-shell-deny', done: /- Shell rm -rf build/ },
 ];
 
 /** The stored scenario, with the held dialog answered by `answer` instead of the keys a person typed. */
 const withKeyAnswer = (agent: string, id: string, answer: Step): Scenario =>
   storedWithAnswer(agent, id, answer, agent === 'codex' ? { before: CODEX_TRUST } : {});
 
-describe('live: answering dialogs with the keys read off the screen (Codex’s and Gemini CLI’s digits, the generic shape)', function () {
+describe('live: answering dialogs with the keys read off the screen (Codex’s, Gemini CLI’s and Qwen Code’s digits, the generic shape)', function () {
   this.timeout(240_000);
   for (const c of CASES) {
     it(`${c.agent}: ${c.choice} by key — the option read off the screen, the dialog closes, the agent moves on`, async () => {

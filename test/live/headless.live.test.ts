@@ -23,6 +23,16 @@ const CASES: [string, string, 'completed' | 'failed'][] = [
   ['gemini', '21-headless-server-error', 'failed'],
   ['pi', '20-headless-ok', 'completed'],
   ['pi', '21-headless-server-error', 'failed'],
+  ['qwen', '20-headless-ok', 'completed'],
+  ['qwen', '21-headless-server-error', 'failed'],
+  ['copilot', '20-headless-ok', 'completed'],
+  ['copilot', '21-headless-server-error', 'failed'],
+  ['continue-cli', '20-headless-ok', 'completed'],
+  ['continue-cli', '21-headless-server-error', 'failed'],
+  ['droid', '20-headless-ok', 'completed'],
+  ['droid', '21-headless-server-error', 'failed'],
+  ['kilocode', '20-headless-ok', 'completed'],
+  // Kilo Code retries a failing server for ~80 s before it exits 1: its recording (test/fixtures/live) covers that.
 ];
 
 describe('live: headless runs of the real CLIs', function () {

@@ -36,6 +36,11 @@ const CASES: [string, () => Scenario][] = [
   ['gemini', () => scenario('gemini', '09-multistep-quit')],
   // pi asks only through an extension: its own example permission-gate.
   ['pi', () => approveThenQuit('pi', '04-gate-approve')],
+  ['qwen', () => scenario('qwen', '09-multistep-quit')],
+  ['copilot', () => scenario('copilot', '09-multistep-quit')],
+  ['continue-cli', () => scenario('continue-cli', '09-multistep-quit')],
+  ['droid', () => scenario('droid', '09-multistep-quit')],
+  ['kilocode', () => scenario('kilocode', '09-multistep-quit')],
 ];
 
 describe('live: real agent CLIs, detector on the live stream', function () {

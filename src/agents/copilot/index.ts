@@ -6,7 +6,8 @@ export const agent: AgentDescriptor = {
   rank: 7,
   screen,
   doc: {
-    identifiedBy: 'command line (`copilot`; package `@github/copilot`; headless `-p`, `--prompt`), process',
-    verified: 'unverified: the generic rules and the generic dialog shape',
+    identifiedBy: 'command line (`copilot`; package `@github/copilot`; headless `-p`, `--prompt`), process, its header and window title',
+    verified:
+      'all seven, live in the harness against the loopback chat-completions mock (its own BYOK provider settings, offline mode): answer, question, shell and file approvals approved and denied, its folder-trust dialog, Esc Esc, HTTP 500 (five retries, then failed), HTTP 400, `/exit`, headless `-p`, a numbered plan that quotes a dialog; not yet its hooks (their payloads name no event) or its session log',
   },
 };

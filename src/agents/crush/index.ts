@@ -7,6 +7,7 @@ export const agent: AgentDescriptor = {
   screen,
   doc: {
     identifiedBy: 'command line (`crush`; package `@charmland/crush`; headless `run`), process',
-    verified: 'unverified: the generic rules and the generic dialog shape',
+    verified:
+      'unverified: its npm package (`@charmland/crush`) only downloads the Go binary from GitHub at install, which cannot be reached where Agent Lens is tested; the generic rules and the generic dialog shape',
   },
 };

@@ -16,6 +16,7 @@ export const agent: AgentDescriptor = {
   screen,
   configDir: (env, home) => env.OPENCODE_CONFIG_DIR || path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode'),
   hooks: 'plugin',
+  pluginAnswers: true,
   logs: { format: 'sqlite', setting: 'agentLens.sessionLogs.opencodeDatabases', defaultPath: databasePath },
   doc: {
     identifiedBy: 'command line, process, OpenTUI query, screen',

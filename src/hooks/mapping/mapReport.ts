@@ -70,7 +70,8 @@ export class HookMapper {
       logPath: str(r.payload, 'transcript_path'),
     };
     if (!meaning) return out;
-    if (meaning.kind === 'turn-end') out.turnEnd = true;
+    // A failed turn has ended too: a log may hold that turn's failure until the agent says it gave up (Qwen Code's retries).
+    if (meaning.kind === 'turn-end' || meaning.kind === 'failed') out.turnEnd = true;
     if (meaning.kind === 'wait' && meaning.repeat && this.dialogOpen.get(key)) return out;
     const word = toWord(meaning);
     if (!word) return out;

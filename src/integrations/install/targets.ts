@@ -8,6 +8,7 @@ import {
   CODEX_USER_NOTE,
   codexUserHooksFile,
   geminiSettingsFile,
+  qwenSettingsFile,
   hermesPlugin,
   hermesPluginTarget,
   installPlugin,
@@ -46,7 +47,7 @@ export interface HookTarget {
   uninstall(): boolean;
 }
 
-/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI). */
+/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code). */
 function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
   const entries = hookEntries(agent, ctx.reporter);
   const status = (): HookStatus => {
@@ -101,6 +102,7 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
     pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
     jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(env, home), ctx),
+    jsonTarget('qwen', 'user', dirs.qwen ? path.join(dirs.qwen, 'settings.json') : qwenSettingsFile(env, home), ctx),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

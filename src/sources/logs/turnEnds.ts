@@ -5,10 +5,11 @@ import type { LogEvent } from '../../jsonl';
 const SESSIONS_HELD = 256;
 
 /**
- * Replies that end their turn only if the agent says the turn ended (`LogEvent.ifTurnEnded`: Gemini's chat log,
- * whose last reply looks like any reply before a tool call). The newest one per session is held; any other record
- * of the session (a tool's result, a new prompt, a cancel) drops it; the agent's turn-end hook releases it as the
- * log's own word that the turn completed. Used by the live log source and by replays alike.
+ * Records that end their turn only if the agent says the turn ended (`LogEvent.ifTurnEnded`): Gemini's and Qwen
+ * Code's last reply, which looks like any reply before a tool call or one cut short by Esc, and Qwen Code's failed
+ * attempt, which it may retry. The newest one per session is held; any other record of the session (a tool's
+ * result, a new prompt, a cancel, the next attempt) drops it; the agent's turn-end hook releases it as the log's
+ * own word on how the turn ended. Used by the live log source and by replays alike.
  */
 export class TurnEnds {
   private readonly held = new Map<string, { event: LogEvent; file?: string }>();
@@ -24,7 +25,7 @@ export class TurnEnds {
   }
 
   /**
-   * The agent reported that its session's turn ended: the held reply, as a completed turn, once. Undefined when
+   * The agent reported that its session's turn ended: the held record, as the turn's end, once. Undefined when
    * the log holds none (the turn ended with its own outcome — a cancel, an error — or wrote no reply).
    */
   release(agent: AgentKind, sessionId: string): { event: LogEvent; file?: string } | undefined {

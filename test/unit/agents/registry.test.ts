@@ -72,7 +72,14 @@ describe('agent registry: one folder per agent, every list agrees', () => {
 
   it('hook files and session logs live in each agent’s own configuration folder, as its environment says', () => {
     const ctx = {
-      env: { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_CONFIG_DIR: '/o', HERMES_HOME: '/h', GEMINI_CLI_HOME: '/g' },
+      env: {
+        CLAUDE_CONFIG_DIR: '/c',
+        CODEX_HOME: '/x',
+        OPENCODE_CONFIG_DIR: '/o',
+        HERMES_HOME: '/h',
+        GEMINI_CLI_HOME: '/g',
+        QWEN_HOME: '/q',
+      },
       home: '/home/u',
       reporter: '/r',
       opencodePluginSource: '/p.js',
@@ -86,6 +93,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         ['claude-code', '/c'],
         ['codex', '/x'],
         ['gemini', '/g/.gemini'],
+        ['qwen', '/q'],
       ],
     );
     assert.deepStrictEqual(

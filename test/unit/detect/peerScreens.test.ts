@@ -4,6 +4,9 @@ import { replayCast } from '../../../src/replay/replay';
 import { signatureOf } from '../../../src/detect/signatures';
 import type { AgentKind } from '../../../src/common/agents';
 import { recordings } from '../helpers';
+import { AGENTS } from '../../../src/agents/registry';
+import { UNVERIFIED } from '../../../src/agents/descriptor';
+import { AGENT_COMMAND } from '../../../harness/commandLine';
 
 /**
  * Issue 28: the screens other open detectors test themselves with (their shapes, published), and the classes our
@@ -233,13 +236,13 @@ describe('peer screens: Cursor Agent (issue 28, class 7; unverified: built from 
 
 describe('streamed replies with numbered plans, from every verified agent (issue 28, class 8)', () => {
   const plans = recordings('live').filter((r) => r.scenario === '28-numbered-plan');
-  it('are recorded for the five verified agents', () => {
-    assert.deepStrictEqual(plans.map((p) => p.agent).sort(), ['claude-code', 'codex', 'gemini', 'opencode', 'pi']);
+  it('are recorded for every verified agent', () => {
+    const verified = AGENTS.filter((a) => a.screen.seenIn !== UNVERIFIED).map((a) => a.id);
+    assert.deepStrictEqual(plans.map((p) => p.agent).sort(), verified.sort());
   });
   for (const p of plans) {
     it(`${p.agent}: a plan that quotes a dialog never reads waiting while it streams or after`, () => {
-      const command = p.agent === 'claude-code' ? 'claude' : p.agent;
-      const res = replayCast(p.cast, { commandLine: command });
+      const res = replayCast(p.cast, { commandLine: AGENT_COMMAND[p.agent] });
       const waits = res.detections.filter((d) => d.state === 'waiting');
       assert.deepStrictEqual(waits, []);
       assert.ok(res.detections.some((d) => d.state === 'working'));

@@ -10,6 +10,13 @@ import { ROOT } from '../helpers';
 
 const RECORDINGS = path.join(ROOT, 'test/fixtures/recordings');
 
+/** `agent/scenario` is a stored recording; `live/agent/scenario` one the harness made (test/fixtures/live). */
+function where(key: string): { agent: string; dir: string } {
+  const parts = key.split('/');
+  if (parts[0] !== 'live') return { agent: parts[0], dir: path.join(RECORDINGS, parts[0], parts[1]) };
+  return { agent: parts[1], dir: path.join(ROOT, 'test/fixtures/live', parts[1], parts[2]) };
+}
+
 /**
  * What each stored recording's hooks say, read from the recording's FACTS.md and screen (not from this code):
  * event → state[/wait kind][/reason]. Unmapped events (SessionStart, MessageDisplay, PreModelRequest, bus
@@ -50,6 +57,20 @@ const EXPECTED: Record<string, string[]> = {
   'gemini/01-idle-start': [],
   'gemini/04-shell-approve': ['BeforeAgent→working', 'Notification→waiting/permission', 'AfterTool→working'],
   'gemini/07-esc-interrupt': ['BeforeAgent→working'],
+  // Qwen Code: a tool's result goes back with an UserPromptSubmit of its own (no new turn); a denial and an Esc fire nothing.
+  'live/qwen/01-idle-start': [],
+  'live/qwen/02-plain-answer': ['UserPromptSubmit→working', 'Stop→completed'],
+  'live/qwen/04-shell-approve': [
+    'UserPromptSubmit→working',
+    'PermissionRequest→waiting/permission',
+    'PostToolUse→working',
+    'UserPromptSubmit→working',
+    'Stop→completed',
+  ],
+  'live/qwen/05-shell-deny': ['UserPromptSubmit→working', 'PermissionRequest→waiting/permission'],
+  'live/qwen/07-esc-interrupt': ['UserPromptSubmit→working'],
+  'live/qwen/16-api-error-400': ['UserPromptSubmit→working', 'StopFailure→failed/API error 400'],
+  'live/qwen/08-server-error-500': ['UserPromptSubmit→working', 'StopFailure→failed/API error 500'],
   'opencode/01-idle': [],
   'opencode/02-plain-answer': ['session.status→working', 'session.status→working', 'session.status→working', 'session.status→completed'],
   'opencode/04-permission-approve': [
@@ -88,8 +109,7 @@ function mapped(agent: string, dir: string) {
 
 describe('hook mapping against every stored recording’s hook payloads', () => {
   for (const [key, want] of Object.entries(EXPECTED)) {
-    const [agent, scenario] = key.split('/');
-    const dir = path.join(RECORDINGS, agent, scenario);
+    const { agent, dir } = where(key);
     it(`${key}: ${want.length ? want.filter((w, i) => want.indexOf(w) === i).join(', ') : 'nothing to report'}`, () => {
       const got = mapped(agent, dir)
         .filter((x) => x.r.word)
@@ -104,8 +124,7 @@ describe('hook mapping against every stored recording’s hook payloads', () => 
   it('each hook wait falls in a waiting interval of the recording’s expected states (within 1.5 s), and each completion at its end', () => {
     let checked = 0;
     for (const key of Object.keys(EXPECTED)) {
-      const [agent, scenario] = key.split('/');
-      const dir = path.join(RECORDINGS, agent, scenario);
+      const { agent, dir } = where(key);
       const castFile = path.join(dir, 'session.cast');
       const expectedFile = path.join(dir, 'expected.json');
       if (!fs.existsSync(castFile) || !fs.existsSync(expectedFile)) continue;

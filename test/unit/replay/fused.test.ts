@@ -8,6 +8,20 @@ import { replayCast } from '../../../src/replay/replay';
 import { agreement, parseExpected } from '../../../src/replay/score';
 import { castStartMs, recordedReports, recordingLog } from '../../../harness/recordingLogs';
 import { COMMAND_OF, type RecordingFixture, recordings } from '../helpers';
+import { HookMapper } from '../../../src/hooks/mapping/mapReport';
+import type { Report } from '../../../src/hooks/report';
+
+/** The reports that say a turn ended. */
+function turnEndReports(reports: Report[]): Report[] {
+  const m = new HookMapper();
+  return reports.filter((r) => m.map(r).turnEnd === true);
+}
+
+/** Whether any recorded hook report at or after `at` says its turn ended. */
+function turnEndedAfter(reports: Report[], at: number): boolean {
+  const m = new HookMapper();
+  return reports.some((r) => m.map(r).turnEnd === true && r.at >= at);
+}
 
 /** Reasons for a failed turn that the user caused (Esc, No, dismissing a question). */
 const USER_STOPS = /interrupted|rejected|dismissed/;
@@ -41,8 +55,9 @@ describe('fused replay: screen + session log through the store', () => {
       const expected = parseExpected(r.expectedText);
       const plain = agreement(replayCast(r.cast, { commandLine: COMMAND_OF[r.agent] }).detections, expected);
       const logs = [decodeLogFile(log, fs.readFileSync(log, 'utf8'))];
-      // A log that holds replies until the agent says its turn ended (Gemini's) needs the recorded hooks that say so.
-      const hooks = logs[0].events.some((e) => e.ifTurnEnded) ? recordedReports(r.dir, r.agent) : undefined;
+      // A log that holds replies until the agent says its turn ended (Gemini's, Qwen Code's) needs the recorded
+      // hooks that say so, and only those: what the log says is scored here, not what the other hooks say.
+      const hooks = logs[0].events.some((e) => e.ifTurnEnded) ? turnEndReports(recordedReports(r.dir, r.agent)) : undefined;
       const fused = replayFused(r.cast, { commandLine: COMMAND_OF[r.agent], logs, hooks, t0Ms: startOf(r) });
       const score = agreement(fused.changes, expected);
       rows.push(
@@ -80,7 +95,9 @@ describe('fused replay: screen + session log through the store', () => {
       );
       // A reply that ends with a question is shown as the wait it is, over the completed turn it ends.
       const asks = fused.changes.filter((c) => c.state !== 'exited').at(-1)?.waitKind === 'reply-question';
-      if (endOfLog?.state === 'completed' && !asks)
+      // A reply the log holds is told only when the agent says the turn ended (none does after Qwen Code's Esc).
+      const told = !endOfLog?.ifTurnEnded || turnEndedAfter(hooks ?? [], endOfLog.at);
+      if (endOfLog?.state === 'completed' && !asks && told)
         assert.ok(
           fused.changes.some((c) => c.state === 'completed' && c.source === 'jsonl-watcher'),
           'a completed turn from the log',

@@ -1,13 +1,5 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { castStartMs, recordedReports, recordingLog } from '../../../harness/recordingLogs';
-import { AGENT_COMMAND } from '../../../harness/commandLine';
-import { parseCast } from '../../../src/formats/cast';
-import { replayFused, type ShownChange } from '../../../src/replay/fused';
-import { decodeLogFile } from '../../../src/replay/logFiles';
-import { agreement, parseExpected } from '../../../src/replay/score';
-import { FIXTURES } from '../helpers';
+import { atRest, fusedRecording, showChanges as show } from './fusedRecording';
 
 /**
  * Gemini CLI 0.61.0's turns through everything it gives: the screen, its chat log and its hooks, replayed from
@@ -15,30 +7,7 @@ import { FIXTURES } from '../helpers';
  * has no end-of-turn record, so a finished turn is its last reply, told when AfterAgent says the turn ended;
  * a cancel, a denied tool and an API error are the log's own outcomes.
  */
-const DIR = path.join(FIXTURES, 'live', 'gemini');
-
-function fused(scenario: string, withHooks = true) {
-  const dir = path.join(DIR, scenario);
-  const castFile = path.join(dir, 'session.cast');
-  const cast = parseCast(fs.readFileSync(castFile, 'utf8'), castFile);
-  const t0Ms = castStartMs(dir, cast)!;
-  const log = recordingLog(dir);
-  assert.ok(log, `${scenario}: no chat log`);
-  // As the hub receives them: the harness logger's copy of each payload, at the time it fired.
-  const hooks = withHooks ? recordedReports(dir, 'gemini') : [];
-  const { changes } = replayFused(cast, {
-    commandLine: AGENT_COMMAND.gemini,
-    logs: [decodeLogFile(log!, fs.readFileSync(log!, 'utf8'))],
-    hooks,
-    t0Ms,
-  });
-  const expected = parseExpected(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
-  return { changes, strict: agreement(changes, expected).strict };
-}
-
-const show = (changes: ShownChange[]) =>
-  changes.map((c) => `${c.t} ${c.state}${c.reason ? `(${c.reason})` : ''}${c.waitKind ? `/${c.waitKind}` : ''} ${c.source}`).join('\n');
-const atRest = (changes: ShownChange[]) => changes.filter((c) => c.state !== 'exited').at(-1)!;
+const fused = (scenario: string, withHooks = true) => fusedRecording('gemini', scenario, withHooks);
 
 describe('Gemini CLI: screen, chat log and hooks together (real recordings)', () => {
   const ENDS: Record<string, [state: string, source: string, reason?: string]> = {

@@ -176,12 +176,16 @@ describe('session-log source (real files, real watcher)', function () {
 
   it('defaults follow the CLIs’ own variables', () => {
     assert.deepStrictEqual(
-      defaultLogLocations({ CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g' }, '/h'),
+      defaultLogLocations(
+        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q' },
+        '/h',
+      ),
       {
         'claude-code': ['/c'],
         codex: ['/x'],
         opencode: ['/o.db'],
         gemini: ['/g/.gemini'],
+        qwen: ['/q'],
       },
     );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
@@ -189,6 +193,7 @@ describe('session-log source (real files, real watcher)', function () {
       codex: ['/h/.codex'],
       opencode: ['/h/.local/share/opencode/opencode.db'],
       gemini: ['/h/.gemini'],
+      qwen: ['/h/.qwen'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { checkedEntry, epochMs, evidence, mustParse, parseObject } from './common';
+import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
+
+/**
+ * Qwen Code 0.24.4 chat logs (`$QWEN_HOME/projects/<sanitized cwd>/chats/<session id>.jsonl`; FACTS.md in
+ * test/fixtures/live/qwen). Every record names its session and time (`{uuid, parentUuid, sessionId, timestamp,
+ * type, provenance, …}`): `user` (a prompt), `assistant` (one whole model response, written once it has
+ * streamed, with its tool calls as `functionCall` parts), `tool_result` (a tool's result going back to the model)
+ * and `system` records, of which the `ui_telemetry` ones carry `qwen-code.api_error` (an attempt that failed).
+ * A tool the user did not allow, or cut short, leaves a result that says so, and nothing after it.
+ *
+ * A response without tool calls is the turn's last. The log has no record of a turn's end, though, and nothing
+ * marks a response cut short by Esc, so such a reply is completed only if the agent reports that the turn ended
+ * (`ifTurnEnded`: its Stop hook, src/sources/logs/turnEnds.ts).
+ */
+
+/** Every relevant line holds one of these (Qwen Code writes compact JSON.stringify output). */
+export const QWEN_NEEDLES = ['"type":"user"', '"type":"assistant"', '"type":"tool_result"', '"qwen-code.api_error"'] as const;
+
+const Part = z.object({ text: z.string().nullish(), functionCall: z.unknown(), functionResponse: z.unknown() });
+const Record_ = z.object({
+  uuid: z.string().nullish(),
+  sessionId: z.string(),
+  timestamp: z.string(),
+  type: z.string(),
+  provenance: z.string().nullish(),
+  cwd: z.string().nullish(),
+});
+const Said = Record_.extend({ message: z.object({ parts: z.array(Part).nullish() }) });
+const Telemetry = Record_.extend({
+  systemPayload: z.object({
+    uiEvent: z.object({
+      'event.name': z.string(),
+      status_code: z.union([z.number(), z.string()]).nullish(),
+      error_type: z.string().nullish(),
+    }),
+  }),
+});
+
+type Said = z.infer<typeof Said>;
+type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'prompt' | 'ifTurnEnded'>;
+
+/** A tool's result when it never ran (cut short by the user), and the words of a "No" in its dialog. */
+const CANCELLED = '[Operation Cancelled]';
+const NOT_ALLOWED = /\bdid not allow\b/;
+
+/** The error of a tool's result that says the tool was cancelled, if it says that. */
+function cancelledReason(response: unknown): string | undefined {
+  const r = response && typeof response === 'object' ? (response as { response?: unknown }).response : undefined;
+  const error = r && typeof r === 'object' ? (r as { error?: unknown }).error : undefined;
+  return typeof error === 'string' && error.startsWith(CANCELLED) ? error.slice(0, 200) : undefined;
+}
+
+/** The provenance of the system's own messages (not a prompt anyone sent). */
+const SYSTEM = 'system';
+
+export function createQwenDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+  return new QwenDecoder(onProblem);
+}
+
+/** One chat log's reader: the turn in progress is all it keeps. */
+class QwenDecoder implements LineDecoder {
+  readonly problems: ProblemCounter;
+  private turn?: { id?: string; ended: boolean };
+
+  constructor(onProblem?: (kind: string, detail: string) => void) {
+    this.problems = new ProblemCounter(onProblem);
+  }
+
+  line(text: string): LogEvent[] {
+    try {
+      if (!mustParse(text, QWEN_NEEDLES)) return [];
+      const entry = parseObject(text, this.problems);
+      return entry ? this.decode(entry) : [];
+    } catch (err) {
+      this.problems.count('internal', (err as Error).message); // never throw into the file watcher
+      return [];
+    }
+  }
+
+  private decode(entry: Record<string, unknown>): LogEvent[] {
+    switch (entry.type) {
+      case 'user':
+        return this.checked(Said, entry, (u) => this.onPrompt(u));
+      case 'assistant':
+        return this.checked(Said, entry, (r) => this.onResponse(r));
+      case 'tool_result':
+        return this.checked(Said, entry, (t) => this.onToolResult(t));
+      case 'system':
+        return entry.subtype === 'ui_telemetry' ? this.checked(Telemetry, entry, (s) => this.onTelemetry(s)) : [];
+      default:
+        return [];
+    }
+  }
+
+  private onPrompt(u: Said): LogEvent[] {
+    if (u.provenance === SYSTEM) return [];
+    const parts = u.message.parts ?? [];
+    if (parts.some((p) => p.functionResponse !== undefined)) return this.onToolResult(u);
+    this.turn = { id: u.uuid ?? undefined, ended: false };
+    const first = parts.find((p) => typeof p.text === 'string')?.text ?? '';
+    return this.event(u, { state: 'working', evidence: evidence('qwen.prompt', first), prompt: true });
+  }
+
+  private onResponse(r: Said): LogEvent[] {
+    const calls = (r.message.parts ?? []).filter((p) => p.functionCall !== undefined).length;
+    if (calls) return this.going(r, 'qwen.response', `${calls} tool calls`);
+    if (!this.turn || this.turn.ended) return [];
+    return this.event(r, { state: 'completed', evidence: evidence('qwen.response', 'text'), ifTurnEnded: true });
+  }
+
+  /**
+   * A tool's result goes back to the model and the turn goes on, unless the tool never ran: `[Operation
+   * Cancelled] Reason: User did not allow tool call` after "No" in its dialog (nothing follows: Qwen Code ends the
+   * turn without asking the model again, and fires no Stop), or after an Esc.
+   */
+  private onToolResult(t: Said): LogEvent[] {
+    const cancelled = (t.message.parts ?? []).map((p) => cancelledReason(p.functionResponse)).find((r) => r !== undefined);
+    if (cancelled === undefined) return this.going(t, 'qwen.tool-result', 'tool result');
+    const reason = NOT_ALLOWED.test(cancelled) ? 'permission rejected' : 'interrupted';
+    return this.end(t, { state: 'failed', reason, evidence: evidence('qwen.tool-result', cancelled) });
+  }
+
+  /**
+   * An attempt that failed. A client error other than a timeout or a rate limit is final (Qwen Code does not retry
+   * it: one record, then its StopFailure hook); any other is retried, so its failure is held until the agent
+   * reports that the turn ended, and the next attempt's record replaces it.
+   */
+  private onTelemetry(s: z.infer<typeof Telemetry>): LogEvent[] {
+    const ev = s.systemPayload.uiEvent;
+    if (ev['event.name'] !== 'qwen-code.api_error') return [];
+    const status = Number(ev.status_code);
+    const code = Number.isInteger(status) && status > 0 ? ` ${status}` : '';
+    const e: Emit = {
+      state: 'failed',
+      reason: `API error${code}`,
+      evidence: evidence('qwen.api-error', `${ev.error_type ?? 'error'}${code}`),
+    };
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) return this.end(s, e);
+    if (!this.turn || this.turn.ended) return [];
+    return this.event(s, { ...e, ifTurnEnded: true });
+  }
+
+  /** The turn goes on (a tool call, its result). */
+  private going(m: z.infer<typeof Record_>, record: string, detail: string): LogEvent[] {
+    if (!this.turn || this.turn.ended) return [];
+    return this.event(m, { state: 'working', evidence: evidence(record, detail) });
+  }
+
+  private end(m: z.infer<typeof Record_>, e: Emit): LogEvent[] {
+    if (!this.turn || this.turn.ended) return [];
+    this.turn.ended = true;
+    return this.event(m, e);
+  }
+
+  private event(m: z.infer<typeof Record_>, e: Emit): LogEvent[] {
+    const at = epochMs(m.timestamp);
+    if (Number.isNaN(at)) {
+      this.problems.count('timestamp', `${m.type}: ${m.timestamp}`);
+      return [];
+    }
+    const out: LogEvent = { agent: 'qwen', sessionId: m.sessionId, at, ...e };
+    if (m.cwd) out.cwd = m.cwd;
+    if (this.turn?.id) out.turn = this.turn.id;
+    return [out];
+  }
+
+  private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
+    return checkedEntry(this.problems, ['sessionId', 'timestamp'], schema, entry, then);
+  }
+}
