@@ -234,7 +234,9 @@ async function answerFromInputBox(answer: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.view.extension.agentLens');
     await ui('readme-answer', {
       actions: [
-        { click: '.part.sidebar .monaco-list-row', hasText: 'asked a question' },
+        // The question's own row (its text is the question); the terminal's row above it says "asked a question"
+        // too, and a click there only shows the terminal.
+        { click: '.part.sidebar .monaco-list-row', hasText: 'delete the cache folder?' },
         { waitFor: QUICK_INPUT, hasText: 'asks' },
         { fill: QUICK_INPUT_FIELD, text: answer },
         { sleep: 300 },
