@@ -4,8 +4,7 @@
  * streaming on screen), so a turn's end is anchored on the reply's last words. The approval box takes the place of
  * the input box while the spinner row above it keeps counting.
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, key, screen, wait, waitExit, waitText } from '../scenario';
-import type { AgentName } from '../homeBase';
+import { type Scenario, type Segment, type Step, atExit, atMark, atStart, key, screen, wait, waitText } from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -131,45 +130,6 @@ function errorScenario(id: string, status: number, message: string | undefined, 
   };
 }
 
-const PROMPT = 'Give me a one-line summary of this repository.';
-
-/** `cn -p "…"`: one answer printed and exit 0; against HTTP 400 on every request, an error and exit code ≠ 0. */
-function headless(agent: AgentName): Scenario[] {
-  const args = ['-p', PROMPT];
-  return [
-    {
-      id: '20-headless-ok',
-      agent,
-      description: '`cn -p "…"`: one plain answer printed, exit code 0.',
-      args,
-      mock: {
-        title: 'Summary',
-        turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }],
-      },
-      steps: [waitExit(120_000, 'exit')],
-      tailMs: 500,
-      expect: [
-        { state: 'working', from: atStart, cue: 'headless run (cn -p) until it exits' },
-        { state: 'completed', from: atExit, cue: 'exit code 0' },
-      ],
-    },
-    {
-      id: '21-headless-server-error',
-      agent,
-      description: '`cn -p "…"` against a server that answers every request with HTTP 400: an error, exit code ≠ 0.',
-      args,
-      mock: { title: 'Summary', turns: [{ type: 'error', status: 400, sticky: true }] },
-      steps: [waitExit(180_000, 'exit')],
-      tailMs: 500,
-      timeoutMs: 240_000,
-      expect: [
-        { state: 'working', from: atStart, cue: 'headless run (cn -p) until it exits' },
-        { state: 'failed', from: atExit, cue: 'exit code ≠ 0' },
-      ],
-    },
-  ];
-}
-
 export const continueScenarios: Scenario[] = [
   ...basicScenarios(CONTINUE_BASICS),
   dialogScenario(CONTINUE_BASICS, {
@@ -231,6 +191,5 @@ export const continueScenarios: Scenario[] = [
     30_000,
     'Every request answers HTTP 400 "Invalid request": not retried, "Error: 400 …" ends the turn.',
   ),
-  ...headless(A),
   numberedPlanScenario(CONTINUE_BASICS),
 ];

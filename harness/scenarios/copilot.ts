@@ -4,7 +4,7 @@
  * a turn's end is anchored on the reply's last words with the resting footer back below them. Esc interrupts only
  * when pressed twice (`esc esc interrupt`); a single Esc answers an approval dialog with "No" and stops the turn.
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, enter, key, screen, wait, waitExit, waitText } from '../scenario';
+import { type Scenario, type Segment, type Step, atExit, atMark, atStart, enter, key, screen, wait, waitText } from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -207,39 +207,6 @@ const multistep: Scenario = {
   expect: multistepQuitExpect(COPILOT_BASICS, MULTISTEP),
 };
 
-const PROMPT = 'Give me a one-line summary of this repository.';
-const headless: Scenario[] = [
-  {
-    id: '20-headless-ok',
-    agent: A,
-    description: '`copilot -p "…"`: the answer and a usage summary printed, exit code 0.',
-    args: ['-p', PROMPT],
-    mock: {
-      turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }],
-    },
-    steps: [waitExit(120_000, 'exit')],
-    tailMs: 500,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (copilot -p) until it exits' },
-      { state: 'completed', from: atExit, cue: 'exit code 0' },
-    ],
-  },
-  {
-    id: '21-headless-server-error',
-    agent: A,
-    description: '`copilot -p "…"` against a server that answers every request with HTTP 400: an error, exit code ≠ 0.',
-    args: ['-p', PROMPT],
-    mock: { turns: [{ type: 'error', status: 400, sticky: true }] },
-    steps: [waitExit(180_000, 'exit')],
-    tailMs: 500,
-    timeoutMs: 240_000,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (copilot -p) until it exits' },
-      { state: 'failed', from: atExit, cue: 'exit code ≠ 0' },
-    ],
-  },
-];
-
 const folderTrust: Scenario = {
   id: '30-folder-trust',
   agent: A,
@@ -283,7 +250,6 @@ export const copilotScenarios: Scenario[] = [
   errors[0]!,
   multistep,
   errors[1]!,
-  ...headless,
   {
     ...numberedPlanScenario(COPILOT_BASICS),
     steps: [...ready, ...ask('Plan the parser fix.'), waitText(doneRe(PLAN_DONE), 60_000, 'done'), wait(6000)],

@@ -5,7 +5,7 @@
  * the Stop hook runs, so a turn ends when the reply is on screen and no spinner row is left above the mode row.
  * Every tool call asks first (autonomy Off), except in 06, started with `--auto low`.
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, key, screen, wait, waitExit, waitText } from '../scenario';
+import { type Scenario, type Segment, type Step, atMark, atStart, key, screen, wait, waitText } from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -246,43 +246,6 @@ const badRequest: Scenario = {
   ],
 };
 
-const PROMPT = 'Give me a one-line summary of this repository.';
-
-/** `droid exec "…"`: the reply (or "Error during droid execution: Exec failed") printed, then the exit code is the outcome. */
-const headless: Scenario[] = [
-  {
-    id: '20-headless-ok',
-    agent: A,
-    description: '`droid exec "…"`: one plain answer printed, exit code 0.',
-    args: ['exec', PROMPT],
-    mock: {
-      title: 'Summary',
-      turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }],
-    },
-    steps: [waitExit(120_000, 'exit')],
-    tailMs: 500,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (droid exec) until it exits' },
-      { state: 'completed', from: atExit, cue: 'exit code 0' },
-    ],
-  },
-  {
-    id: '21-headless-server-error',
-    agent: A,
-    description:
-      '`droid exec "…"` against a server that answers every request with HTTP 400: "Error during droid execution: Exec failed", exit code 1.',
-    args: ['exec', PROMPT],
-    mock: { title: 'Summary', turns: [{ type: 'error', status: 400, sticky: true }] },
-    steps: [waitExit(180_000, 'exit')],
-    tailMs: 500,
-    timeoutMs: 240_000,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (droid exec) until it exits' },
-      { state: 'failed', from: atExit, cue: 'exit code ≠ 0' },
-    ],
-  },
-];
-
 /** The shared 03 ends when the question is on screen; droid still shows its spinner then (the Stop hook runs): end it when that goes. */
 function settledQuestion(sc: Scenario): Scenario {
   if (sc.id !== '03-question-reply') return sc;
@@ -302,6 +265,5 @@ export const droidScenarios: Scenario[] = [
   serverError,
   multistepQuit,
   badRequest,
-  ...headless,
   numberedPlanScenario(DROID_BASICS),
 ];

@@ -16,6 +16,10 @@ const HEADLESS_ARGS: Partial<Record<AgentName, string[]>> = {
   gemini: ['-p', PROMPT],
   pi: ['-p', PROMPT],
   qwen: ['-p', PROMPT],
+  copilot: ['-p', PROMPT],
+  'continue-cli': ['-p', PROMPT],
+  droid: ['exec', PROMPT],
+  kilocode: ['run', PROMPT],
 };
 
 function pair(agent: AgentName, first: number): Scenario[] {
@@ -62,4 +66,8 @@ export const headlessScenarios: Scenario[] = [
   ...pair('gemini', 20),
   ...pair('pi', 20),
   ...pair('qwen', 20),
+  ...pair('copilot', 20),
+  ...pair('continue-cli', 20),
+  ...pair('droid', 20),
+  ...pair('kilocode', 20),
 ];

@@ -347,38 +347,4 @@ const stops: Scenario[] = [
   },
 ];
 
-const PROMPT = 'Give me a one-line summary of this repository.';
-const headless: Scenario[] = [
-  {
-    id: '20-headless-ok',
-    agent: A,
-    description: '`kilo run "…"`: one plain answer printed after "> code · mock-model", exit code 0.',
-    args: ['run', PROMPT],
-    mock: {
-      title: 'Summary',
-      turns: [{ type: 'text', text: 'This repository is a small demo project with a README and a build folder.\n', chunks: 'lines' }],
-    },
-    steps: [waitExit(120_000, 'exit')],
-    tailMs: 500,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (kilo run) until it exits' },
-      { state: 'completed', from: atExit, cue: 'exit code 0' },
-    ],
-  },
-  {
-    id: '21-headless-server-error',
-    agent: A,
-    description: '`kilo run "…"` against a server that answers every request with HTTP 400: "Error: <message>", exit code 1.',
-    args: ['run', PROMPT],
-    mock: { title: 'Summary', turns: [{ type: 'error', status: 400, sticky: true }] },
-    steps: [waitExit(180_000, 'exit')],
-    tailMs: 500,
-    timeoutMs: 240_000,
-    expect: [
-      { state: 'working', from: atStart, cue: 'headless run (kilo run) until it exits' },
-      { state: 'failed', from: atExit, cue: 'exit code ≠ 0' },
-    ],
-  },
-];
-
-export const kiloScenarios: Scenario[] = [...basics, ...dialogs, ...stops, ...headless, numberedPlanScenario(KILO_BASICS)];
+export const kiloScenarios: Scenario[] = [...basics, ...dialogs, ...stops, numberedPlanScenario(KILO_BASICS)];

@@ -50,3 +50,9 @@ export function permissionWait(tool: string | undefined, detail: string | undefi
     ...(detail ? { detail } : {}),
   };
 }
+
+/** A Claude-shaped tool hook's dialog (`tool_name`, `tool_input`): what it would run, write or do. */
+export function toolPermissionWait(p: unknown): WaitInfo {
+  const input = obj(p, 'tool_input');
+  return permissionWait(str(p, 'tool_name'), str(input, 'command') ?? str(input, 'file_path') ?? str(input, 'description'));
+}

@@ -1,4 +1,4 @@
-import { arr, type Meaning, obj, permissionWait, questionWait, str } from '../hookMeaning';
+import { arr, type Meaning, obj, questionWait, str, toolPermissionWait } from '../hookMeaning';
 
 type Payload = Record<string, unknown>;
 
@@ -14,13 +14,7 @@ export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   PermissionRequest: (p) =>
     str(p, 'tool_name') === 'AskUserQuestion'
       ? { kind: 'wait', wait: questionWait(arr(obj(p, 'tool_input'), 'questions')) }
-      : {
-          kind: 'wait',
-          wait: permissionWait(
-            str(p, 'tool_name'),
-            str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'file_path') ?? str(obj(p, 'tool_input'), 'description'),
-          ),
-        },
+      : { kind: 'wait', wait: toolPermissionWait(p) },
   Notification: (p) =>
     str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined,
   // A Stop while a background subagent still runs is not the turn's end: Claude Code waits for it ("Waiting for 1

@@ -1,14 +1,8 @@
 import type { AgentSignature } from '../screenRules';
 import { screen as opencode } from '../opencode/screen';
 
-/** OpenCode's rules that read Kilo's screen as they read OpenCode's (the fork keeps its TUI: FACTS.md §13). */
-const SHARED = new Set(['oc.permission', 'oc.permission-options', 'oc.question', 'oc.esc-interrupt', 'oc.retrying']);
-const shared = <T extends { id: string }>(rules: readonly T[], prefix: string): T[] =>
-  rules
-    .filter(
-      (r) => SHARED.has(r.id) || r.id.startsWith('oc.completion') || r.id.startsWith('oc.interrupted') || r.id.startsWith('oc.bare-footer'),
-    )
-    .map((r) => ({ ...r, id: r.id.replace(/^oc\./, prefix) }));
+/** OpenCode's rules under Kilo's ids: every dialog, working and outcome rule reads Kilo's screen as OpenCode's (FACTS.md §13). */
+const renamed = <T extends { id: string }>(rules: readonly T[]): T[] => rules.map((r) => ({ ...r, id: r.id.replace(/^oc\./, 'kc.') }));
 
 /**
  * Kilo Code CLI 7.7.7 (harness recordings and FACTS.md in test/fixtures/live/kilocode), a fork of OpenCode: the
@@ -32,12 +26,12 @@ export const screen: AgentSignature = {
     { id: 'kc.commands-hint', where: 'bottom', pattern: /ctrl\+p commands\s*$/, weight: 1, altScreenOnly: true },
   ],
   waiting: [
-    ...shared(opencode.waiting, 'kc.'),
+    ...renamed(opencode.waiting),
     // "No" in the dock asks what to do instead before it rejects (Enter confirms).
     { id: 'kc.reject-permission', where: 'bottom', pattern: /△ Reject permission/, state: 'waiting', waitKind: 'permission' },
   ],
-  working: shared(opencode.working, 'kc.'),
-  outcomes: shared(opencode.outcomes, 'kc.'),
+  working: renamed(opencode.working),
+  outcomes: renamed(opencode.outcomes),
   // The home screen's KILO logo (its sextant corners) stands where a transcript would.
   turnInProgress: { ...opencode.turnInProgress!, id: 'kc.turn-in-progress', startScreen: /██🬺🬏/ },
   exit: [{ id: 'kc.continue-hint', where: 'screen', pattern: /\bkilo -s ses_\w+/, normalScreenOnly: true }],

@@ -1,4 +1,4 @@
-import { type Meaning, obj, permissionWait, str } from '../hookMeaning';
+import { type Meaning, str, toolPermissionWait } from '../hookMeaning';
 
 type Payload = Record<string, unknown>;
 
@@ -11,13 +11,7 @@ type Payload = Record<string, unknown>;
  */
 export const events: Record<string, (p: Payload) => Meaning | undefined> = {
   UserPromptSubmit: (p) => ({ kind: 'working', ...(str(p, 'submitted_prompt') === undefined ? {} : { turnStart: true }) }),
-  PermissionRequest: (p) => ({
-    kind: 'wait',
-    wait: permissionWait(
-      str(p, 'tool_name'),
-      str(obj(p, 'tool_input'), 'command') ?? str(obj(p, 'tool_input'), 'file_path') ?? str(obj(p, 'tool_input'), 'description'),
-    ),
-  }),
+  PermissionRequest: (p) => ({ kind: 'wait', wait: toolPermissionWait(p) }),
   Notification: (p) =>
     str(p, 'notification_type') === 'permission_prompt' ? { kind: 'wait', wait: { kind: 'permission' }, repeat: true } : undefined,
   Stop: (p) => ({ kind: 'turn-end', reply: str(p, 'last_assistant_message') }),

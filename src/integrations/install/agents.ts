@@ -46,10 +46,6 @@ export function geminiSettingsFile(env: NodeJS.ProcessEnv = process.env, home = 
   return path.join(configDirOf('gemini', env, home), 'settings.json');
 }
 
-export function qwenSettingsFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  return path.join(configDirOf('qwen', env, home), 'settings.json');
-}
-
 export function opencodePluginFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
   return path.join(configDirOf('opencode', env, home), 'plugin', 'agent-lens.js');
 }

@@ -2,13 +2,10 @@ import * as os from 'os';
 import * as path from 'path';
 import type { HookStatus } from './status';
 import {
-  claudeSettingsFile,
   CODEX_SYSTEM_HOOKS_FILE,
   CODEX_SYSTEM_NOTE,
   CODEX_USER_NOTE,
   codexUserHooksFile,
-  geminiSettingsFile,
-  qwenSettingsFile,
   hermesPlugin,
   hermesPluginTarget,
   installPlugin,
@@ -23,6 +20,7 @@ import { hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
 import type { AgentKind } from '../../common/agents';
+import { configDirOf } from '../../agents/registry';
 
 /** What the installers need to know about this machine and this extension. */
 export interface InstallContext {
@@ -93,16 +91,17 @@ function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): Hook
  */
 export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
   const { env, home } = ctx;
-  const claudeFile = dirs['claude-code'] ? path.join(dirs['claude-code'], 'settings.json') : claudeSettingsFile(env, home);
+  // The settings file of an agent whose hooks live there: in the folder given for it, else in its own.
+  const settingsOf = (agent: 'claude-code' | 'gemini' | 'qwen') => path.join(dirs[agent] ?? configDirOf(agent, env, home), 'settings.json');
   const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
   const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
   const oc = opencodePlugin(ctx.opencodePluginSource, opencodeEnv, home);
   const out: HookTarget[] = [
-    jsonTarget('claude-code', 'user', claudeFile, ctx),
+    jsonTarget('claude-code', 'user', settingsOf('claude-code'), ctx),
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
     pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
-    jsonTarget('gemini', 'user', dirs.gemini ? path.join(dirs.gemini, 'settings.json') : geminiSettingsFile(env, home), ctx),
-    jsonTarget('qwen', 'user', dirs.qwen ? path.join(dirs.qwen, 'settings.json') : qwenSettingsFile(env, home), ctx),
+    jsonTarget('gemini', 'user', settingsOf('gemini'), ctx),
+    jsonTarget('qwen', 'user', settingsOf('qwen'), ctx),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),
