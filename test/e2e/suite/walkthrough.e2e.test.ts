@@ -12,6 +12,7 @@ import {
   opencodePluginFile,
 } from '../../../src/integrations/install/agents';
 import { agentFound } from '../../../src/integrations/install/found';
+import { configDirOf } from '../../../src/agents/registry';
 import type { HookStatus } from '../../../src/integrations/install/status';
 import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, stateOf, ui, UI_DRIVER, waitFor, waitState } from './util';
 import { answer, installedWalkthrough, links, placeholder, snapshot, walkthroughDriver, within } from './walkthroughDriver';
@@ -164,6 +165,7 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       ['opencode', opencodePluginFile()],
       ['gemini', geminiSettingsFile()],
       ['hermes', hermesPluginTarget()],
+      ['qwen', path.join(configDirOf('qwen', process.env, home), 'settings.json')],
     ];
     const files = byAgent.map(([, f]) => f);
     const before = new Map(files.map((f) => [f, snapshot(f)]));
