@@ -74,9 +74,9 @@ describe('a user reloads the window while agents run', function () {
     const after = (Date.now() - opened) / 1000;
     console.log(`      notified ${after.toFixed(1)} s after the dialog appeared (reload included)`);
     assert.match(toast.text, /Claude Code/);
-    await wb.clickRow(/Claude Code · waiting for approval/);
-    // The row's click shows the terminal with the keyboard in it; the user then answers the dialog there.
-    await wb.waitTerminalFocus();
+    // The row's click shows the terminal with the keyboard in it (clicked again if the busy workbench, a toast just
+    // shown, did not act on it); the user then answers the dialog there.
+    await wb.clickRowToTerminal(/Claude Code · waiting for approval/);
     await sleep(300);
     await wb.press('Enter');
     await wb.waitRow('Claude at rest after the approval', (r) => /Claude Code · (completed|stopped|idle)/.test(r.aria), 60_000);
