@@ -4,8 +4,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { runScenario } from '../../harness/driver';
 import type { AgentHome } from '../../harness/homes';
-import { enter, key, type Scenario, type Step, wait, waitText } from '../../harness/scenario';
-import { ALL_SCENARIOS } from '../../harness/scenarios/index';
 import { type HookedAgent, installOurHooks } from '../../harness/answering/installOurHooks';
 import { AGENT_COMMAND } from '../../harness/commandLine';
 import { installReporter } from '../../src/integrations/reporter/reporterFiles';
@@ -20,6 +18,8 @@ import { AgentStore } from '../../src/store/store';
 import { JsonlLogSource } from '../../src/sources/logs/logSources';
 import { isLineLogAgent } from '../../src/jsonl';
 import { configDirOf } from '../../src/agents/registry';
+import { heldBriefly, withOurHooks } from './liveScenarios';
+import { ScreenWatch } from './screenStates';
 
 /**
  * The real CLIs with our hooks / plugin installed by our installers, reporting through the real reporter to a
@@ -37,18 +37,6 @@ const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEven
   { agent: 'gemini', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
   { agent: 'qwen', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'PermissionRequest' },
 ];
-
-/** The stored scenario with the dialog held 3 s instead of 20, and Codex's review of our new hooks answered "Trust all". */
-function live(agent: string, id: string): Scenario {
-  const s = ALL_SCENARIOS.find((x) => x.agent === agent && x.id === id);
-  if (!s) throw new Error(`no scenario ${agent}/${id}`);
-  const steps: Step[] = s.steps.map((st) => (st.do === 'wait' && st.ms === 20_000 ? wait(3000) : st));
-  const review: Step[] =
-    agent === 'codex'
-      ? [waitText(/Hooks need review/, 60_000, 'review dialog'), wait(1500), key('down'), wait(700), enter('trust all')]
-      : [];
-  return { ...s, id: `live-hooks-${id}`, steps: [...review, ...steps] };
-}
 
 /** When the harness's own logger saw the hook fire (epoch ms): the reference for "within 1 s". */
 function firedAt(outDir: string, event: string): number | undefined {
@@ -89,7 +77,9 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
         const discovery = path.join(alHome, 'hubs', 'live.json');
         writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
         const reporter = installReporter(alHome, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
-        const sc = live(c.agent, c[variant]);
+        // The approved run also quits: its screen alone must show the whole run (live.test.ts checks the rest).
+        const sc = withOurHooks(heldBriefly(c.agent, c[variant], 3000, variant === 'approve'));
+        const watch = variant === 'approve' ? new ScreenWatch(sc.cols ?? 120, sc.rows ?? 35, AGENT_COMMAND[c.agent]) : undefined;
         store.openTerminal('T', c.agent);
         const session = new TerminalSession('T', (o) => store.observe(o), realScheduler, { cols: sc.cols ?? 120, rows: sc.rows ?? 35 });
         session.startExecution(AGENT_COMMAND[c.agent], true);
@@ -112,9 +102,16 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
               void logs.start();
             },
             onSpawn: (pid) => (spawned = pid),
-            onOutput: (data) => session.write(data),
-            onExit: (code) => session.endExecution(code),
+            onOutput: (data, t) => {
+              session.write(data);
+              watch?.write(data, t);
+            },
+            onExit: (code, t) => {
+              session.endExecution(code);
+              watch?.exit(code, t);
+            },
           });
+          watch?.finish();
           assert.deepStrictEqual(res.problems, [], `scenario problems (recording in ${out})`);
           await new Promise((r) => setTimeout(r, 1500));
           const all = store.sessions().flatMap((s) => s.waits);
@@ -136,6 +133,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           if ((c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen') && variant === 'deny')
             assert.ok(w.closedBy === 'pty-scrape' || w.closedBy === 'jsonl-watcher', `${c.agent}: closed by ${w.closedBy}`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
+          watch?.assertFullRun(c.agent);
           console.log(`      ${c.agent} ${variant}: shown ${shown.join(' → ')}`);
           if (c.agent === 'qwen') {
             // Qwen Code ends a denied turn without a Stop: only its chat log says how the turn ended.
@@ -147,6 +145,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
             assert.strictEqual(shown.at(-1), end, `Gemini's turn ends by its chat log: ${shown.join(' → ')}`);
           }
         } finally {
+          watch?.dispose();
           await logs?.dispose();
           session.dispose();
           await hub.close();
