@@ -58,7 +58,12 @@ export const OPENCODE_WC = { command: 'wc -l README.md', description: 'Count lin
 export const KILO_READY: Step[] = [waitText(KILO.ready, 60_000, 'home visible'), waitText(KILO.agentLine, 20_000), wait(2500)];
 
 /** An OpenCode (or Kilo) run of `steps` against a mock that plays `turns`. */
-export function opencodeScenario(id: string, turns: Scenario['mock']['turns'], steps: Step[], agent: OpenCodeFamily = 'opencode'): Scenario {
+export function opencodeScenario(
+  id: string,
+  turns: Scenario['mock']['turns'],
+  steps: Step[],
+  agent: OpenCodeFamily = 'opencode',
+): Scenario {
   return {
     id: `live-answer-${agent}-${id}`,
     agent,

@@ -98,7 +98,10 @@ interface SessionState {
 type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'> & { turn?: string };
 
 /** A decoder of the rows of `agent`'s database (OpenCode's, or Kilo's: the same schema), its events under that id. */
-export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string) => void, agent: OpenCodeFamily = 'opencode'): OpenCodeDecoder {
+export function createOpenCodeDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  agent: OpenCodeFamily = 'opencode',
+): OpenCodeDecoder {
   return new OpenCodeRowDecoder(agent, onProblem);
 }
 

@@ -74,7 +74,10 @@ function decodeRows(file: string, text: string): DecodedLog {
     throw new LogFileError(
       l10n.t('{0}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}', file),
     );
-  const dec = createOpenCodeDecoder(undefined, typeof o.db === 'string' && /(^|[/\\])kilo[^/\\]*\.db$/.test(o.db) ? 'kilocode' : 'opencode');
+  const dec = createOpenCodeDecoder(
+    undefined,
+    typeof o.db === 'string' && /(^|[/\\])kilo[^/\\]*\.db$/.test(o.db) ? 'kilocode' : 'opencode',
+  );
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;
   const objects = (list: unknown) =>

@@ -43,7 +43,12 @@ export function startLogSources(
       jsonl: new JsonlLogSource({ locations: loc, sink, log: tagged(escaped(log), 'session logs') }),
       databases: OPENCODE_FAMILY.map(
         (agent) =>
-          new OpenCodeLogSource({ agent, databases: loc[agent] ?? [], sink, log: tagged(escaped(log), `${agentOf(agent).screen.displayName} database`) }),
+          new OpenCodeLogSource({
+            agent,
+            databases: loc[agent] ?? [],
+            sink,
+            log: tagged(escaped(log), `${agentOf(agent).screen.displayName} database`),
+          }),
       ),
     };
     running = r;

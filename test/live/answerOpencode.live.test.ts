@@ -161,7 +161,9 @@ describe('live: answering Kilo’s dialogs from VS Code (real CLI, OpenCode’s 
           assert.strictEqual(results.length, 1, JSON.stringify(results));
           if (decision.behavior === 'allow') assert.match(results[0].content, /README\.md/);
           else assert.match(results[0].content, /rejected.*no, use a dry run/s);
-          console.log(`      kilocode ${variant}: the model had the tool's result ${results[0].at - rig.sentAt!} ms after the answer was sent`);
+          console.log(
+            `      kilocode ${variant}: the model had the tool's result ${results[0].at - rig.sentAt!} ms after the answer was sent`,
+          );
         },
       );
     });

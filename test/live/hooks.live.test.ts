@@ -115,7 +115,11 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
               const sqlite = agentOf(c.agent).logs;
               if (inOpenCodeFamily(c.agent) && sqlite?.format === 'sqlite') {
                 // Its database, read as the extension reads it, where this run's agent writes it.
-                db = new OpenCodeLogSource({ agent: c.agent, databases: [sqlite.defaultPath(h.env, h.home)], sink: (o) => store.observe(o) });
+                db = new OpenCodeLogSource({
+                  agent: c.agent,
+                  databases: [sqlite.defaultPath(h.env, h.home)],
+                  sink: (o) => store.observe(o),
+                });
                 db.start();
               }
               if (!isLineLogAgent(c.agent)) return;

@@ -58,10 +58,9 @@ export class HookMapper {
   map(r: WireReport): MappedReport {
     const sessionId = sessionIdOf(r);
     const key = `${r.agent}:${sessionId ?? ''}`;
-    const meaning =
-      inOpenCodeFamily(r.agent)
-        ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
-        : statelessMeaning(r);
+    const meaning = inOpenCodeFamily(r.agent)
+      ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
+      : statelessMeaning(r);
     const out: MappedReport = {
       agent: r.agent,
       event: eventName(r),

@@ -87,7 +87,12 @@ export interface Plugin {
   dir?: string;
 }
 
-export function opencodePlugin(source: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir(), agent: OpenCodeFamily = 'opencode'): Plugin {
+export function opencodePlugin(
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+  home = os.homedir(),
+  agent: OpenCodeFamily = 'opencode',
+): Plugin {
   return { files: [{ source, target: opencodePluginFile(env, home, agent) }] };
 }
 

@@ -61,7 +61,11 @@ export interface OpenCodeDbOptions {
 }
 
 /** Where OpenCode (or Kilo) keeps its database, as its descriptor (src/agents/<id>) says. */
-export function defaultOpenCodeDbPath(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir(), agent: OpenCodeFamily = 'opencode'): string {
+export function defaultOpenCodeDbPath(
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = os.homedir(),
+  agent: OpenCodeFamily = 'opencode',
+): string {
   const logs = agentOf(agent).logs;
   if (logs?.format !== 'sqlite') throw new Error(`src/agents/${agent}/index.ts names no SQLite database`);
   return logs.defaultPath(env, home);

@@ -118,8 +118,7 @@ export class OpenCodeLogSource {
     } catch (e) {
       const msg = e instanceof OpenCodeDbError ? e.message : `unexpected: ${(e as Error).message}`;
       // Logged once per kind of failure; the next change is read again.
-      if (w.failing !== msg)
-        this.opts.log?.warn(`${w.file}: cannot read the database now (${msg}); trying again on its next change`);
+      if (w.failing !== msg) this.opts.log?.warn(`${w.file}: cannot read the database now (${msg}); trying again on its next change`);
       w.failing = msg;
     }
   }

@@ -8,6 +8,7 @@ import { QWEN_NEEDLES } from '../../../src/jsonl/qwen';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
+import { decodeLogFile } from '../../../src/replay/logFiles';
 import { inOpenCodeFamily, type OpenCodeFamily } from '../../../src/agents/opencode/family';
 import { EXPECTED } from './decoderExpectations';
 
@@ -145,8 +146,7 @@ describe('session-log decoders on real logs', () => {
           events.every((e) => !e.ifTurnEnded),
           'only Gemini and Qwen Code hold records',
         );
-      if (!rowsOf(f))
-        assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
+      if (!rowsOf(f)) assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
       assert.strictEqual(events[0].state, rowsOf(f) ? last.state : 'working', 'a session log starts with a prompt');
       for (const e of events) {
         assert.strictEqual(e.agent, f.agent);
@@ -201,6 +201,15 @@ describe('session-log decoders on real logs', () => {
         assert.ok(completed >= (want?.completed ?? 0), `${completed} completed turns in insertion order`);
       });
     }
+
+    it('replay --log: a rows dump is Kilo’s when its db is kilo.db, else OpenCode’s', () => {
+      for (const key of ['live/kilocode/05-permission-reject', 'live/opencode/05-permission-reject']) {
+        const f = fixtures.find((x) => x.key === key)!;
+        const d = decodeLogFile(f.file, fs.readFileSync(f.file, 'utf8'));
+        assert.deepStrictEqual([...new Set(d.events.map((e) => e.agent))], [f.agent], key);
+        assert.strictEqual(describeEnd(d.events), 'failed (permission rejected)', key);
+      }
+    });
 
     it('accepts data as JSON text (the DB column) as well as parsed', () => {
       const f = fixtures.find((x) => x.key === 'live/opencode/05-permission-reject');

@@ -153,7 +153,10 @@ describe('install: agent targets', () => {
       [agents.opencodePluginFile({ OPENCODE_CONFIG_DIR: '/o', XDG_CONFIG_HOME: '/x' }, h), '/o/plugin/agent-lens.js'],
       [agents.opencodePluginFile({}, h, 'kilocode'), '/h/.config/kilo/plugin/agent-lens.js'],
       [agents.opencodePluginFile({ XDG_CONFIG_HOME: '/x' }, h, 'kilocode'), '/x/kilo/plugin/agent-lens.js'],
-      [agents.opencodePluginFile({ KILO_CONFIG_DIR: '/k', OPENCODE_CONFIG_DIR: '/o', XDG_CONFIG_HOME: '/x' }, h, 'kilocode'), '/k/plugin/agent-lens.js'],
+      [
+        agents.opencodePluginFile({ KILO_CONFIG_DIR: '/k', OPENCODE_CONFIG_DIR: '/o', XDG_CONFIG_HOME: '/x' }, h, 'kilocode'),
+        '/k/plugin/agent-lens.js',
+      ],
       [agents.hermesPluginTarget({}, h), '/h/.hermes/plugins/agent-lens'],
       [agents.hermesPluginTarget({ HERMES_HOME: '/m' }, h), '/m/plugins/agent-lens'],
     ];
@@ -230,10 +233,13 @@ describe('install: plugin files', () => {
     write(path.join(kiloDir, 'plugin', 'mine.js'), 'export const Mine = 1;\n');
     const tree = (d: string): [string, string][] =>
       fs.existsSync(d)
-        ? fs.readdirSync(d, { recursive: true, encoding: 'utf8' }).sort().map((f) => {
-            const p = path.join(d, f);
-            return [f, fs.statSync(p).isDirectory() ? '<dir>' : fs.readFileSync(p, 'base64')];
-          })
+        ? fs
+            .readdirSync(d, { recursive: true, encoding: 'utf8' })
+            .sort()
+            .map((f) => {
+              const p = path.join(d, f);
+              return [f, fs.statSync(p).isDirectory() ? '<dir>' : fs.readFileSync(p, 'base64')];
+            })
         : [];
     const before = tree(path.join(tmp, 'cfg'));
     const targets = hookTargets({ env, home: tmp, reporter: REPORTER, opencodePluginSource: source, hermesSources: [] });
@@ -249,8 +255,15 @@ describe('install: plugin files', () => {
     assert.strictEqual(kilo.uninstall(), true);
     assert.deepStrictEqual(tree(path.join(tmp, 'cfg')), before);
     assert.strictEqual(kilo.status().state, 'absent');
-    const elsewhere = hookTargets({ env, home: tmp, reporter: REPORTER, opencodePluginSource: source, hermesSources: [] }, { kilocode: '/k' });
-    assert.strictEqual(elsewhere.find((t) => t.agent === 'kilocode')!.path, '/k/plugin/agent-lens.js', 'a Kilo started with KILO_CONFIG_DIR');
+    const elsewhere = hookTargets(
+      { env, home: tmp, reporter: REPORTER, opencodePluginSource: source, hermesSources: [] },
+      { kilocode: '/k' },
+    );
+    assert.strictEqual(
+      elsewhere.find((t) => t.agent === 'kilocode')!.path,
+      '/k/plugin/agent-lens.js',
+      'a Kilo started with KILO_CONFIG_DIR',
+    );
   });
 
   it('Hermes: a folder of ours, with leftovers of older versions and compiled files cleaned up', () => {
