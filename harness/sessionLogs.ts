@@ -108,8 +108,8 @@ export function collectSessionLogs(
 }
 
 /**
- * OpenCode's and Kilo Code's (its fork's) SQLite store as `storage.json` (`kilo-storage.json`: Agent Lens reads
- * OpenCode's rows only), with its own log of the run (`log/opencode.log` in Kilo's folder, where per-process logs
+ * OpenCode's and Kilo Code's (its fork's) SQLite store as `storage.json` (`kilo-storage.json`, with Kilo's `event`
+ * table too; `replay --log` reads it as Kilo's by its `db`), with its own log of the run (`log/opencode.log` in Kilo's folder, where per-process logs
  * lie beside it).
  */
 function dumpSqliteStore(

@@ -11,6 +11,8 @@ import { call, key, type Scenario, type Step, submit, wait, waitText, enter } fr
 import { ALL_SCENARIOS } from '../scenarios/index';
 import { BASH_RM, CLAUDE, ready as claudeReady } from '../scenarios/claudeCues';
 import { OPENCODE } from '../scenarios/opencode';
+import { KILO } from '../scenarios/kilocode';
+import type { OpenCodeFamily } from '../../src/agents/opencode/family';
 import type { AgentHome } from '../homes';
 import { AGENTS } from '../../src/agents/registry';
 import { answerMenu, type MenuReader, shapeReader } from '../../src/answer/cursorMenu';
@@ -53,11 +55,18 @@ export const CLAUDE_RM = {
 
 export const OPENCODE_READY: Step[] = [waitText(OPENCODE.ready, 60_000, 'home visible'), waitText(OPENCODE.agentLine, 20_000), wait(2500)];
 export const OPENCODE_WC = { command: 'wc -l README.md', description: 'Count lines in README.md' };
+export const KILO_READY: Step[] = [waitText(KILO.ready, 60_000, 'home visible'), waitText(KILO.agentLine, 20_000), wait(2500)];
 
-export function opencodeScenario(id: string, turns: Scenario['mock']['turns'], steps: Step[]): Scenario {
+/** An OpenCode (or Kilo) run of `steps` against a mock that plays `turns`. */
+export function opencodeScenario(
+  id: string,
+  turns: Scenario['mock']['turns'],
+  steps: Step[],
+  agent: OpenCodeFamily = 'opencode',
+): Scenario {
   return {
-    id: `live-answer-opencode-${id}`,
-    agent: 'opencode',
+    id: `live-answer-${agent}-${id}`,
+    agent,
     description: id,
     mock: { title: 'Answer', turns },
     steps,
@@ -203,6 +212,22 @@ export const ALLOW_ONCE: Record<RigAgent, (rig: Rig) => Scenario> = {
         heldAnswer(rig, 'permission', () => ({ behavior: 'allow' })),
         waitText(OPENCODE.completed, 60_000, 'turn finished'),
       ],
+    ),
+  kilocode: (rig) =>
+    opencodeScenario(
+      'allow',
+      [
+        { type: 'tool', name: 'bash', text: 'I will count the lines in README.md.', input: OPENCODE_WC },
+        { type: 'text', text: 'Done.\n', chunks: 'lines' },
+      ],
+      [
+        ...KILO_READY,
+        ...submit('how many lines are in README.md?'),
+        waitText(KILO.permission, 60_000, 'dock visible'),
+        heldAnswer(rig, 'permission', () => ({ behavior: 'allow' })),
+        waitText(KILO.completed, 60_000, 'turn finished'),
+      ],
+      'kilocode',
     ),
   codex: (rig) =>
     storedWithAnswer(

@@ -25,11 +25,26 @@ function question(tool: string, input: Record<string, unknown>): HeldDialog | un
   return questions && { kind: 'question', tool, input, questions };
 }
 
+/** OpenCode's dialogs, and Kilo's (the same bus events, the same reply API). */
+const OPENCODE_DIALOGS = {
+  holds: (p: Payload) => p.type === 'permission.asked' || p.type === 'question.asked',
+  read: (p: Payload): HeldDialog | undefined => {
+    const props = record(p.properties);
+    if (p.type === 'question.asked') return question('question', { questions: props.questions });
+    const meta = record(props.metadata);
+    return {
+      kind: 'permission',
+      tool: text(props.permission),
+      input: { ...(typeof meta.command === 'string' ? { command: meta.command } : {}), patterns: props.patterns ?? [] },
+    };
+  },
+};
+
 /**
  * Which reports hold a dialog, per agent, and what it asks (the agents' own payloads: harness/facts/
  * answering-dialogs.md). Claude Code: its `PermissionRequest` hook, also fired for AskUserQuestion, in the main
- * session only (a subagent's dialog would stay hidden while held: it is answered by keys or in the terminal). OpenCode: its
- * plugin's `permission.asked` and `question.asked` bus events (the plugin replies through OpenCode's own API).
+ * session only (a subagent's dialog would stay hidden while held: it is answered by keys or in the terminal). OpenCode and Kilo: its
+ * plugin's `permission.asked` and `question.asked` bus events (the plugin replies through the agent's own API).
  */
 export const HELD_DIALOGS: Partial<Record<AgentKind, { holds(payload: Payload): boolean; read: Reader }>> = {
   'claude-code': {
@@ -43,17 +58,6 @@ export const HELD_DIALOGS: Partial<Record<AgentKind, { holds(payload: Payload): 
       return tool === 'AskUserQuestion' ? question(tool, input) : { kind: 'permission', tool, input };
     },
   },
-  opencode: {
-    holds: (p) => p.type === 'permission.asked' || p.type === 'question.asked',
-    read: (p) => {
-      const props = record(p.properties);
-      if (p.type === 'question.asked') return question('question', { questions: props.questions });
-      const meta = record(props.metadata);
-      return {
-        kind: 'permission',
-        tool: text(props.permission),
-        input: { ...(typeof meta.command === 'string' ? { command: meta.command } : {}), patterns: props.patterns ?? [] },
-      };
-    },
-  },
+  opencode: OPENCODE_DIALOGS,
+  kilocode: OPENCODE_DIALOGS,
 };

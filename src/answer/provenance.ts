@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { inOpenCodeFamily } from '../agents/opencode/family';
 import { procStatFields } from '../common/procStat';
 import type { PeerVerdict } from '../hub/peer';
 import type { AgentKind } from '../common/agents';
@@ -25,7 +26,7 @@ export function checkProvenance(verdict: PeerVerdict, hookScript: string, agent:
 }
 
 /**
- * A plugin runs inside its agent (OpenCode): the process holding the connection must itself be the agent, by its
+ * A plugin runs inside its agent (OpenCode, Kilo): the process holding the connection must itself be the agent, by its
  * command line, and the foreground job of its terminal.
  */
 export function checkInProcess(verdict: PeerVerdict, agent: AgentKind, proc = '/proc'): Provenance {
@@ -38,7 +39,7 @@ export function provenanceFor(hookScript: string, proc = '/proc'): (verdict: Pee
   return (verdict, agent) =>
     agent === 'claude-code'
       ? checkProvenance(verdict, hookScript, agent, proc)
-      : agent === 'opencode'
+      : inOpenCodeFamily(agent)
         ? checkInProcess(verdict, agent, proc)
         : { ok: false, why: `${agent}'s dialogs are not answered from VS Code` };
 }

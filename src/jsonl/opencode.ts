@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
 import { parseJson } from '../common/json';
+import type { OpenCodeFamily } from '../agents/opencode/family';
 
 /**
- * OpenCode 1.18.33 keeps sessions in SQLite; the DB reader hands rows here.
+ * OpenCode 1.18.33 keeps sessions in SQLite, and Kilo 7.7.7 in the same tables (its FACTS.md §10); the DB reader hands rows here.
  * A session's state is decided from its newest assistant message (and a newer user message, if any), and an
  * event is emitted only when that derived state changes. Rows arrive incrementally and in any order, so the
  * decoder keeps, per session, the newest message of each role and the error texts of failed tool parts.
@@ -96,8 +97,12 @@ interface SessionState {
 
 type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'> & { turn?: string };
 
-export function createOpenCodeDecoder(onProblem?: (kind: string, detail: string) => void): OpenCodeDecoder {
-  return new OpenCodeRowDecoder(onProblem);
+/** A decoder of the rows of `agent`'s database (OpenCode's, or Kilo's: the same schema), its events under that id. */
+export function createOpenCodeDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  agent: OpenCodeFamily = 'opencode',
+): OpenCodeDecoder {
+  return new OpenCodeRowDecoder(agent, onProblem);
 }
 
 /** Reads OpenCode's rows as they change: the newest message of each role per session decides its state. */
@@ -105,7 +110,10 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
   readonly problems: ProblemCounter;
   private readonly sessions = new Map<string, SessionState>();
 
-  constructor(onProblem?: (kind: string, detail: string) => void) {
+  constructor(
+    private readonly agent: OpenCodeFamily,
+    onProblem?: (kind: string, detail: string) => void,
+  ) {
     this.problems = new ProblemCounter(onProblem);
   }
 
@@ -185,7 +193,7 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
       const key = `${d.state}|${d.reason ?? ''}|${d.turn ?? ''}`;
       if (key === s.lastKey) continue;
       s.lastKey = key;
-      const e: LogEvent = { agent: 'opencode', sessionId: id, ...d };
+      const e: LogEvent = { agent: this.agent, sessionId: id, ...d };
       if (!d.reason) delete e.reason;
       if (!d.turn) delete e.turn;
       if (s.directory) e.cwd = s.directory;

@@ -15,7 +15,7 @@ export class LogFileError extends Error {}
 /**
  * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log (JSON lines;
  * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
- * `{session, message, part}`).
+ * `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by their `db`, a kilo*.db).
  */
 export function decodeLogFile(file: string, text: string): DecodedLog {
   const trimmed = text.trimStart();
@@ -74,7 +74,10 @@ function decodeRows(file: string, text: string): DecodedLog {
     throw new LogFileError(
       l10n.t('{0}: "part" is not a list of rows: an OpenCode rows dump is {"session": [...], "message": [...], "part": [...]}', file),
     );
-  const dec = createOpenCodeDecoder();
+  const dec = createOpenCodeDecoder(
+    undefined,
+    typeof o.db === 'string' && /(^|[/\\])kilo[^/\\]*\.db$/.test(o.db) ? 'kilocode' : 'opencode',
+  );
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;
   const objects = (list: unknown) =>

@@ -6,10 +6,13 @@ import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import { printable } from '../common/printable';
 import type { AgentLensConfig } from './config';
 import { escaped, tagged } from '../common/log';
+import { OPENCODE_FAMILY } from '../agents/opencode/family';
+import { agentOf } from '../agents/registry';
 
 interface Running {
   jsonl: JsonlLogSource;
-  opencode: OpenCodeLogSource;
+  /** One per agent whose sessions are in an OpenCode-style database (OpenCode, Kilo). */
+  databases: OpenCodeLogSource[];
 }
 
 /** The session-log sources, started with the settings' locations and restarted when they change. */
@@ -23,7 +26,7 @@ export function startLogSources(
   const stop = () => {
     if (!running) return;
     void running.jsonl.dispose();
-    running.opencode.dispose();
+    for (const d of running.databases) d.dispose();
     running = undefined;
   };
   const start = () => {
@@ -38,10 +41,18 @@ export function startLogSources(
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
     const r: Running = {
       jsonl: new JsonlLogSource({ locations: loc, sink, log: tagged(escaped(log), 'session logs') }),
-      opencode: new OpenCodeLogSource({ databases: loc.opencode ?? [], sink, log: tagged(escaped(log), 'OpenCode database') }),
+      databases: OPENCODE_FAMILY.map(
+        (agent) =>
+          new OpenCodeLogSource({
+            agent,
+            databases: loc[agent] ?? [],
+            sink,
+            log: tagged(escaped(log), `${agentOf(agent).screen.displayName} database`),
+          }),
+      ),
     };
     running = r;
-    r.opencode.start();
+    for (const d of r.databases) d.start();
     r.jsonl.start().then(
       () => log.info(`watching session logs in ${printable(Object.values(loc).flat().join(', '))}`),
       (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),

@@ -17,7 +17,9 @@ import { TerminalSession } from '../../src/sources/terminal/session';
 import { AgentStore } from '../../src/store/store';
 import { JsonlLogSource } from '../../src/sources/logs/logSources';
 import { isLineLogAgent } from '../../src/jsonl';
-import { configDirOf } from '../../src/agents/registry';
+import { agentOf, configDirOf } from '../../src/agents/registry';
+import { OpenCodeLogSource } from '../../src/sources/logs/opencodeSource';
+import { inOpenCodeFamily } from '../../src/agents/hookEvents';
 import { heldBriefly, withOurHooks } from './liveScenarios';
 import { ScreenWatch } from './screenStates';
 
@@ -27,7 +29,8 @@ import { ScreenWatch } from './screenStates';
  * `hook` within 1 s of the hook firing; approved, it closes; denied, it closes too (by the screen where the
  * hook is silent, as in Claude Code). The agent's session log is tailed as the extension tails it, and a turn
  * end the hooks report releases what the log holds: Gemini CLI's turn ends completed, or failed when denied,
- * by its chat log, and so does Qwen Code's denied turn.
+ * by its chat log, and so does Qwen Code's denied turn. OpenCode's and Kilo's databases are read as the extension
+ * reads them: Kilo's denied turn ends failed by its database.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEvent: string }[] = [
@@ -36,6 +39,7 @@ const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEven
   { agent: 'opencode', approve: '04-permission-approve', deny: '05-permission-reject', permissionEvent: 'permission.asked' },
   { agent: 'gemini', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
   { agent: 'qwen', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'PermissionRequest' },
+  { agent: 'kilocode', approve: '04-permission-approve', deny: '05-permission-reject', permissionEvent: 'permission.asked' },
 ];
 
 /** When the harness's own logger saw the hook fire (epoch ms): the reference for "within 1 s". */
@@ -63,6 +67,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
         const store = new AgentStore({ agentsInFolder: (agent, cwd) => census.count(agent, cwd) });
         let spawned = -1;
         let logs: JsonlLogSource | undefined;
+        let db: OpenCodeLogSource | undefined;
         const hooks = new HookSource(store, {
           terminalFor: (pids) => (pids.includes(spawned) ? 'T' : undefined),
           turnEnded: (...a) => void logs?.turnEnded(...a),
@@ -97,6 +102,16 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
               home = h;
               h.env.AGENT_LENS_HUB = discovery;
               installOurHooks(c.agent, h, reporter, path.join(ROOT, 'dist/opencode-plugin.js'));
+              const sqlite = agentOf(c.agent).logs;
+              if (inOpenCodeFamily(c.agent) && sqlite?.format === 'sqlite') {
+                // Its database, read as the extension reads it, where this run's agent writes it.
+                db = new OpenCodeLogSource({
+                  agent: c.agent,
+                  databases: [sqlite.defaultPath(h.env, h.home)],
+                  sink: (o) => store.observe(o),
+                });
+                db.start();
+              }
               if (!isLineLogAgent(c.agent)) return;
               logs = new JsonlLogSource({ locations: { [c.agent]: [configDirOf(c.agent, h.env, h.home)] }, sink: (o) => store.observe(o) });
               void logs.start();
@@ -128,6 +143,9 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           );
           assert.ok(lag <= 1000, `the hook's word reached the store ${lag} ms after it fired`);
           assert.strictEqual(w.terminalId, 'T', 'attributed to the agent’s terminal');
+          // The plugin Kilo loads is OpenCode's: it must say which agent it runs in.
+          const owner = store.sessions().find((x) => x.waits.some((y) => y.id === w.id));
+          assert.strictEqual(owner?.agent, c.agent, 'the wait belongs to a session of the agent that reported it');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
           // No hook fires on a denial: the screen closes the wait, or the session log's record of it if read first.
           if ((c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen') && variant === 'deny')
@@ -140,6 +158,12 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
             const end = variant === 'approve' ? /^completed (hook|jsonl-watcher)$/ : /^failed\(permission rejected\) jsonl-watcher$/;
             assert.match(shown.at(-1) ?? '', end, `Qwen Code's turn end: ${shown.join(' → ')}`);
           }
+          if (c.agent === 'kilocode') {
+            // Its database, as the extension reads it, says how the turn ended; a rejection only there.
+            const end = variant === 'approve' ? /^completed (hook|jsonl-watcher)$/ : /^failed\(permission rejected\) jsonl-watcher$/;
+            assert.match(shown.at(-1) ?? '', end, `Kilo's turn end: ${shown.join(' → ')}`);
+            assert.ok(db && db.events > 0, 'Kilo’s database was read');
+          }
           if (c.agent === 'gemini') {
             const end = variant === 'approve' ? 'completed jsonl-watcher' : 'failed(permission rejected) jsonl-watcher';
             assert.strictEqual(shown.at(-1), end, `Gemini's turn ends by its chat log: ${shown.join(' → ')}`);
@@ -147,6 +171,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
         } finally {
           watch?.dispose();
           await logs?.dispose();
+          db?.dispose();
           session.dispose();
           await hub.close();
           fs.rmSync(alHome, { recursive: true, force: true });

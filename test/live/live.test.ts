@@ -20,7 +20,6 @@ const CASES: [string, () => Scenario][] = [
   ['copilot', () => heldBriefly('copilot', '04-shell-approve', 2000, true)],
   ['continue-cli', () => heldBriefly('continue-cli', '04-bash-approve', 2000, true)],
   ['droid', () => heldBriefly('droid', '04-execute-approve', 2000, true)],
-  ['kilocode', () => heldBriefly('kilocode', '04-permission-approve', 2000, true)],
 ];
 
 describe('live: real agent CLIs, detector on the live stream', function () {

@@ -1,7 +1,7 @@
 import type { WireReport } from '../wire';
 import { type Meaning, obj, str } from '../../agents/hookMeaning';
 import { toWord, type Word } from './meaning';
-import { HOOK_EVENTS, opencodeMeaning, type OpenCodeSessionState } from '../../agents/hookEvents';
+import { HOOK_EVENTS, inOpenCodeFamily, opencodeMeaning, type OpenCodeSessionState } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
 
 /** One report, read: which agent session it is about and what it says (undefined word: nothing to record). */
@@ -19,23 +19,23 @@ export interface MappedReport {
 /** Sessions whose mapping state is kept (OpenCode dialogs and texts, reminders). */
 const SESSIONS_KEPT = 256;
 
-/** The event's name: the hook's own field, OpenCode's bus type, Hermes's hook name. */
+/** The event's name: the hook's own field, OpenCode's (and Kilo's) bus type, Hermes's hook name. */
 export function eventName(r: Pick<WireReport, 'agent' | 'payload'>): string {
   const p = r.payload;
-  if (r.agent === 'opencode') return str(p, 'type') ?? '';
+  if (inOpenCodeFamily(r.agent)) return str(p, 'type') ?? '';
   if (r.agent === 'hermes') return str(p, 'hook') ?? '';
   return str(p, 'hook_event_name') ?? '';
 }
 
 function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefined {
-  if (r.agent === 'opencode') return str(obj(r.payload, 'properties'), 'sessionID');
+  if (inOpenCodeFamily(r.agent)) return str(obj(r.payload, 'properties'), 'sessionID');
   return str(r.payload, 'session_id');
 }
 
-/** What an event means, statelessly where the agent allows (everything but OpenCode). */
+/** What an event means, statelessly where the agent allows (everything but OpenCode's bus events). */
 function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>): Meaning | undefined {
   const e = eventName(r);
-  const table = r.agent === 'opencode' ? undefined : HOOK_EVENTS[r.agent];
+  const table = inOpenCodeFamily(r.agent) ? undefined : HOOK_EVENTS[r.agent];
   const rule = table && Object.prototype.hasOwnProperty.call(table, e) ? table[e] : undefined;
   return rule?.(r.payload);
 }
@@ -45,7 +45,7 @@ function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>): Meaning | u
  * clears it. Decided before the request is sent, so a gated close that follows at once is never skipped.
  */
 export function markerAction(r: Pick<WireReport, 'agent' | 'payload'>): 'open' | 'close' {
-  if (r.agent === 'opencode') return 'close';
+  if (inOpenCodeFamily(r.agent)) return 'close';
   return statelessMeaning(r)?.kind === 'wait' ? 'open' : 'close';
 }
 
@@ -58,10 +58,9 @@ export class HookMapper {
   map(r: WireReport): MappedReport {
     const sessionId = sessionIdOf(r);
     const key = `${r.agent}:${sessionId ?? ''}`;
-    const meaning =
-      r.agent === 'opencode'
-        ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
-        : statelessMeaning(r);
+    const meaning = inOpenCodeFamily(r.agent)
+      ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
+      : statelessMeaning(r);
     const out: MappedReport = {
       agent: r.agent,
       event: eventName(r),

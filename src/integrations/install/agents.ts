@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { configDirOf } from '../../agents/registry';
+import type { OpenCodeFamily } from '../../agents/opencode/family';
 import { OUR_COMMAND_MARK } from '../commands';
 import { InstallError, type InstallState } from './jsonHooks';
 import { writeFileAtomic } from '../../common/fsutil';
@@ -46,8 +47,9 @@ export function geminiSettingsFile(env: NodeJS.ProcessEnv = process.env, home = 
   return path.join(configDirOf('gemini', env, home), 'settings.json');
 }
 
-export function opencodePluginFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
-  return path.join(configDirOf('opencode', env, home), 'plugin', 'agent-lens.js');
+/** Where the OpenCode plugin goes: OpenCode's plugin folder, or Kilo's (it loads the same file, and reports as Kilo). */
+export function opencodePluginFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir(), agent: OpenCodeFamily = 'opencode'): string {
+  return path.join(configDirOf(agent, env, home), 'plugin', 'agent-lens.js');
 }
 
 /** The folder of Agent Lens's Hermes plugin: all of it is ours. */
@@ -78,15 +80,20 @@ export interface PluginFile {
 
 /**
  * A plugin: its files, and `dir` when the whole folder is ours (Hermes), so files of ours an older version left
- * there are removed and the folder goes when it empties. OpenCode's plugin folder is shared: no `dir`.
+ * there are removed and the folder goes when it empties. OpenCode's and Kilo's plugin folders are shared: no `dir`.
  */
 export interface Plugin {
   files: PluginFile[];
   dir?: string;
 }
 
-export function opencodePlugin(source: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): Plugin {
-  return { files: [{ source, target: opencodePluginFile(env, home) }] };
+export function opencodePlugin(
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+  home = os.homedir(),
+  agent: OpenCodeFamily = 'opencode',
+): Plugin {
+  return { files: [{ source, target: opencodePluginFile(env, home, agent) }] };
 }
 
 export function hermesPlugin(sources: readonly string[], env: NodeJS.ProcessEnv = process.env, home = os.homedir()): Plugin {

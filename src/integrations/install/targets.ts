@@ -21,6 +21,7 @@ import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
 import type { AgentKind } from '../../common/agents';
 import { configDirOf } from '../../agents/registry';
+import type { OpenCodeFamily } from '../../agents/opencode/family';
 
 /** What the installers need to know about this machine and this extension. */
 export interface InstallContext {
@@ -28,7 +29,7 @@ export interface InstallContext {
   home: string;
   /** The stable reporter command (src/integrations/reporter/reporterFiles.ts). */
   reporter: string;
-  /** The bundled OpenCode plugin and Hermes plugin files. */
+  /** The bundled OpenCode plugin (OpenCode's and Kilo's) and Hermes plugin files. */
   opencodePluginSource: string;
   hermesSources: readonly string[];
 }
@@ -87,7 +88,7 @@ function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): Hook
 
 /**
  * Every place Agent Lens can install hooks. `dir` points one agent at another config folder (an agent
- * started with its own CLAUDE_CONFIG_DIR, CODEX_HOME or OpenCode config dir).
+ * started with its own CLAUDE_CONFIG_DIR, CODEX_HOME, OpenCode or Kilo config dir).
  */
 export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
   const { env, home } = ctx;
@@ -95,13 +96,17 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
   const settingsOf = (agent: 'claude-code' | 'gemini' | 'qwen') => path.join(dirs[agent] ?? configDirOf(agent, env, home), 'settings.json');
   const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
   const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
-  const oc = opencodePlugin(ctx.opencodePluginSource, opencodeEnv, home);
+  const kiloEnv = dirs.kilocode ? { ...env, KILO_CONFIG_DIR: dirs.kilocode } : env;
+  // Kilo loads OpenCode's plugin unchanged; inside Kilo it reports as Kilo (src/integrations/plugins/host.ts).
+  const busPlugin = (agent: OpenCodeFamily, agentEnv: NodeJS.ProcessEnv) =>
+    pluginTarget(agent, opencodePlugin(ctx.opencodePluginSource, agentEnv, home, agent), opencodePluginFile(agentEnv, home, agent));
   const out: HookTarget[] = [
     jsonTarget('claude-code', 'user', settingsOf('claude-code'), ctx),
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
-    pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
+    busPlugin('opencode', opencodeEnv),
     jsonTarget('gemini', 'user', settingsOf('gemini'), ctx),
     jsonTarget('qwen', 'user', settingsOf('qwen'), ctx),
+    busPlugin('kilocode', kiloEnv),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

@@ -1,14 +1,15 @@
 // agent-lens-report plugin for OpenCode: written by Agent Lens; remove it with "Agent Lens: Uninstall Agent Hooks".
 /**
- * Listens on OpenCode's event bus and hands the events the mapping reads (src/agents/opencode/hooks.ts) to
- * the hub, in the order they happened, one at a time; a permission or question it holds open for an answer from
- * VS Code (answer(), below). Runs inside OpenCode: it never prints, never throws
- * into the host, and does nothing outside a VS Code terminal (no `AGENT_LENS_HUB`).
+ * Listens on OpenCode's event bus (or Kilo's: its fork, with the same plugin API and events) and hands the events
+ * the mapping reads (src/agents/opencode/hooks.ts) to the hub, in the order they happened, one at a time; a
+ * permission or question it holds open for an answer from VS Code (answer(), below). Runs inside OpenCode: it
+ * never prints, never throws into the host, and does nothing outside a VS Code terminal (no `AGENT_LENS_HUB`).
  */
 import { type Discovery, readDiscovery } from '../../hub/discovery';
 import { ancestry, post, request } from '../reporter/client';
 import { askedQuestions, chosenOptions, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../hooks/decision';
 import { TEXT_KEPT, type WireReport } from '../../hooks/wire';
+import { hostAgent } from './host';
 
 const FORWARDED = new Set([
   'permission.asked',
@@ -69,6 +70,7 @@ export const AgentLensReporter = async (input: { directory?: string; client?: un
     }
   };
   const chain = ancestry(process.pid);
+  const agent = hostAgent(process.env, process.pid);
   return {
     event: async ({ event }: { event: BusEvent }) => {
       try {
@@ -77,7 +79,7 @@ export const AgentLensReporter = async (input: { directory?: string; client?: un
         if (!payload) return;
         const r: WireReport = {
           v: 1,
-          agent: 'opencode',
+          agent,
           at: performance.timeOrigin + performance.now(),
           pid: process.pid,
           ancestry: chain,

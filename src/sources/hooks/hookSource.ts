@@ -1,5 +1,6 @@
 import { type Clock, wallClock } from '../../common/scheduler';
 import { HookMapper, type MappedReport } from '../../hooks/mapping/mapReport';
+import { inOpenCodeFamily } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
 import { type Report, reportSchema } from '../../hooks/report';
 import type { ConnectionFacts } from '../../hub/connections';
@@ -69,8 +70,8 @@ export class HookSource {
     const r = reportSchema.safeParse(body);
     if (!r.success)
       throw new HubError(400, `not a report: ${r.error.issues[0]?.path.join('.') || ''} ${r.error.issues[0]?.message ?? ''}`.trim());
-    // Plugins (OpenCode, Hermes) send from inside the agent; the reporter is a process below it.
-    const claim = { pid: r.data.pid, ancestry: r.data.ancestry, inProcess: r.data.agent === 'opencode' || r.data.agent === 'hermes' };
+    // Plugins (OpenCode, Kilo, Hermes) send from inside the agent; the reporter is a process below it.
+    const claim = { pid: r.data.pid, ancestry: r.data.ancestry, inProcess: inOpenCodeFamily(r.data.agent) || r.data.agent === 'hermes' };
     const verdict: PeerVerdict = connection
       ? this.identify(connection, claim)
       : { provenance: 'unverified', why: 'no connection', askable: false };

@@ -1,4 +1,5 @@
-// Incremental, read-only reader of OpenCode's SQLite database (session / message / part rows).
+// Incremental, read-only reader of OpenCode's SQLite database (session / message / part rows), and of Kilo's,
+// which has OpenCode's schema.
 //
 // Why no SQLite library: OpenCode keeps the db in WAL mode and its newest rows are usually only in
 // the -wal file (after `opencode run` exits, the main file can be page 1 alone). Real SQLite finds
@@ -15,6 +16,7 @@
 // db size: nothing is copied, the OS page cache does the caching.
 import { type Clock, wallClock } from '../../common/scheduler';
 import { agentOf } from '../../agents/registry';
+import type { OpenCodeFamily } from '../../agents/opencode/family';
 import * as os from 'os';
 import {
   decodeRecord,
@@ -58,10 +60,14 @@ export interface OpenCodeDbOptions {
   retries?: number;
 }
 
-/** Where OpenCode keeps its database, as its descriptor (src/agents/opencode) says. */
-export function defaultOpenCodeDbPath(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-  const logs = agentOf('opencode').logs;
-  if (logs?.format !== 'sqlite') throw new Error('src/agents/opencode/index.ts names no SQLite database for OpenCode');
+/** Where OpenCode (or Kilo) keeps its database, as its descriptor (src/agents/<id>) says. */
+export function defaultOpenCodeDbPath(
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = os.homedir(),
+  agent: OpenCodeFamily = 'opencode',
+): string {
+  const logs = agentOf(agent).logs;
+  if (logs?.format !== 'sqlite') throw new Error(`src/agents/${agent}/index.ts names no SQLite database`);
   return logs.defaultPath(env, home);
 }
 

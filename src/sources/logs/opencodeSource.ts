@@ -5,6 +5,7 @@ import type { Observation } from '../../store/observation';
 import { logEventToObservation } from './logSources';
 import { OpenCodeDb, OpenCodeDbError } from './opencodeDb';
 import { type Logger } from '../../common/log';
+import type { OpenCodeFamily } from '../../agents/opencode/family';
 
 /** A safety poll for changes no file event reported; a poll of unchanged files is two stat calls. */
 const POLL_MS = 1000;
@@ -12,6 +13,8 @@ const POLL_MS = 1000;
 const MIN_GAP_MS = 150;
 
 export interface OpenCodeSourceOptions {
+  /** Whose databases these are: OpenCode's, or Kilo's (OpenCode's schema). Default OpenCode. */
+  agent?: OpenCodeFamily;
   databases: string[];
   sink(o: Observation): void;
   log?: Logger;
@@ -28,7 +31,7 @@ interface Watched {
 }
 
 /**
- * The session-log source for OpenCode: its SQLite database, read without SQLite (no locks, the WAL
+ * The session-log source for OpenCode (or Kilo): its SQLite database, read without SQLite (no locks, the WAL
  * included; see opencodeDb.ts) whenever the database or its WAL changes, and at least every second.
  */
 export class OpenCodeLogSource {
@@ -40,7 +43,10 @@ export class OpenCodeLogSource {
     this.watched = [...new Set(opts.databases.map((d) => path.resolve(d)))].map((file) => ({
       file,
       db: new OpenCodeDb(file),
-      decoder: createOpenCodeDecoder((kind, detail) => opts.log?.warn(`${file}: an OpenCode row could not be read (${kind}): ${detail}`)),
+      decoder: createOpenCodeDecoder(
+        (kind, detail) => opts.log?.warn(`${file}: a row could not be read (${kind}): ${detail}`),
+        opts.agent ?? 'opencode',
+      ),
       lastRead: 0,
     }));
   }
@@ -112,8 +118,7 @@ export class OpenCodeLogSource {
     } catch (e) {
       const msg = e instanceof OpenCodeDbError ? e.message : `unexpected: ${(e as Error).message}`;
       // Logged once per kind of failure; the next change is read again.
-      if (w.failing !== msg)
-        this.opts.log?.warn(`${w.file}: cannot read the OpenCode database now (${msg}); trying again on its next change`);
+      if (w.failing !== msg) this.opts.log?.warn(`${w.file}: cannot read the database now (${msg}); trying again on its next change`);
       w.failing = msg;
     }
   }

@@ -166,6 +166,7 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       ['gemini', geminiSettingsFile()],
       ['hermes', hermesPluginTarget()],
       ['qwen', path.join(configDirOf('qwen', process.env, home), 'settings.json')],
+      ['kilocode', opencodePluginFile(process.env, home, 'kilocode')],
     ];
     const files = byAgent.map(([, f]) => f);
     const before = new Map(files.map((f) => [f, snapshot(f)]));

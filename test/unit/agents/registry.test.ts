@@ -10,6 +10,7 @@ import { AGENT_VERSIONS } from '../../../harness/homeBase';
 import { AGENTS, configDirOf } from '../../../src/agents/registry';
 import { agentTable } from '../../../src/agents/table';
 import { HOOK_EVENTS, REPORTING_AGENTS } from '../../../src/agents/hookEvents';
+import { OPENCODE_FAMILY } from '../../../src/agents/opencode/family';
 import { AGENT_KINDS } from '../../../src/common/agents';
 import { SIGNATURES } from '../../../src/detect/signatures';
 import { HOOK_TABLES } from '../../../src/integrations/install/hookTable';
@@ -62,9 +63,9 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       'every agent with settings hooks has its rows',
     );
     assert.deepStrictEqual(
-      [...Object.keys(HOOK_EVENTS), 'opencode'].sort(),
+      [...Object.keys(HOOK_EVENTS), ...OPENCODE_FAMILY].sort(),
       withHooks(),
-      'the reporter reads the events of every agent with hooks (OpenCode’s through opencodeMeaning)',
+      'the reporter reads the events of every agent with hooks (OpenCode’s and Kilo’s through opencodeMeaning)',
     );
     const ctx = { env: {}, home: '/home/u', reporter: '/x/agent-lens-report', opencodePluginSource: '/x/p.js', hermesSources: [] };
     assert.deepStrictEqual([...new Set(hookTargets(ctx).map((t) => t.agent))].sort(), withHooks());
@@ -79,6 +80,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         HERMES_HOME: '/h',
         GEMINI_CLI_HOME: '/g',
         QWEN_HOME: '/q',
+        KILO_CONFIG_DIR: '/k',
       },
       home: '/home/u',
       reporter: '/r',
@@ -103,10 +105,20 @@ describe('agent registry: one folder per agent, every list agrees', () => {
     );
     assert.deepStrictEqual(
       AGENTS.filter((a) => a.logs?.format === 'sqlite').map((a) => a.id),
-      ['opencode'],
-      'the SQLite reader (src/sources/logs/opencodeDb.ts) reads OpenCode’s schema only',
+      [...OPENCODE_FAMILY],
+      'the SQLite reader (src/sources/logs/opencodeDb.ts) reads OpenCode’s schema only: OpenCode’s database and Kilo’s',
     );
     assert.deepStrictEqual(defaultOpenCodeDbPath(ctx.env, ctx.home), '/home/u/.local/share/opencode/opencode.db');
+    assert.deepStrictEqual(defaultOpenCodeDbPath(ctx.env, ctx.home, 'kilocode'), '/home/u/.local/share/kilo/kilo.db');
+    assert.deepStrictEqual(
+      [
+        defaultOpenCodeDbPath({ XDG_DATA_HOME: '/d' }, ctx.home, 'kilocode'),
+        defaultOpenCodeDbPath({ XDG_DATA_HOME: '/d', KILO_DB: 'other.db' }, ctx.home, 'kilocode'),
+        defaultOpenCodeDbPath({ KILO_DB: '/db/k.db', OPENCODE_DB: '/db/o.db' }, ctx.home, 'kilocode'),
+      ],
+      ['/d/kilo/kilo.db', '/d/kilo/other.db', '/db/k.db'],
+      'Kilo opens KILO_DB (absolute, or a name in its data folder), else kilo.db in its data folder',
+    );
   });
 
   it('each agent’s session-log setting is in package.json, a list of paths, and the machine’s alone', () => {

@@ -92,6 +92,21 @@ export const EXPECTED: Record<string, Expect> = {
   'live/opencode/20-headless-ok': DONE,
   'live/opencode/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/opencode/11-narrow-80x24-permission': DONE,
+  // Kilo: OpenCode's tables (FACTS.md §10); a rejected permission and an error end the turn in the assistant message.
+  'live/kilocode/01-idle-start': IDLE, // no session before the first prompt
+  'live/kilocode/02-plain-answer': DONE,
+  'live/kilocode/03-question-reply': DONE,
+  'live/kilocode/04-permission-approve': DONE,
+  'live/kilocode/05-permission-reject': { final: 'failed', reason: 'permission rejected' },
+  'live/kilocode/06-tool-runs': DONE,
+  'live/kilocode/07-esc-interrupt': INTERRUPTED,
+  'live/kilocode/08-server-error-500': { final: 'failed', reason: 'API error 500' },
+  'live/kilocode/09-multistep-quit': { final: 'completed', completed: 2 }, // two prompts
+  'live/kilocode/16-api-error-400': { final: 'failed', reason: 'API error 400' },
+  'live/kilocode/20-headless-ok': DONE,
+  // The mock's 400 reads "Internal server error": retried five times, then failed (FACTS.md §9).
+  'live/kilocode/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
+  'live/kilocode/28-numbered-plan': DONE,
   // Gemini: a finished turn ends on its last reply, held until the AfterAgent hook says the turn ended (HELD).
   'shared/gemini/04-shell-approve': HELD,
   'shared/gemini/07-esc-interrupt': INTERRUPTED,

@@ -8,6 +8,8 @@ import { QWEN_NEEDLES } from '../../../src/jsonl/qwen';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
+import { decodeLogFile } from '../../../src/replay/logFiles';
+import { inOpenCodeFamily, type OpenCodeFamily } from '../../../src/agents/opencode/family';
 import { EXPECTED } from './decoderExpectations';
 
 /**
@@ -15,7 +17,7 @@ import { EXPECTED } from './decoderExpectations';
  * which keeps the logs the copies in test/fixtures/recordings leave out) and the harness's live fixtures.
  */
 
-type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode';
+type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | OpenCodeFamily;
 type Origin = 'shared' | 'live';
 
 const SHARED = process.env.AGENT_LENS_SHARED_RECORDINGS ?? path.join(ROOT, '..', 'shared', 'recordings');
@@ -26,6 +28,7 @@ const LOG_FILE: Record<Agent, string> = {
   gemini: 'gemini-session.jsonl',
   qwen: 'qwen-session.jsonl',
   opencode: 'storage.json',
+  kilocode: 'kilo-storage.json',
 };
 
 interface LogFixture {
@@ -57,9 +60,11 @@ function lines(file: string): string[] {
     .filter((l) => l !== '');
 }
 
+const rowsOf = (f: LogFixture): f is LogFixture & { agent: OpenCodeFamily } => inOpenCodeFamily(f.agent);
+
 function decodeFile(f: LogFixture): { events: LogEvent[]; problems: number } {
-  if (f.agent === 'opencode') {
-    const d = createOpenCodeDecoder();
+  if (inOpenCodeFamily(f.agent)) {
+    const d = createOpenCodeDecoder(undefined, f.agent);
     const events = d.rows(readRows(f.file));
     return { events, problems: d.problems.total };
   }
@@ -74,13 +79,13 @@ function readRows(file: string): OpenCodeRows {
 }
 
 /** The rows one at a time, in the order `key` gives (ties by table, then id, so the order is stable). */
-function oneByOne(rows: OpenCodeRows, key: 'time_updated' | 'time_created'): LogEvent[] {
+function oneByOne(rows: OpenCodeRows, key: 'time_updated' | 'time_created', agent: OpenCodeFamily): LogEvent[] {
   const tagged = [
     ...rows.session.map((r) => ({ t: r[key], n: 0, id: r.id, feed: { session: [r], message: [], part: [] } })),
     ...rows.message.map((r) => ({ t: r[key], n: 1, id: r.id, feed: { session: [], message: [r], part: [] } })),
     ...rows.part.map((r) => ({ t: r[key], n: 2, id: r.id, feed: { session: [], message: [], part: [r] } })),
   ].sort((a, b) => a.t - b.t || a.n - b.n || (a.id < b.id ? -1 : 1));
-  const d = createOpenCodeDecoder();
+  const d = createOpenCodeDecoder(undefined, agent);
   const events = tagged.flatMap((x) => d.rows(x.feed));
   assert.strictEqual(d.problems.total, 0, JSON.stringify(d.problems.byKind()));
   return events;
@@ -101,8 +106,8 @@ function describeEnd(events: LogEvent[]): string {
 describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
-  it('finds the live fixtures of all four agents with logs', () => {
-    for (const a of ['claude-code', 'codex', 'gemini', 'opencode'])
+  it('finds the live fixtures of every agent with logs', () => {
+    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'kilocode'])
       assert.ok(
         fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
         `no live ${a} logs`,
@@ -141,9 +146,8 @@ describe('session-log decoders on real logs', () => {
           events.every((e) => !e.ifTurnEnded),
           'only Gemini and Qwen Code hold records',
         );
-      if (f.agent !== 'opencode')
-        assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
-      assert.strictEqual(events[0].state, f.agent === 'opencode' ? last.state : 'working', 'a session log starts with a prompt');
+      if (!rowsOf(f)) assert.ok(completed >= (want.completed ?? (want.final === 'completed' ? 1 : 0)), `${completed} completed`);
+      assert.strictEqual(events[0].state, rowsOf(f) ? last.state : 'working', 'a session log starts with a prompt');
       for (const e of events) {
         assert.strictEqual(e.agent, f.agent);
         // Gemini's log names no folder (its hooks do).
@@ -156,7 +160,7 @@ describe('session-log decoders on real logs', () => {
   }
 
   it('skips unparsed only lines whose type cannot matter (prefilter is safe on every real line)', () => {
-    for (const f of fixtures.filter((x) => x.agent !== 'opencode')) {
+    for (const f of fixtures.filter((x) => !rowsOf(x))) {
       for (const l of lines(f.file)) {
         const needles: readonly string[] = {
           'claude-code': CLAUDE_NEEDLES,
@@ -164,6 +168,7 @@ describe('session-log decoders on real logs', () => {
           qwen: QWEN_NEEDLES,
           codex: CODEX_NEEDLES,
           opencode: [],
+          kilocode: [],
         }[f.agent];
         if (mustParse(l, needles)) continue;
         const e = JSON.parse(l) as { type: string; subtype?: string; payload?: { type?: string }; projectHash?: string };
@@ -183,19 +188,28 @@ describe('session-log decoders on real logs', () => {
     }
   });
 
-  describe('OpenCode rows arriving incrementally', () => {
-    for (const f of fixtures.filter((x) => x.agent === 'opencode')) {
+  describe('OpenCode (and Kilo) rows arriving incrementally', () => {
+    for (const f of fixtures.filter(rowsOf)) {
       it(`${f.key}: all at once and one row at a time end the same`, () => {
         const rows = readRows(f.file);
-        const all = createOpenCodeDecoder().rows(rows);
-        assert.strictEqual(describeEnd(oneByOne(rows, 'time_updated')), describeEnd(all));
-        const inserted = oneByOne(rows, 'time_created');
+        const all = createOpenCodeDecoder(undefined, f.agent).rows(rows);
+        assert.strictEqual(describeEnd(oneByOne(rows, 'time_updated', f.agent)), describeEnd(all));
+        const inserted = oneByOne(rows, 'time_created', f.agent);
         assert.strictEqual(describeEnd(inserted), describeEnd(all));
         const want = EXPECTED[f.key];
         const completed = inserted.filter((e) => e.state === 'completed').length;
         assert.ok(completed >= (want?.completed ?? 0), `${completed} completed turns in insertion order`);
       });
     }
+
+    it('replay --log: a rows dump is Kilo’s when its db is kilo.db, else OpenCode’s', () => {
+      for (const key of ['live/kilocode/05-permission-reject', 'live/opencode/05-permission-reject']) {
+        const f = fixtures.find((x) => x.key === key)!;
+        const d = decodeLogFile(f.file, fs.readFileSync(f.file, 'utf8'));
+        assert.deepStrictEqual([...new Set(d.events.map((e) => e.agent))], [f.agent], key);
+        assert.strictEqual(describeEnd(d.events), 'failed (permission rejected)', key);
+      }
+    });
 
     it('accepts data as JSON text (the DB column) as well as parsed', () => {
       const f = fixtures.find((x) => x.key === 'live/opencode/05-permission-reject');

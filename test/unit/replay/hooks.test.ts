@@ -59,7 +59,7 @@ describe('replay --hooks: the hooks file', () => {
     assert.match(parseErr('{"t": 1, "agent": "codex", "payload": [1]}'), /^h\.jsonl:1: "payload" must be an object/);
     assert.strictEqual(
       parseErr('{"t": 1, "agent": "cursor", "payload": {}}'),
-      'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, gemini, hermes, qwen)',
+      'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, gemini, hermes, qwen, kilocode)',
     );
     assert.match(parseErr('{"t": 1, "payload": {}}'), /^h\.jsonl:1: "agent" is missing \(one of claude-code, /);
     assert.strictEqual(
@@ -101,7 +101,7 @@ describe('replay --hooks: the hooks file', () => {
         2,
       );
       assert.deepStrictEqual(errs, [
-        `agent-lens: ${bad}:2: unknown agent "amp" (one of claude-code, codex, opencode, gemini, hermes, qwen)`,
+        `agent-lens: ${bad}:2: unknown agent "amp" (one of claude-code, codex, opencode, gemini, hermes, qwen, kilocode)`,
       ]);
       assert.strictEqual(
         main(
@@ -162,6 +162,7 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
     'claude-code/04-bash-permission-approve',
     'codex/04-approval-approve',
     'opencode/04-permission-approve',
+    'kilocode/04-permission-approve',
     'claude-code/08-esc-interrupt',
   ];
 
@@ -169,7 +170,8 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-hookreplay-'));
     for (const key of keys) {
       const [agent] = key.split('/');
-      const dir = path.join(RECORDINGS, key);
+      // The hand-labelled recordings, or the harness's own (Kilo's are only there).
+      const dir = [RECORDINGS, path.join(ROOT, 'test/fixtures/live')].map((r) => path.join(r, key)).find((d) => fs.existsSync(d))!;
       const castFile = path.join(dir, 'session.cast');
       const t0Ms = castStartMs(dir, parseCast(fs.readFileSync(castFile, 'utf8'), castFile));
       assert.ok(t0Ms, `${key}: no start time`);
@@ -213,6 +215,8 @@ describe('replay --hooks: stored recordings, screen + hooks through the store', 
     'claude-code/04-bash-permission-approve': 'pty-scrape',
     'codex/04-approval-approve': 'pty-scrape',
     'opencode/04-permission-approve': 'hook',
+    // Kilo's plugin events are OpenCode's, reported as Kilo's.
+    'kilocode/04-permission-approve': 'hook',
   };
 
   for (const key of Object.keys(CLOSED_BY)) {

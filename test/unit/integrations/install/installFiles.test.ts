@@ -7,6 +7,7 @@ import * as agents from '../../../../src/integrations/install/agents';
 import { hookEntries } from '../../../../src/integrations/install/hookTable';
 import { addHooks, InstallError } from '../../../../src/integrations/install/jsonHooks';
 import { backupPath, fileState, installInto, recordPath, uninstallFrom } from '../../../../src/integrations/install/settingsFile';
+import { hookTargets } from '../../../../src/integrations/install/targets';
 import { forAll, hooksOf, ours, parse, REPORTER, settings, write } from './settingsArb';
 
 let tmp: string;
@@ -150,6 +151,12 @@ describe('install: agent targets', () => {
       [agents.opencodePluginFile({}, h), '/h/.config/opencode/plugin/agent-lens.js'],
       [agents.opencodePluginFile({ XDG_CONFIG_HOME: '/x' }, h), '/x/opencode/plugin/agent-lens.js'],
       [agents.opencodePluginFile({ OPENCODE_CONFIG_DIR: '/o', XDG_CONFIG_HOME: '/x' }, h), '/o/plugin/agent-lens.js'],
+      [agents.opencodePluginFile({}, h, 'kilocode'), '/h/.config/kilo/plugin/agent-lens.js'],
+      [agents.opencodePluginFile({ XDG_CONFIG_HOME: '/x' }, h, 'kilocode'), '/x/kilo/plugin/agent-lens.js'],
+      [
+        agents.opencodePluginFile({ KILO_CONFIG_DIR: '/k', OPENCODE_CONFIG_DIR: '/o', XDG_CONFIG_HOME: '/x' }, h, 'kilocode'),
+        '/k/plugin/agent-lens.js',
+      ],
       [agents.hermesPluginTarget({}, h), '/h/.hermes/plugins/agent-lens'],
       [agents.hermesPluginTarget({ HERMES_HOME: '/m' }, h), '/m/plugins/agent-lens'],
     ];
@@ -215,6 +222,47 @@ describe('install: plugin files', () => {
       () => agents.installPlugin(agents.opencodePlugin(path.join(tmp, 'plain.js'), {}, tmp)),
       /must start with one of the banners/,
       'an unmarked source could never be uninstalled',
+    );
+  });
+
+  it('Kilo: the same plugin through its hook target, in Kilo’s plugin folder only; uninstall gives back every byte', () => {
+    const source = src('opencode-plugin.js', 'export const A = 1;');
+    const env = { XDG_CONFIG_HOME: path.join(tmp, 'cfg') };
+    const kiloDir = path.join(tmp, 'cfg', 'kilo');
+    write(path.join(kiloDir, 'kilo.json'), '{ "model": "mock/mock-model" }\n');
+    write(path.join(kiloDir, 'plugin', 'mine.js'), 'export const Mine = 1;\n');
+    const tree = (d: string): [string, string][] =>
+      fs.existsSync(d)
+        ? fs
+            .readdirSync(d, { recursive: true, encoding: 'utf8' })
+            .sort()
+            .map((f) => {
+              const p = path.join(d, f);
+              return [f, fs.statSync(p).isDirectory() ? '<dir>' : fs.readFileSync(p, 'base64')];
+            })
+        : [];
+    const before = tree(path.join(tmp, 'cfg'));
+    const targets = hookTargets({ env, home: tmp, reporter: REPORTER, opencodePluginSource: source, hermesSources: [] });
+    const kilo = targets.find((t) => t.agent === 'kilocode')!;
+    const opencode = targets.find((t) => t.agent === 'opencode')!;
+    assert.strictEqual(kilo.path, path.join(kiloDir, 'plugin', 'agent-lens.js'));
+    assert.strictEqual(kilo.status().state, 'absent');
+    assert.strictEqual(kilo.install(), true);
+    assert.strictEqual(kilo.status().state, 'installed');
+    assert.ok(fs.readFileSync(kilo.path).equals(fs.readFileSync(source)), 'the OpenCode bundle, unchanged');
+    assert.strictEqual(opencode.status().state, 'absent', 'OpenCode’s folder is not touched');
+    assert.ok(!fs.existsSync(path.join(tmp, 'cfg', 'opencode')));
+    assert.strictEqual(kilo.uninstall(), true);
+    assert.deepStrictEqual(tree(path.join(tmp, 'cfg')), before);
+    assert.strictEqual(kilo.status().state, 'absent');
+    const elsewhere = hookTargets(
+      { env, home: tmp, reporter: REPORTER, opencodePluginSource: source, hermesSources: [] },
+      { kilocode: '/k' },
+    );
+    assert.strictEqual(
+      elsewhere.find((t) => t.agent === 'kilocode')!.path,
+      '/k/plugin/agent-lens.js',
+      'a Kilo started with KILO_CONFIG_DIR',
     );
   });
 

@@ -177,7 +177,7 @@ describe('session-log source (real files, real watcher)', function () {
   it('defaults follow the CLIs’ own variables', () => {
     assert.deepStrictEqual(
       defaultLogLocations(
-        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q' },
+        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q', KILO_DB: '/k.db' },
         '/h',
       ),
       {
@@ -186,6 +186,7 @@ describe('session-log source (real files, real watcher)', function () {
         opencode: ['/o.db'],
         gemini: ['/g/.gemini'],
         qwen: ['/q'],
+        kilocode: ['/k.db'],
       },
     );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
@@ -194,6 +195,7 @@ describe('session-log source (real files, real watcher)', function () {
       opencode: ['/h/.local/share/opencode/opencode.db'],
       gemini: ['/h/.gemini'],
       qwen: ['/h/.qwen'],
+      kilocode: ['/h/.local/share/kilo/kilo.db'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],
