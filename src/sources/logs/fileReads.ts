@@ -16,6 +16,8 @@ const MAX_PARALLEL_READS = 16;
 const SYNC_READ_MAX = 256 * KiB;
 /** A synchronous read that took longer (a slow or network file system): read asynchronously from then on. */
 const SLOW_SYNC_MS = 20;
+/** The longest first line whose rewrite is followed (droid's is one `session_start` record, well under 1 KiB). */
+const HEAD_MAX = 64 * KiB;
 /** Out of file handles: try again later rather than losing the change. */
 const RETRY_MS = 1000;
 
@@ -37,6 +39,11 @@ export interface ReadFile extends Run {
   dormant: boolean;
   /** The read began mid-line (backlog tail): drop bytes up to the first newline. */
   skipPartial: boolean;
+  /**
+   * Only for a file whose writer rewrites its first line in place (droid's title): that line's length in bytes
+   * with its newline, as of the offset (-1: not looked at yet). See `followHead`.
+   */
+  head?: number;
   readonly splitter: LineSplitter;
   /** Retry after running out of file handles. */
   retry?: NodeJS.Timeout;
@@ -95,7 +102,7 @@ export class FileReads {
    * append). A read in flight, a big read and a file system that turned out slow take the asynchronous path.
    */
   readNow(f: ReadFile): void {
-    if (!this.syncReads || this.inSyncRead || f.running || f.gone || this.host.disposed) return void this.read(f);
+    if (f.head !== undefined || !this.syncReads || this.inSyncRead || f.running || f.gone || this.host.disposed) return void this.read(f);
     this.inSyncRead = true;
     let done: boolean;
     try {
@@ -168,12 +175,36 @@ export class FileReads {
     if (!fh) return;
     try {
       const s = await fh.stat();
+      if (f.head !== undefined && !(await this.followHead(f, fh, s))) return;
       if (this.prepare(f, s)) await this.readRange(f, fh, s.size);
     } catch (e) {
       this.failed(f, e);
     } finally {
       await fh.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * A file whose first line is rewritten in place (droid writes the whole file again with a longer or shorter
+   * title: same inode, every later line moved): the offset moves by as much as the first line's length changed,
+   * so the next read starts at the same line, neither re-reading the end of the last one nor skipping any. False
+   * while the file is being rewritten (truncated to nothing, or not all of it written back yet): the rewrite's own
+   * write event reads it again; so such a file is never taken for truncated (no writer of these truncates them).
+   * Only these files pay the extra read of their head, and they are read asynchronously only.
+   */
+  private async followHead(f: ReadFile, fh: fsp.FileHandle, s: fs.Stats): Promise<boolean> {
+    if (s.ino !== f.ino || s.dev !== f.dev) return true; // replaced: prepare() reads it from the start
+    const buf = Buffer.allocUnsafe(Math.min(s.size, HEAD_MAX));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl < 0) return bytesRead === HEAD_MAX; // a first line too long to follow: read as any file
+    const head = nl + 1;
+    const offset = f.head !== undefined && f.head >= 0 ? f.offset + head - f.head : f.offset;
+    if (s.size < offset) return false;
+    if (offset !== f.offset) this.host.log('debug', `${f.path}: its first line was rewritten (${f.head} → ${head} bytes): following it`);
+    f.offset = offset;
+    f.head = head;
+    return true;
   }
 
   /** Detects rotation and truncation, wakes dormant files, seeks to the backlog tail. False: nothing to read. */

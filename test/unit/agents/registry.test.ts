@@ -79,6 +79,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         HERMES_HOME: '/h',
         GEMINI_CLI_HOME: '/g',
         QWEN_HOME: '/q',
+        FACTORY_HOME_OVERRIDE: '/f',
       },
       home: '/home/u',
       reporter: '/r',
@@ -94,6 +95,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         ['codex', '/x'],
         ['gemini', '/g/.gemini'],
         ['qwen', '/q'],
+        ['droid', '/f/.factory'],
       ],
     );
     assert.deepStrictEqual(
