@@ -177,7 +177,14 @@ describe('session-log source (real files, real watcher)', function () {
   it('defaults follow the CLIs’ own variables', () => {
     assert.deepStrictEqual(
       defaultLogLocations(
-        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q' },
+        {
+          CLAUDE_CONFIG_DIR: '/c',
+          CODEX_HOME: '/x',
+          OPENCODE_DB: '/o.db',
+          GEMINI_CLI_HOME: '/g',
+          QWEN_HOME: '/q',
+          FACTORY_HOME_OVERRIDE: '/f',
+        },
         '/h',
       ),
       {
@@ -186,6 +193,7 @@ describe('session-log source (real files, real watcher)', function () {
         opencode: ['/o.db'],
         gemini: ['/g/.gemini'],
         qwen: ['/q'],
+        droid: ['/f/.factory'],
       },
     );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
@@ -194,6 +202,7 @@ describe('session-log source (real files, real watcher)', function () {
       opencode: ['/h/.local/share/opencode/opencode.db'],
       gemini: ['/h/.gemini'],
       qwen: ['/h/.qwen'],
+      droid: ['/h/.factory'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],
