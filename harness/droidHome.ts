@@ -3,7 +3,8 @@
  * (`FACTORY_AIRGAP_ENABLED=1`: no Factory login, only custom models, no Factory API or telemetry), one custom model
  * in `~/.factory/settings.json` pointed at the loopback chat-completions mock, `FACTORY_HOME_OVERRIDE` keeping every
  * file in the run, the project folder pre-trusted, auto-update off, and a logging command hook on every hook event
- * (droid's hooks have Claude Code's shape).
+ * in `~/.factory/hooks.json` (droid's hooks have Claude Code's shape; that file is the map of events, and for each
+ * event it has droid ignores the `hooks` of settings.json, so Agent Lens's installer puts its own there beside them).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -54,15 +55,17 @@ function settingsFor(o: HomeOptions, r: ReturnType<typeof makeRun>, apiKey: stri
     ...(o.firstStart ? {} : { ideExtensionPromptedAt: { vscode: 1767225600000 } }),
     logoAnimation: 'off',
   };
-  if (o.hooks !== false) {
-    const hooks: Record<string, unknown> = {};
-    for (const ev of DROID_HOOK_EVENTS) {
-      const command = `${q(process.execPath)} ${q(r.logger)} ${q(r.hooksLog)} ${ev}`;
-      hooks[ev] = [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 10 }] }];
-    }
-    settings.hooks = hooks;
-  }
   return settings;
+}
+
+/** The harness's logging hook on every event, as `hooks.json` holds them: the map of events is the file. */
+function loggingHooks(r: ReturnType<typeof makeRun>): Record<string, unknown> {
+  const hooks: Record<string, unknown> = {};
+  for (const ev of DROID_HOOK_EVENTS) {
+    const command = `${q(process.execPath)} ${q(r.logger)} ${q(r.hooksLog)} ${ev}`;
+    hooks[ev] = [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 10 }] }];
+  }
+  return hooks;
 }
 
 export function prepareDroidHome(o: HomeOptions): AgentHome {
@@ -71,6 +74,7 @@ export function prepareDroidHome(o: HomeOptions): AgentHome {
   fs.mkdirSync(dir, { recursive: true });
   const apiKey = 'sk-agentlens-mock-key-not-real';
   fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settingsFor(o, r, apiKey), null, 2));
+  if (o.hooks !== false) fs.writeFileSync(path.join(dir, 'hooks.json'), JSON.stringify(loggingHooks(r), null, 2));
   const factoryApi = `${o.baseUrl.replace(/\/$/, '')}/factory-api`;
   const env: Record<string, string> = {
     ...baseEnv(o, r.home, r.runId),

@@ -149,8 +149,12 @@ export async function answeringHub(
   return { pending, hub, discovery };
 }
 
-/** The agents the rig runs: those with our hooks or plugin, and pi (no hooks: extensions it is given, if any). */
-export type RigAgent = HookedAgent | 'pi';
+/**
+ * The agents the rig runs: those with our hooks or plugin, and pi (no hooks: extensions it is given, if any).
+ * Not droid: its dialog marks the selected option by brightness alone (no number, no cursor glyph), so VS Code has
+ * nothing on screen to answer it by.
+ */
+export type RigAgent = Exclude<HookedAgent, 'droid'> | 'pi';
 
 export async function play(
   agent: RigAgent,

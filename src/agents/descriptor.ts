@@ -80,6 +80,8 @@ export type AgentLogs =
       depth: number;
       /** Whether a file found below `dir` (the `under` folder) is a session's own log. */
       isSession(file: string, dir: string): boolean;
+      /** The agent rewrites a log's first line in place, so later lines move (droid's title: src/sources/logs/fileReads.ts). */
+      rewritesHead?: true;
     }
   | { format: 'sqlite'; setting: SettingKey; defaultPath(env: NodeJS.ProcessEnv, home: string): string };
 

@@ -5,6 +5,7 @@ import { events as codex } from './codex/hooks';
 import { events as gemini } from './gemini/hooks';
 import { events as hermes } from './hermes/hooks';
 import { events as qwen } from './qwen/hooks';
+import { events as droid } from './droid/hooks';
 
 export const EVENT_TABLES = {
   'claude-code': claudeCode,
@@ -12,4 +13,5 @@ export const EVENT_TABLES = {
   gemini: gemini,
   hermes: hermes,
   qwen: qwen,
+  droid: droid,
 } as const;

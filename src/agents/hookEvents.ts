@@ -1,5 +1,5 @@
 import { AGENT_IDS, type AgentKind } from '../common/agents';
-import type { Meaning } from './hookMeaning';
+import type { HookRule } from './hookMeaning';
 import { EVENT_TABLES } from './hookEventTables';
 import { inOpenCodeFamily, type OpenCodeFamily } from './opencode/family';
 
@@ -12,9 +12,7 @@ export { inOpenCodeFamily } from './opencode/family';
  * reporter, which runs on every hook, loads only these tables; test/unit/agents/registry.test.ts checks that
  * they and the registry name the same agents.
  */
-export const HOOK_EVENTS = EVENT_TABLES satisfies Partial<
-  Record<AgentKind, Readonly<Record<string, (p: Record<string, unknown>) => Meaning | undefined>>>
->;
+export const HOOK_EVENTS = EVENT_TABLES satisfies Partial<Record<AgentKind, Readonly<Record<string, HookRule>>>>;
 
 /** Every agent that reports to the hub: those above through hooks, OpenCode and Kilo through their plugin. */
 export type ReportingAgent = keyof typeof HOOK_EVENTS | OpenCodeFamily;

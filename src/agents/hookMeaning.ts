@@ -15,6 +15,13 @@ export type Meaning =
   /** The agent session is over. Only ever applied to a session already known (a late SessionEnd must not end a new run). */
   | { kind: 'exited' };
 
+/**
+ * One event's rule in an agent's table (src/agents/<id>/hooks.ts). `before`: the payload of the event the same
+ * session reported just before this one, for an agent whose event names no more than that one did (droid's
+ * Notification, whose tool is the PreToolUse before it).
+ */
+export type HookRule = (p: Record<string, unknown>, before?: Record<string, unknown>) => Meaning | undefined;
+
 /** Reads a string field of an untyped payload. */
 export function str(o: unknown, key: string): string | undefined {
   const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;

@@ -14,8 +14,18 @@ export interface HookRow {
 /** The hooks an agent with a JSON settings file gets (src/agents/<id>/install.ts). */
 export interface HookTable {
   rows: readonly HookRow[];
+  /**
+   * The file in the agent's configuration folder that takes them, when it is not `settings.json` with the events
+   * under `hooks`: `eventsAtTop`, the file is the map of events itself (droid's `hooks.json`).
+   */
+  file?: HookFile;
   /** Put on every handler: Gemini CLI shows a hook's name on screen while it runs. */
   name?: string;
+}
+
+export interface HookFile {
+  name: string;
+  eventsAtTop?: true;
 }
 
 export const row = (event: string, timeout: number, gated = false, matcher?: string): HookRow => ({

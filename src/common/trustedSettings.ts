@@ -41,6 +41,7 @@ export const SETTING_POLICY = {
   'agentLens.sessionLogs.geminiDirs': 'machine',
   'agentLens.sessionLogs.qwenDirs': 'machine',
   'agentLens.sessionLogs.kiloDatabases': 'machine',
+  'agentLens.sessionLogs.droidDirs': 'machine',
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',
   'agentLens.handoff.root': 'trusted',

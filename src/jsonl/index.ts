@@ -1,6 +1,7 @@
 import type { AgentKind } from '../common/agents';
 import { createClaudeDecoder } from './claude';
 import { createCodexDecoder } from './codex';
+import { createDroidDecoder } from './droid';
 import { createGeminiDecoder } from './gemini';
 import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
@@ -18,6 +19,7 @@ export const LINE_DECODERS = {
   codex: createCodexDecoder,
   gemini: createGeminiDecoder,
   qwen: createQwenDecoder,
+  droid: createDroidDecoder,
 } satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => LineDecoder>>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;

@@ -4,7 +4,7 @@ import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, ty
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
   file: string;
-  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'qwen chat log' | 'opencode rows';
+  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'qwen chat log' | 'droid session log' | 'opencode rows';
   events: LogEvent[];
   problems: number;
 }
@@ -13,7 +13,7 @@ export interface DecodedLog {
 export class LogFileError extends Error {}
 
 /**
- * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log (JSON lines;
+ * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log, a droid session log (JSON lines;
  * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
  * `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by their `db`, a kilo*.db).
  */
@@ -25,7 +25,7 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (!agent)
     throw new LogFileError(
       l10n.t(
-        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
+        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log, a droid session log or an OpenCode rows dump (no sessionId, session_meta or session_start in its first lines)',
         file,
       ),
     );
@@ -40,6 +40,7 @@ const LINE_LOG_KIND = {
   codex: 'codex rollout',
   gemini: 'gemini chat log',
   qwen: 'qwen chat log',
+  droid: 'droid session log',
 } as const satisfies Record<LineLogAgent, DecodedLog['kind']>;
 
 function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
@@ -49,6 +50,8 @@ function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
     if (l.includes('"projectHash"')) return 'gemini';
     // Qwen Code's records name their sessionId as Claude's do, and each its provenance, which Claude's never have.
     if (l.includes('"provenance":"')) return 'qwen';
+    // droid's first line: {"type":"session_start","id":…}; no other agent's log has that record.
+    if (l.includes('"type":"session_start"')) return 'droid';
     if (l.includes('"sessionId"')) return 'claude-code';
   }
   return undefined;

@@ -19,7 +19,6 @@ const CASES: [string, () => Scenario][] = [
   ['pi', () => heldBriefly('pi', '04-gate-approve', 2000, true)],
   ['copilot', () => heldBriefly('copilot', '04-shell-approve', 2000, true)],
   ['continue-cli', () => heldBriefly('continue-cli', '04-bash-approve', 2000, true)],
-  ['droid', () => heldBriefly('droid', '04-execute-approve', 2000, true)],
 ];
 
 describe('live: real agent CLIs, detector on the live stream', function () {

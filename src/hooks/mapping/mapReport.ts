@@ -1,5 +1,5 @@
 import type { WireReport } from '../wire';
-import { type Meaning, obj, str } from '../../agents/hookMeaning';
+import { type HookRule, type Meaning, obj, str } from '../../agents/hookMeaning';
 import { toWord, type Word } from './meaning';
 import { HOOK_EVENTS, inOpenCodeFamily, opencodeMeaning, type OpenCodeSessionState } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
@@ -32,12 +32,15 @@ function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefin
   return str(r.payload, 'session_id');
 }
 
-/** What an event means, statelessly where the agent allows (everything but OpenCode's bus events). */
-function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>): Meaning | undefined {
+/**
+ * What an event means, from the event alone where the agent allows (everything but OpenCode's and Kilo's bus
+ * events), and the one before it in its session when known (HookRule's `before`).
+ */
+function statelessMeaning(r: Pick<WireReport, 'agent' | 'payload'>, before?: Record<string, unknown>): Meaning | undefined {
   const e = eventName(r);
-  const table = inOpenCodeFamily(r.agent) ? undefined : HOOK_EVENTS[r.agent];
+  const table: Readonly<Record<string, HookRule>> | undefined = inOpenCodeFamily(r.agent) ? undefined : HOOK_EVENTS[r.agent];
   const rule = table && Object.prototype.hasOwnProperty.call(table, e) ? table[e] : undefined;
-  return rule?.(r.payload);
+  return rule?.(r.payload, before);
 }
 
 /**
@@ -54,13 +57,17 @@ export class HookMapper {
   private readonly opencode = new Map<string, OpenCodeSessionState>();
   /** Sessions whose latest mapped word is an open dialog: a reminder of it adds nothing. */
   private readonly dialogOpen = new Map<string, boolean>();
+  /** Each session's latest report, for the rule of the next one (HookRule's `before`). */
+  private readonly latest = new Map<string, Record<string, unknown>>();
 
   map(r: WireReport): MappedReport {
     const sessionId = sessionIdOf(r);
     const key = `${r.agent}:${sessionId ?? ''}`;
+    const before = this.latest.get(key);
+    remember(this.latest, key, r.payload);
     const meaning = inOpenCodeFamily(r.agent)
       ? opencodeMeaning(eventName(r), obj(r.payload, 'properties') ?? {}, this.opencodeState(key))
-      : statelessMeaning(r);
+      : statelessMeaning(r, before);
     const out: MappedReport = {
       agent: r.agent,
       event: eventName(r),

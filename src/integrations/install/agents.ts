@@ -43,6 +43,10 @@ export const CODEX_SYSTEM_NOTE =
   'System-level hooks (/etc/codex/hooks.json) are trusted by policy: Codex runs them without asking, in `codex exec` too. ' +
   'They report to Agent Lens when Codex runs in a VS Code terminal; anywhere else the reporter exits at once.';
 
+export const DROID_NOTE =
+  'droid reads an event\'s hooks from hooks.json instead of the "hooks" of settings.json when hooks.json has that event: ' +
+  "hooks of yours for the same events in settings.json stop running until you move them into hooks.json (droid's /hooks saves them there).";
+
 export function geminiSettingsFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
   return path.join(configDirOf('gemini', env, home), 'settings.json');
 }

@@ -5,7 +5,8 @@ import { isOurHandler, type OwnEntries, ownEntries, withCommands } from './ownEn
 
 /**
  * Our hooks in an agent's JSON settings (`{"hooks": {"<Event>": [{"matcher"?, "hooks": [handler]}]}}`: Claude
- * Code's settings.json, Codex's hooks.json, Gemini CLI's settings.json), as pure functions over the file's text.
+ * Code's settings.json, Codex's hooks.json, Gemini CLI's settings.json; or the map of events at the top of the file,
+ * `{"<Event>": [...]}`: droid's hooks.json, where `at` is 'top'), as pure functions over the file's text.
  *
  * Edits are built here rather than with jsonc-parser's `modify`: with formatting options `modify` re-formats
  * every line an edit touches (a one-line file is rewritten whole), and without them its removals leave stray
@@ -34,6 +35,9 @@ export interface HookEntry {
 }
 
 export type InstallState = 'installed' | 'outdated' | 'partial' | 'absent';
+
+/** Where a file keeps its map of events: under `hooks`, or at its top (the file is the map). */
+export type EventsAt = 'hooks' | 'top';
 
 type Json = Record<string, unknown>;
 
@@ -68,7 +72,7 @@ function lineCol(text: string, offset: number): string {
 const fix = (): string => l10n.t('fix or move it, then install again');
 
 /** Comments are kept (Gemini CLI allows them); a trailing comma is an error, as the agents' parsers say. */
-function load(text: string, file: string): Doc {
+function load(text: string, file: string, at: EventsAt): Doc {
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -84,6 +88,7 @@ function load(text: string, file: string): Doc {
     throw new InstallError(l10n.t('{0} is not valid JSON{1}: {2}.', file, where, fix()), file);
   }
   if (root.type !== 'object') throw new InstallError(l10n.t('{0} holds a JSON {1}, not an object: {2}.', file, root.type, fix()), file);
+  if (at === 'top') return { text, root, hooks: root, anyHooks: root };
   const hooksProp = root.children?.find((p) => p.children?.[0].value === 'hooks');
   const hooks = hooksProp?.children?.[1];
   return { text, root, anyHooks: hooks, ...(hooks?.type === 'object' ? { hooksProp, hooks } : {}) };
@@ -93,11 +98,11 @@ function load(text: string, file: string): Doc {
  * Before adding: `hooks` and the events we write to must have the shape the agents read, once (with a key twice
  * the agents read the last, we would edit the first).
  */
-function loadForAdd(text: string, file: string, events: Iterable<string>): Doc {
-  const doc = load(text, file);
+function loadForAdd(text: string, file: string, events: Iterable<string>, at: EventsAt): Doc {
+  const doc = load(text, file, at);
   const hooks = doc.anyHooks;
   const twice = (obj: Node, key: string) => (obj.children ?? []).filter((p) => p.children?.[0].value === key).length > 1;
-  if (twice(doc.root, 'hooks')) throw new InstallError(l10n.t('{0} has "hooks" twice: {1}.', file, fix()), file);
+  if (at === 'hooks' && twice(doc.root, 'hooks')) throw new InstallError(l10n.t('{0} has "hooks" twice: {1}.', file, fix()), file);
   if (hooks && hooks.type !== 'object')
     throw new InstallError(l10n.t('"hooks" in {0} is a JSON {1}, not an object: {2}.', file, hooks.type, fix()), file);
   for (const event of events) {
@@ -151,7 +156,7 @@ const same = (a: unknown, b: unknown): boolean => canon(a) === canon(b);
 /** The next removal of ours in events outside `keep`; an emptied group, event or `hooks` goes with it. */
 function nextRemoval(doc: Doc, keep: ReadonlySet<string>, own: OwnEntries): Edit[] | undefined {
   const { root, hooks, hooksProp } = doc;
-  if (!hooks || !hooksProp) return undefined;
+  if (!hooks) return undefined;
   const props = hooks.children ?? [];
   for (const [pi, prop] of props.entries()) {
     const arr = prop.children?.[1];
@@ -169,7 +174,8 @@ function nextRemoval(doc: Doc, keep: ReadonlySet<string>, own: OwnEntries): Edit
     }
     if (!kinds.includes('ours')) continue;
     if (kinds.includes('user')) return oursRuns(doc.text, arr, kinds).flatMap(([i, j]) => removeEdit(doc.text, arr, i, j));
-    if (props.length > 1) return removeEdit(doc.text, hooks, pi);
+    // The last event goes with `hooks`; a file that is the map of events keeps its braces.
+    if (props.length > 1 || !hooksProp) return removeEdit(doc.text, hooks, pi);
     return removeEdit(doc.text, root, root.children!.indexOf(hooksProp));
   }
   return undefined;
@@ -242,20 +248,27 @@ const blank = (text: string | undefined): text is undefined => text === undefine
  * entries already there: the same text comes back. `text` undefined or blank: a new 2-space file. `own` says
  * which older entries are ours to replace (the entries themselves always are).
  */
-export function addHooks(text: string | undefined, entries: readonly HookEntry[], file = 'The settings file', own = ownEntries()): string {
+export function addHooks(
+  text: string | undefined,
+  entries: readonly HookEntry[],
+  file = 'The settings file',
+  own = ownEntries(),
+  at: EventsAt = 'hooks',
+): string {
   const want = wanted(entries);
-  if (blank(text)) return `${JSON.stringify({ hooks: Object.fromEntries(want) }, null, 2)}\n`;
+  const events = Object.fromEntries(want);
+  if (blank(text)) return `${JSON.stringify(at === 'top' ? events : { hooks: events }, null, 2)}\n`;
   const mine = withCommands(
     own,
     entries.map((e) => e.command),
   );
-  return converge(text, (t) => nextAddition(loadForAdd(t, file, want.keys()), want, mine));
+  return converge(text, (t) => nextAddition(loadForAdd(t, file, want.keys(), at), want, mine));
 }
 
 /** `text` without any handler of ours; groups, events and `hooks` that only held ours go too. */
-export function removeHooks(text: string, file = 'The settings file', own = ownEntries()): string {
+export function removeHooks(text: string, file = 'The settings file', own = ownEntries(), at: EventsAt = 'hooks'): string {
   if (blank(text)) return text;
-  return converge(text, (t) => nextRemoval(load(t, file), new Set(), own));
+  return converge(text, (t) => nextRemoval(load(t, file, at), new Set(), own));
 }
 
 /**
@@ -267,9 +280,10 @@ export function installedState(
   entries: readonly HookEntry[],
   file = 'The settings file',
   own = ownEntries(),
+  at: EventsAt = 'hooks',
 ): InstallState {
   if (blank(text)) return 'absent';
-  const { hooks } = load(text, file);
+  const { hooks } = load(text, file, at);
   const mine = withCommands(
     own,
     entries.map((e) => e.command),

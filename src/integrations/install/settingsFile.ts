@@ -5,7 +5,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../common/fsutil';
 import { agentLensHome } from '../commands';
-import { addHooks, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
+import { addHooks, type EventsAt, type HookEntry, InstallError, type InstallState, installedState, removeHooks } from './jsonHooks';
 import { type OwnEntries, ownEntries } from './ownEntries';
 
 /**
@@ -27,6 +27,8 @@ export interface InstallOptions {
   env?: NodeJS.ProcessEnv;
   /** Commands this target writes: uninstall finds them even when the install record is gone. */
   commands?: readonly string[];
+  /** Where the file keeps its events (./jsonHooks.ts): under `hooks` unless said. */
+  at?: EventsAt;
 }
 
 /** Commands remembered per file: a few per event and reporter path; more can only come from a tampered record. */
@@ -49,6 +51,8 @@ const recordSchema = z.object({
   wrote: z.string(),
   /** Every hook command we wrote into the file, so an update and uninstall find them whatever their reporter path. */
   commands: z.array(z.string()).max(COMMANDS_KEPT).optional(),
+  /** The file keeps its events at its top (./jsonHooks.ts `EventsAt`): uninstalling from the record alone must know. */
+  at: z.literal('top').optional(),
 });
 type InstallRecord = z.infer<typeof recordSchema>;
 
@@ -163,7 +167,7 @@ function guarded<T>(file: string, run: () => T): T {
 
 /** Adds `entries` to `file` (created with its folder when missing). Returns whether the file changed. */
 export function installInto(file: string, entries: readonly HookEntry[], opts: InstallOptions = {}): boolean {
-  return guarded(file, () => retried(file, () => install(file, entries, opts.env ?? process.env)));
+  return guarded(file, () => retried(file, () => install(file, entries, opts.env ?? process.env, opts.at)));
 }
 
 /**
@@ -203,18 +207,18 @@ function writeChecked(target: string, next: string | Buffer, mode: number, expec
   });
 }
 
-function install(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv): boolean {
+function install(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv, at: EventsAt = 'hooks'): boolean {
   const target = realTarget(file);
   const bytes = readBytes(target);
   const before = bytes && decode(file, bytes);
   const r = readRecord(file, env);
-  const next = addHooks(before, entries, file, ownIn(env, r));
+  const next = addHooks(before, entries, file, ownIn(env, r), at);
   if (next === before) return false;
   const kept = takeBackup(file, bytes, r);
   if (bytes === undefined) fs.mkdirSync(path.dirname(target), { recursive: true });
   // A new settings file may come to hold API keys: this user's only (0600). An existing one keeps its mode.
   writeChecked(target, next, bytes === undefined ? 0o600 : modeOf(target), bytes);
-  writeRecord(file, env, { ...kept, wrote: sha(next), commands: remembered(r, entries) });
+  writeRecord(file, env, { ...kept, wrote: sha(next), commands: remembered(r, entries), ...(at === 'top' ? { at } : {}) });
   return true;
 }
 
@@ -222,7 +226,7 @@ function install(file: string, entries: readonly HookEntry[], env: NodeJS.Proces
  * The file is still ours as written: put the original back, to the byte unless it held entries of ours from
  * an install before the one that took the backup. False when the backup cannot be trusted.
  */
-function restore(file: string, target: string, r: InstallRecord, current: Buffer, own: OwnEntries): boolean {
+function restore(file: string, target: string, r: InstallRecord, current: Buffer, own: OwnEntries, at: EventsAt): boolean {
   if (!r.existed) {
     if (!readBytes(target)?.equals(current)) throw new ChangedMeanwhile(target);
     fs.rmSync(target, { force: true });
@@ -231,26 +235,27 @@ function restore(file: string, target: string, r: InstallRecord, current: Buffer
   const b = readBytes(backupPath(file));
   if (!b || sha(b) !== r.original) return false;
   const text = decode(file, b);
-  const clean = removeHooks(text, file, own);
+  const clean = removeHooks(text, file, own, at);
   writeChecked(target, clean === text ? b : clean, modeOf(target), current);
   return true;
 }
 
 /** Takes our hooks out of `file`. Returns whether the file changed. */
 export function uninstallFrom(file: string, opts: InstallOptions = {}): boolean {
-  return guarded(file, () => retried(file, () => uninstall(file, opts.env ?? process.env, opts.commands)));
+  return guarded(file, () => retried(file, () => uninstall(file, opts.env ?? process.env, opts.commands, opts.at)));
 }
 
-function uninstall(file: string, env: NodeJS.ProcessEnv, commands: readonly string[] | undefined): boolean {
+function uninstall(file: string, env: NodeJS.ProcessEnv, commands: readonly string[] | undefined, given: EventsAt | undefined): boolean {
   const target = realTarget(file);
   const bytes = readBytes(target);
   const r = readRecord(file, env);
+  const at = given ?? r?.at ?? 'hooks';
   const own = ownIn(env, r, commands);
   let changed = false;
-  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r, bytes, own)) changed = true;
+  if (bytes !== undefined && r && sha(bytes) === r.wrote && restore(file, target, r, bytes, own, at)) changed = true;
   else if (bytes !== undefined) {
     const text = decode(file, bytes);
-    const next = removeHooks(text, file, own);
+    const next = removeHooks(text, file, own, at);
     if (next !== text) writeChecked(target, next, modeOf(target), bytes);
     changed = next !== text;
   }
@@ -259,7 +264,12 @@ function uninstall(file: string, env: NodeJS.ProcessEnv, commands: readonly stri
 }
 
 /** What of ours `file` holds; a missing file holds nothing. Throws InstallError for a file we cannot read. */
-export function fileState(file: string, entries: readonly HookEntry[], env: NodeJS.ProcessEnv = process.env): InstallState {
+export function fileState(
+  file: string,
+  entries: readonly HookEntry[],
+  env: NodeJS.ProcessEnv = process.env,
+  at: EventsAt = 'hooks',
+): InstallState {
   const bytes = readBytes(realTarget(file));
-  return bytes === undefined ? 'absent' : installedState(decode(file, bytes), entries, file, ownIn(env, readRecord(file, env)));
+  return bytes === undefined ? 'absent' : installedState(decode(file, bytes), entries, file, ownIn(env, readRecord(file, env)), at);
 }

@@ -6,6 +6,7 @@ import {
   CODEX_SYSTEM_NOTE,
   CODEX_USER_NOTE,
   codexUserHooksFile,
+  DROID_NOTE,
   hermesPlugin,
   hermesPluginTarget,
   installPlugin,
@@ -16,7 +17,7 @@ import {
   systemWritable,
   uninstallPlugin,
 } from './agents';
-import { hookEntries, type JsonHookAgent } from './hookTable';
+import { HOOK_TABLES, hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
 import type { AgentKind } from '../../common/agents';
@@ -46,12 +47,13 @@ export interface HookTarget {
   uninstall(): boolean;
 }
 
-/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code). */
+/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code, droid). */
 function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
   const entries = hookEntries(agent, ctx.reporter);
+  const at = HOOK_TABLES[agent].file?.eventsAtTop ? 'top' : 'hooks';
   const status = (): HookStatus => {
     try {
-      return { agent, scope, path: file, state: fileState(file, entries, ctx.env), ...(note ? { note } : {}) };
+      return { agent, scope, path: file, state: fileState(file, entries, ctx.env, at), ...(note ? { note } : {}) };
     } catch (e) {
       return { agent, scope, path: file, state: 'error', note: (e as Error).message };
     }
@@ -64,8 +66,8 @@ function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string
     path: file,
     note,
     status,
-    install: () => installInto(file, entries, { env: ctx.env }),
-    uninstall: () => uninstallFrom(file, { env: ctx.env, commands }),
+    install: () => installInto(file, entries, { env: ctx.env, at }),
+    uninstall: () => uninstallFrom(file, { env: ctx.env, commands, at }),
   };
 }
 
@@ -92,8 +94,9 @@ function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): Hook
  */
 export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
   const { env, home } = ctx;
-  // The settings file of an agent whose hooks live there: in the folder given for it, else in its own.
-  const settingsOf = (agent: 'claude-code' | 'gemini' | 'qwen') => path.join(dirs[agent] ?? configDirOf(agent, env, home), 'settings.json');
+  // The file an agent's hooks live in (its table's, else settings.json): in the folder given for it, else in its own.
+  const hooksFileOf = (agent: 'claude-code' | 'gemini' | 'qwen' | 'droid') =>
+    path.join(dirs[agent] ?? configDirOf(agent, env, home), HOOK_TABLES[agent].file?.name ?? 'settings.json');
   const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
   const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
   const kiloEnv = dirs.kilocode ? { ...env, KILO_CONFIG_DIR: dirs.kilocode } : env;
@@ -101,12 +104,13 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
   const busPlugin = (agent: OpenCodeFamily, agentEnv: NodeJS.ProcessEnv) =>
     pluginTarget(agent, opencodePlugin(ctx.opencodePluginSource, agentEnv, home, agent), opencodePluginFile(agentEnv, home, agent));
   const out: HookTarget[] = [
-    jsonTarget('claude-code', 'user', settingsOf('claude-code'), ctx),
+    jsonTarget('claude-code', 'user', hooksFileOf('claude-code'), ctx),
     jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
     busPlugin('opencode', opencodeEnv),
-    jsonTarget('gemini', 'user', settingsOf('gemini'), ctx),
-    jsonTarget('qwen', 'user', settingsOf('qwen'), ctx),
+    jsonTarget('gemini', 'user', hooksFileOf('gemini'), ctx),
+    jsonTarget('qwen', 'user', hooksFileOf('qwen'), ctx),
     busPlugin('kilocode', kiloEnv),
+    jsonTarget('droid', 'user', hooksFileOf('droid'), ctx, DROID_NOTE),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

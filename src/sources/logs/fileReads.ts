@@ -16,6 +16,10 @@ const MAX_PARALLEL_READS = 16;
 const SYNC_READ_MAX = 256 * KiB;
 /** A synchronous read that took longer (a slow or network file system): read asynchronously from then on. */
 const SLOW_SYNC_MS = 20;
+/** The longest first line whose rewrite is followed (droid's is one `session_start` record, well under 1 KiB). */
+const HEAD_MAX = 64 * KiB;
+/** Reads of such a file per run: chunks, and passes again after a rewrite under the read. */
+const HEAD_PASSES = 8;
 /** Out of file handles: try again later rather than losing the change. */
 const RETRY_MS = 1000;
 
@@ -37,6 +41,11 @@ export interface ReadFile extends Run {
   dormant: boolean;
   /** The read began mid-line (backlog tail): drop bytes up to the first newline. */
   skipPartial: boolean;
+  /**
+   * Only for a file whose writer rewrites its first line in place (droid's title): that line's length in bytes
+   * with its newline, as of the offset (-1: not looked at yet). See `followHead`.
+   */
+  head?: number;
   readonly splitter: LineSplitter;
   /** Retry after running out of file handles. */
   retry?: NodeJS.Timeout;
@@ -95,7 +104,7 @@ export class FileReads {
    * append). A read in flight, a big read and a file system that turned out slow take the asynchronous path.
    */
   readNow(f: ReadFile): void {
-    if (!this.syncReads || this.inSyncRead || f.running || f.gone || this.host.disposed) return void this.read(f);
+    if (f.head !== undefined || !this.syncReads || this.inSyncRead || f.running || f.gone || this.host.disposed) return void this.read(f);
     this.inSyncRead = true;
     let done: boolean;
     try {
@@ -167,6 +176,7 @@ export class FileReads {
     const fh = await fsp.open(f.path, 'r').catch((e: unknown) => void this.failed(f, e));
     if (!fh) return;
     try {
+      if (f.head !== undefined) return await this.readFollowingHead(f, fh);
       const s = await fh.stat();
       if (this.prepare(f, s)) await this.readRange(f, fh, s.size);
     } catch (e) {
@@ -174,6 +184,45 @@ export class FileReads {
     } finally {
       await fh.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * A file whose first line is rewritten in place (droid writes the whole file again with a longer or shorter
+   * title: same inode, every later line moved). The offset moves by as much as the first line's length changed,
+   * so reading goes on at the same line, neither re-reading the end of the last one nor skipping any. What was
+   * read is handed on only if the first line kept its length meanwhile: a rewrite during the read moved the bytes
+   * under it, so they are read again at the moved offset. While the file is being rewritten (truncated to
+   * nothing, not all written back yet) nothing is read: the rewrite's own write event reads it again, so such a
+   * file is never taken for truncated (its writer never truncates it for good). Only these files pay the extra
+   * reads of their head, and they are read asynchronously only.
+   */
+  private async readFollowingHead(f: ReadFile, fh: fsp.FileHandle): Promise<void> {
+    for (let pass = 0; pass < HEAD_PASSES && !f.gone && !this.host.disposed; pass++) {
+      const s = await fh.stat();
+      if (!(await this.followHead(f, fh, s)) || !this.prepare(f, s)) return;
+      const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, s.size - f.offset));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, f.offset);
+      if ((await headLength(fh)) !== f.head) continue;
+      f.offset += bytesRead;
+      this.bytesRead += bytesRead;
+      this.deliver(f, buf.subarray(0, bytesRead));
+      if (f.offset >= s.size) return;
+    }
+    f.again = true; // more to read, or rewritten on every pass: once more
+  }
+
+  /** Moves the offset by the change of the first line's length. False: no whole first line (being rewritten). */
+  private async followHead(f: ReadFile, fh: fsp.FileHandle, s: fs.Stats): Promise<boolean> {
+    if (s.ino !== f.ino || s.dev !== f.dev) return true; // replaced: prepare() reads it from the start
+    const head = await headLength(fh);
+    if (head === undefined) return false;
+    // -1: not looked at yet, or a first line too long to follow (read as any file).
+    const offset = f.head !== undefined && f.head >= 0 && head >= 0 ? f.offset + head - f.head : f.offset;
+    if (s.size < offset) return false;
+    if (offset !== f.offset) this.host.log('debug', `${f.path}: its first line was rewritten (${f.head} → ${head} bytes): following it`);
+    f.offset = offset;
+    f.head = head;
+    return true;
   }
 
   /** Detects rotation and truncation, wakes dormant files, seeks to the backlog tail. False: nothing to read. */
@@ -263,6 +312,15 @@ export class FileReads {
     if (!seen.has(key)) this.host.log(level, msg);
     seen.add(key);
   }
+}
+
+/** The length in bytes of a file's first line with its newline; undefined without one (within HEAD_MAX: -1). */
+async function headLength(fh: fsp.FileHandle): Promise<number | undefined> {
+  const buf = Buffer.allocUnsafe(HEAD_MAX);
+  const { bytesRead } = await fh.read(buf, 0, HEAD_MAX, 0);
+  const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+  if (nl >= 0) return nl + 1;
+  return bytesRead === HEAD_MAX ? -1 : undefined;
 }
 
 export function coalesce(r: Run, fn: () => Promise<void>, more: () => boolean): Promise<void> {

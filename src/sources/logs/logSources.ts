@@ -41,7 +41,13 @@ export function tailRoots(loc: LogLocations): (TailRoot & { agent: LineLogAgent 
     const agent = a.id;
     return [...new Set((loc[agent] ?? []).map((x) => path.resolve(x)))].map((home) => {
       const dir = path.join(home, logs.under);
-      return { agent, dir, depth: logs.depth, match: (f: string) => logs.isSession(f, dir) };
+      return {
+        agent,
+        dir,
+        depth: logs.depth,
+        match: (f: string) => logs.isSession(f, dir),
+        ...(logs.rewritesHead ? { rewritesHead: true } : {}),
+      };
     });
   });
 }

@@ -15,6 +15,8 @@ export interface TailRoot {
   depth: number;
   /** Which files to follow, by absolute path. Files that do not match are not watched at all. */
   match(file: string): boolean;
+  /** Its files' first line is rewritten in place (droid's title): the read offset follows its length (fileReads.ts). */
+  rewritesHead?: boolean;
 }
 
 export interface TailerOptions {

@@ -330,6 +330,7 @@ export class LogTailer {
       fromBacklog: existing,
       dormant,
       skipPartial: false,
+      ...(d.root.root.rewritesHead ? { head: -1 } : {}),
       splitter: new LineSplitter(),
       dir: d,
       verifyRun: { again: false },

@@ -81,6 +81,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         GEMINI_CLI_HOME: '/g',
         QWEN_HOME: '/q',
         KILO_CONFIG_DIR: '/k',
+        FACTORY_HOME_OVERRIDE: '/f',
       },
       home: '/home/u',
       reporter: '/r',
@@ -96,6 +97,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         ['codex', '/x'],
         ['gemini', '/g/.gemini'],
         ['qwen', '/q'],
+        ['droid', '/f/.factory'],
       ],
     );
     assert.deepStrictEqual(

@@ -71,6 +71,25 @@ const EXPECTED: Record<string, string[]> = {
   'live/qwen/07-esc-interrupt': ['UserPromptSubmit→working'],
   'live/qwen/16-api-error-400': ['UserPromptSubmit→working', 'StopFailure→failed/API error 400'],
   'live/qwen/08-server-error-500': ['UserPromptSubmit→working', 'StopFailure→failed/API error 500'],
+  // droid: PreToolUse runs before every tool; Notification permission_prompt just before the dialog; Stop ends every
+  // turn alike (completed, denied, failed), so it says nothing itself; an Esc fires idle_prompt and no Stop.
+  'live/droid/01-idle-start': [],
+  'live/droid/02-plain-answer': ['UserPromptSubmit→working'],
+  'live/droid/04-execute-approve': [
+    'UserPromptSubmit→working',
+    'PreToolUse→working',
+    'Notification→waiting/permission',
+    'PostToolUse→working',
+  ],
+  'live/droid/05-execute-deny': ['UserPromptSubmit→working', 'PreToolUse→working', 'Notification→waiting/permission'],
+  'live/droid/06-tool-runs': ['UserPromptSubmit→working', 'PreToolUse→working', 'PostToolUse→working'],
+  'live/droid/07-esc-interrupt': ['UserPromptSubmit→working', 'Notification→failed/interrupted'],
+  'live/droid/08-server-error-500': ['UserPromptSubmit→working'],
+  'live/droid/09-multistep-quit': [
+    ...Array(2).fill(['UserPromptSubmit→working', 'PreToolUse→working', 'Notification→waiting/permission', 'PostToolUse→working']).flat(),
+    'SessionEnd→exited',
+    'SessionEnd→exited',
+  ],
   'opencode/01-idle': [],
   'opencode/02-plain-answer': ['session.status→working', 'session.status→working', 'session.status→working', 'session.status→completed'],
   'opencode/04-permission-approve': [
@@ -241,6 +260,21 @@ describe('hook mapping against every stored recording’s hook payloads', () => 
       m.map({ v: 1, agent: 'opencode', at: 1, payload: { type, properties: { sessionID: 'ses_child', ...properties } } }).word;
     assert.strictEqual(child('session.created', { info: { parentID: 'ses_1' } }), undefined);
     assert.strictEqual(child('permission.asked', { permission: 'bash', patterns: ['ls'] }), undefined);
+  });
+
+  it('droid: a dialog’s Notification names the tool of the PreToolUse just before it in its session, and only that one', () => {
+    const waits = (scenario: string) =>
+      mapped('droid', where(`live/droid/${scenario}`).dir)
+        .filter((x) => x.r.word?.state === 'waiting')
+        .map((x) => x.r.word!.wait?.question);
+    assert.deepStrictEqual(waits('04-execute-approve'), ['Execute: rm -rf build']);
+    assert.deepStrictEqual(waits('09-multistep-quit'), ['Create: $RUN/demo-app/hello.js', 'Execute: node hello.js']);
+    const m = new HookMapper();
+    const report = (payload: Record<string, unknown>) => m.map({ v: 1, agent: 'droid', at: 1, payload: { session_id: 's', ...payload } });
+    report({ hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls' } });
+    report({ hook_event_name: 'PostToolUse', tool_name: 'Execute' });
+    const later = report({ hook_event_name: 'Notification', notification_type: 'permission_prompt' });
+    assert.deepStrictEqual(later.word?.wait, { kind: 'permission' }, 'a PreToolUse that is not the one before says nothing');
   });
 
   it('the reporter’s marker opens on dialogs only and clears on anything else', () => {

@@ -141,4 +141,18 @@ export const EXPECTED: Record<string, Expect> = {
   'live/qwen/20-headless-ok': HELD,
   'live/qwen/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/qwen/28-numbered-plan': HELD,
+  'live/droid/01-idle-start': IDLE,
+  'live/droid/02-plain-answer': DONE,
+  'live/droid/03-question-reply': DONE,
+  'live/droid/04-execute-approve': DONE,
+  // droid's outcome says `completed`; its tool result says the user refused the tool.
+  'live/droid/05-execute-deny': { final: 'failed', reason: 'permission rejected' },
+  'live/droid/06-tool-runs': DONE,
+  'live/droid/07-esc-interrupt': INTERRUPTED,
+  'live/droid/08-server-error-500': { final: 'failed', reason: 'API error 500' },
+  'live/droid/09-multistep-quit': { final: 'completed', completed: 2 },
+  'live/droid/16-api-error-400': { final: 'failed', reason: 'API error 400' },
+  'live/droid/20-headless-ok': DONE,
+  'live/droid/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
+  'live/droid/28-numbered-plan': DONE,
 };

@@ -5,6 +5,7 @@ import { CLAUDE_NEEDLES } from '../../../src/jsonl/claude';
 import { CODEX_NEEDLES } from '../../../src/jsonl/codex';
 import { GEMINI_NEEDLES } from '../../../src/jsonl/gemini';
 import { QWEN_NEEDLES } from '../../../src/jsonl/qwen';
+import { DROID_NEEDLES } from '../../../src/jsonl/droid';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
@@ -17,7 +18,7 @@ import { EXPECTED } from './decoderExpectations';
  * which keeps the logs the copies in test/fixtures/recordings leave out) and the harness's live fixtures.
  */
 
-type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | OpenCodeFamily;
+type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'droid' | OpenCodeFamily;
 type Origin = 'shared' | 'live';
 
 const SHARED = process.env.AGENT_LENS_SHARED_RECORDINGS ?? path.join(ROOT, '..', 'shared', 'recordings');
@@ -27,6 +28,7 @@ const LOG_FILE: Record<Agent, string> = {
   codex: 'rollout.jsonl',
   gemini: 'gemini-session.jsonl',
   qwen: 'qwen-session.jsonl',
+  droid: 'droid-session.jsonl',
   opencode: 'storage.json',
   kilocode: 'kilo-storage.json',
 };
@@ -107,7 +109,7 @@ describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
   it('finds the live fixtures of every agent with logs', () => {
-    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'kilocode'])
+    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'droid', 'opencode', 'kilocode'])
       assert.ok(
         fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
         `no live ${a} logs`,
@@ -166,6 +168,7 @@ describe('session-log decoders on real logs', () => {
           'claude-code': CLAUDE_NEEDLES,
           gemini: GEMINI_NEEDLES,
           qwen: QWEN_NEEDLES,
+          droid: DROID_NEEDLES,
           codex: CODEX_NEEDLES,
           opencode: [],
           kilocode: [],
@@ -179,9 +182,11 @@ describe('session-log decoders on real logs', () => {
               ? e.projectHash !== undefined || ['user', 'gemini', 'info', 'error'].includes(e.type)
               : f.agent === 'qwen'
                 ? ['user', 'assistant', 'tool_result'].includes(e.type) || l.includes('"qwen-code.api_error"')
-                : e.type === 'session_meta' ||
-                  (e.type === 'event_msg' &&
-                    ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
+                : f.agent === 'droid'
+                  ? ['session_start', 'message', 'agent_turn_outcome'].includes(e.type)
+                  : e.type === 'session_meta' ||
+                    (e.type === 'event_msg' &&
+                      ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
         // item_completed matters only for a UserMessage, which carries the needle.
         assert.ok(!relevant || e.payload?.type === 'item_completed', `${f.key}: a relevant line was skipped: ${l.slice(0, 120)}`);
       }

@@ -154,6 +154,7 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       gemini: [],
       qwen: [],
       kilocode: [],
+      droid: [],
     });
   });
 
@@ -178,6 +179,7 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       gemini: [],
       qwen: [],
       kilocode: [],
+      droid: [],
     });
   });
 });

@@ -50,6 +50,21 @@ export const settings: fc.Arbitrary<{ text: string; value: Record<string, unknow
     return { text, value: JSON.parse(text) as Record<string, unknown> };
   });
 
+/** A file that is the map of events itself (droid's hooks.json), maybe empty, maybe with a key droid ignores. */
+export const eventMaps: fc.Arbitrary<{ text: string; value: Record<string, unknown> }> = fc
+  .record({
+    hooks: userHooks,
+    extra: fc.option(fc.tuple(key, value), { nil: undefined }),
+    indent: fc.constantFrom('  ', '    ', '\t', ''),
+    eol: fc.constantFrom('\n', '\r\n'),
+    finalNewline: fc.boolean(),
+  })
+  .map(({ hooks, extra, indent, eol, finalNewline }) => {
+    const v: Record<string, unknown> = { ...(hooks ?? {}), ...(extra ? { [extra[0]]: extra[1] } : {}) };
+    const text = JSON.stringify(v, null, indent).split('\n').join(eol) + (finalNewline ? eol : '');
+    return { text, value: JSON.parse(text) as Record<string, unknown> };
+  });
+
 const agent = fc.constantFrom(...AGENTS);
 /** A property over a generated value and an agent whose table is installed. */
 export const forAll = <T>(arb: fc.Arbitrary<T>, body: (v: T, a: JsonHookAgent) => void, numRuns?: number): void =>

@@ -177,7 +177,15 @@ describe('session-log source (real files, real watcher)', function () {
   it('defaults follow the CLIs’ own variables', () => {
     assert.deepStrictEqual(
       defaultLogLocations(
-        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q', KILO_DB: '/k.db' },
+        {
+          CLAUDE_CONFIG_DIR: '/c',
+          CODEX_HOME: '/x',
+          OPENCODE_DB: '/o.db',
+          GEMINI_CLI_HOME: '/g',
+          QWEN_HOME: '/q',
+          KILO_DB: '/k.db',
+          FACTORY_HOME_OVERRIDE: '/f',
+        },
         '/h',
       ),
       {
@@ -187,6 +195,7 @@ describe('session-log source (real files, real watcher)', function () {
         gemini: ['/g/.gemini'],
         qwen: ['/q'],
         kilocode: ['/k.db'],
+        droid: ['/f/.factory'],
       },
     );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
@@ -196,6 +205,7 @@ describe('session-log source (real files, real watcher)', function () {
       gemini: ['/h/.gemini'],
       qwen: ['/h/.qwen'],
       kilocode: ['/h/.local/share/kilo/kilo.db'],
+      droid: ['/h/.factory'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],
