@@ -5,7 +5,14 @@ import { REPORTING_AGENTS, type ReportingAgent } from '../src/agents/hookEvents'
 import type { Report } from '../src/hooks/report';
 
 /** The session logs a recording folder keeps, as the recorders name them. */
-const LOG_FILES = ['transcript.jsonl', 'rollout.jsonl', 'gemini-session.jsonl', 'qwen-session.jsonl', 'storage.json'];
+const LOG_FILES = [
+  'transcript.jsonl',
+  'rollout.jsonl',
+  'gemini-session.jsonl',
+  'qwen-session.jsonl',
+  'copilot-events.jsonl',
+  'storage.json',
+];
 
 /** The agent's session log saved beside a recording, if any (an empty transcript is none). */
 export function recordingLog(dir: string): string | undefined {

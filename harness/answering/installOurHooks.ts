@@ -3,7 +3,7 @@ import type { AgentHome } from '../homes';
 import { hookTargets } from '../../src/integrations/install/targets';
 
 /** Installs our hooks into a harness home with the same installers the extension's command uses. */
-export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'qwen';
+export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'qwen' | 'copilot';
 
 export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: string, opencodePluginSource: string): void {
   const dirs = {
@@ -12,6 +12,7 @@ export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: stri
     opencode: path.join(h.env.XDG_CONFIG_HOME ?? path.join(h.home, '.config'), 'opencode'),
     gemini: path.join(h.home, '.gemini'),
     qwen: h.env.QWEN_HOME ?? path.join(h.home, '.qwen'),
+    copilot: h.env.COPILOT_HOME ?? path.join(h.home, '.copilot'),
   };
   const t = hookTargets({ env: h.env, home: h.home, reporter, opencodePluginSource, hermesSources: [] }, dirs).find(
     (x) => x.agent === agent && x.scope === 'user',

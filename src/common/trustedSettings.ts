@@ -39,6 +39,7 @@ export const SETTING_POLICY = {
   'agentLens.sessionLogs.codexHomes': 'machine',
   'agentLens.sessionLogs.opencodeDatabases': 'machine',
   'agentLens.sessionLogs.geminiDirs': 'machine',
+  'agentLens.sessionLogs.copilotDirs': 'machine',
   'agentLens.sessionLogs.qwenDirs': 'machine',
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',

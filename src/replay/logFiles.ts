@@ -4,7 +4,7 @@ import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, ty
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
   file: string;
-  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'qwen chat log' | 'opencode rows';
+  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'qwen chat log' | 'copilot session log' | 'opencode rows';
   events: LogEvent[];
   problems: number;
 }
@@ -13,8 +13,8 @@ export interface DecodedLog {
 export class LogFileError extends Error {}
 
 /**
- * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log (JSON lines;
- * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
+ * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log, a
+ * Copilot CLI session log (JSON lines; told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
  * `{session, message, part}`).
  */
 export function decodeLogFile(file: string, text: string): DecodedLog {
@@ -25,11 +25,11 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (!agent)
     throw new LogFileError(
       l10n.t(
-        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
+        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log, a Copilot CLI session log or an OpenCode rows dump (no sessionId or session_meta in its first lines)',
         file,
       ),
     );
-  const dec = decoderFor(agent);
+  const dec = decoderFor(agent, undefined, file);
   const events: LogEvent[] = [];
   for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
   return { file, kind: LINE_LOG_KIND[agent], events, problems: dec.problems.total };
@@ -39,12 +39,15 @@ const LINE_LOG_KIND = {
   'claude-code': 'claude-code transcript',
   codex: 'codex rollout',
   gemini: 'gemini chat log',
+  copilot: 'copilot session log',
   qwen: 'qwen chat log',
 } as const satisfies Record<LineLogAgent, DecodedLog['kind']>;
 
 function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
   for (const l of lines.slice(0, 50)) {
     if (l.includes('"session_meta"')) return 'codex';
+    // Copilot CLI's first record: {"type":"session.start","data":{"sessionId":…,"producer":"copilot-agent",…}}.
+    if (l.includes('"producer":"copilot-agent"')) return 'copilot';
     // Gemini's first line: {"sessionId":…,"projectHash":…}; Claude's entries name their sessionId too.
     if (l.includes('"projectHash"')) return 'gemini';
     // Qwen Code's records name their sessionId as Claude's do, and each its provenance, which Claude's never have.

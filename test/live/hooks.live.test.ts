@@ -27,7 +27,8 @@ import { configDirOf } from '../../src/agents/registry';
  * `hook` within 1 s of the hook firing; approved, it closes; denied, it closes too (by the screen where the
  * hook is silent, as in Claude Code). The agent's session log is tailed as the extension tails it, and a turn
  * end the hooks report releases what the log holds: Gemini CLI's turn ends completed, or failed when denied,
- * by its chat log, and so does Qwen Code's denied turn.
+ * by its chat log, and so does Qwen Code's denied turn; Copilot CLI's dialog is its Notification hook's, and its
+ * session log says a denied turn failed.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEvent: string }[] = [
@@ -36,6 +37,7 @@ const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEven
   { agent: 'opencode', approve: '04-permission-approve', deny: '05-permission-reject', permissionEvent: 'permission.asked' },
   { agent: 'gemini', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
   { agent: 'qwen', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'PermissionRequest' },
+  { agent: 'copilot', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
 ];
 
 /** The stored scenario with the dialog held 3 s instead of 20, and Codex's review of our new hooks answered "Trust all". */
@@ -133,7 +135,7 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           assert.strictEqual(w.terminalId, 'T', 'attributed to the agent’s terminal');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
           // No hook fires on a denial: the screen closes the wait, or the session log's record of it if read first.
-          if ((c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen') && variant === 'deny')
+          if ((c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen' || c.agent === 'copilot') && variant === 'deny')
             assert.ok(w.closedBy === 'pty-scrape' || w.closedBy === 'jsonl-watcher', `${c.agent}: closed by ${w.closedBy}`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
           console.log(`      ${c.agent} ${variant}: shown ${shown.join(' → ')}`);
@@ -141,6 +143,11 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
             // Qwen Code ends a denied turn without a Stop: only its chat log says how the turn ended.
             const end = variant === 'approve' ? /^completed (hook|jsonl-watcher)$/ : /^failed\(permission rejected\) jsonl-watcher$/;
             assert.match(shown.at(-1) ?? '', end, `Qwen Code's turn end: ${shown.join(' → ')}`);
+          }
+          if (c.agent === 'copilot') {
+            // Copilot CLI fires no hook on a denial: its session log's abort after the refused permission says it failed.
+            const end = variant === 'approve' ? /^completed (hook|jsonl-watcher)$/ : /^failed\(permission rejected\) jsonl-watcher$/;
+            assert.match(shown.at(-1) ?? '', end, `Copilot's turn end: ${shown.join(' → ')}`);
           }
           if (c.agent === 'gemini') {
             const end = variant === 'approve' ? 'completed jsonl-watcher' : 'failed(permission rejected) jsonl-watcher';

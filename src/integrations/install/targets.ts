@@ -22,6 +22,9 @@ import { fileState, installInto, uninstallFrom } from './settingsFile';
 import type { AgentKind } from '../../common/agents';
 import { configDirOf } from '../../agents/registry';
 
+/** Agent Lens's file in Copilot's hooks folder. */
+export const COPILOT_HOOKS_FILE = 'agent-lens.json';
+
 /** What the installers need to know about this machine and this extension. */
 export interface InstallContext {
   env: NodeJS.ProcessEnv;
@@ -45,7 +48,7 @@ export interface HookTarget {
   uninstall(): boolean;
 }
 
-/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code). */
+/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code; Copilot's is a hooks file of ours). */
 function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
   const entries = hookEntries(agent, ctx.reporter);
   const status = (): HookStatus => {
@@ -93,6 +96,9 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
   const { env, home } = ctx;
   // The settings file of an agent whose hooks live there: in the folder given for it, else in its own.
   const settingsOf = (agent: 'claude-code' | 'gemini' | 'qwen') => path.join(dirs[agent] ?? configDirOf(agent, env, home), 'settings.json');
+  // Copilot reads every JSON file in its hooks folder: ours is one of its own there, created by the first install and
+  // deleted by uninstall (a same-named file of the user's is merged into and given back to the byte, like a settings file).
+  const copilotFile = path.join(dirs.copilot ?? configDirOf('copilot', env, home), 'hooks', COPILOT_HOOKS_FILE);
   const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
   const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
   const oc = opencodePlugin(ctx.opencodePluginSource, opencodeEnv, home);
@@ -102,6 +108,7 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     pluginTarget('opencode', oc, opencodePluginFile(opencodeEnv, home)),
     jsonTarget('gemini', 'user', settingsOf('gemini'), ctx),
     jsonTarget('qwen', 'user', settingsOf('qwen'), ctx),
+    jsonTarget('copilot', 'user', copilotFile, ctx),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

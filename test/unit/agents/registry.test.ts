@@ -79,6 +79,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         HERMES_HOME: '/h',
         GEMINI_CLI_HOME: '/g',
         QWEN_HOME: '/q',
+        COPILOT_HOME: '/cp',
       },
       home: '/home/u',
       reporter: '/r',
@@ -93,6 +94,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
         ['claude-code', '/c'],
         ['codex', '/x'],
         ['gemini', '/g/.gemini'],
+        ['copilot', '/cp'],
         ['qwen', '/q'],
       ],
     );

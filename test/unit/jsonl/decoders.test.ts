@@ -5,6 +5,7 @@ import { CLAUDE_NEEDLES } from '../../../src/jsonl/claude';
 import { CODEX_NEEDLES } from '../../../src/jsonl/codex';
 import { GEMINI_NEEDLES } from '../../../src/jsonl/gemini';
 import { QWEN_NEEDLES } from '../../../src/jsonl/qwen';
+import { COPILOT_NEEDLES } from '../../../src/jsonl/copilot';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
@@ -15,7 +16,7 @@ import { EXPECTED } from './decoderExpectations';
  * which keeps the logs the copies in test/fixtures/recordings leave out) and the harness's live fixtures.
  */
 
-type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode';
+type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'copilot' | 'opencode';
 type Origin = 'shared' | 'live';
 
 const SHARED = process.env.AGENT_LENS_SHARED_RECORDINGS ?? path.join(ROOT, '..', 'shared', 'recordings');
@@ -25,6 +26,7 @@ const LOG_FILE: Record<Agent, string> = {
   codex: 'rollout.jsonl',
   gemini: 'gemini-session.jsonl',
   qwen: 'qwen-session.jsonl',
+  copilot: 'copilot-events.jsonl',
   opencode: 'storage.json',
 };
 
@@ -49,6 +51,18 @@ function logFixtures(): LogFixture[] {
   }
   return out;
 }
+
+/** The Copilot records its decoder reads (FACTS.md §10), named here apart from the decoder's needles. */
+const COPILOT_RECORDS = [
+  'session.start',
+  'user.message',
+  'assistant.message',
+  'assistant.turn_end',
+  'tool.execution_complete',
+  'permission.completed',
+  'abort',
+  'session.error',
+];
 
 function lines(file: string): string[] {
   return fs
@@ -102,7 +116,7 @@ describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
   it('finds the live fixtures of all four agents with logs', () => {
-    for (const a of ['claude-code', 'codex', 'gemini', 'opencode'])
+    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot', 'opencode'])
       assert.ok(
         fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
         `no live ${a} logs`,
@@ -162,6 +176,7 @@ describe('session-log decoders on real logs', () => {
           'claude-code': CLAUDE_NEEDLES,
           gemini: GEMINI_NEEDLES,
           qwen: QWEN_NEEDLES,
+          copilot: COPILOT_NEEDLES,
           codex: CODEX_NEEDLES,
           opencode: [],
         }[f.agent];
@@ -174,9 +189,11 @@ describe('session-log decoders on real logs', () => {
               ? e.projectHash !== undefined || ['user', 'gemini', 'info', 'error'].includes(e.type)
               : f.agent === 'qwen'
                 ? ['user', 'assistant', 'tool_result'].includes(e.type) || l.includes('"qwen-code.api_error"')
-                : e.type === 'session_meta' ||
-                  (e.type === 'event_msg' &&
-                    ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
+                : f.agent === 'copilot'
+                  ? COPILOT_RECORDS.includes(e.type)
+                  : e.type === 'session_meta' ||
+                    (e.type === 'event_msg' &&
+                      ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
         // item_completed matters only for a UserMessage, which carries the needle.
         assert.ok(!relevant || e.payload?.type === 'item_completed', `${f.key}: a relevant line was skipped: ${l.slice(0, 120)}`);
       }

@@ -1,0 +1,21 @@
+import { type HookTable, row } from '../hookRow';
+
+/** Seconds (Claude Code's `timeout`, which Copilot reads in its Claude-shaped hook files). */
+const S = 10;
+
+/**
+ * The hooks Agent Lens writes into its own file in Copilot's hooks folder, in Claude Code's nested shape under
+ * PascalCase names (the names that make Copilot send payloads the reporter reads: ./hooks.ts). No matcher on the
+ * tool events: Copilot rejects `*`, and without one a hook runs for every tool. Notification's matcher is the
+ * notification type.
+ */
+export const hookRows: HookTable = {
+  rows: [
+    row('Notification', S, false, 'permission_prompt'),
+    row('Stop', S),
+    row('UserPromptSubmit', S),
+    row('SessionEnd', S),
+    row('PostToolUse', S, true),
+    row('PostToolUseFailure', S, true),
+  ],
+};
