@@ -297,6 +297,36 @@ describe('session-log decoders on broken input', () => {
     assert.deepStrictEqual(d.problems.byKind(), { 'no-session-meta': 1, json: 2, empty: 1 });
   });
 
+  it('Copilot: a log followed from its middle takes its session from its folder; broken lines are counted', () => {
+    const rec = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id: 'x', timestamp: ts, parentId: null });
+    const file = path.join('/h', '.copilot', 'session-state', 'c0ffee', 'events.jsonl');
+    const d = decoderFor('copilot', undefined, file);
+    const lines = [
+      rec('user.message', { content: 'hi', interactionId: 'i1' }),
+      rec('assistant.message', { content: 'ok', toolRequests: [] }),
+      '{"type":"assistant.turn_end",',
+      rec('assistant.turn_end', { turnId: '0' }),
+      rec('abort', { reason: 'user_abort' }),
+    ];
+    assert.deepStrictEqual(
+      lines.flatMap((l) => d.line(l)).map((e) => [e.state, e.sessionId, e.turn]),
+      [
+        ['working', 'c0ffee', 'i1'],
+        ['completed', 'c0ffee', 'i1'],
+      ],
+      'the turn ended once: a later abort does not end it again',
+    );
+    assert.deepStrictEqual(d.problems.byKind(), { json: 1 });
+    // A copy elsewhere (a recording) names no session until its session.start.
+    const copy = decoderFor('copilot', undefined, '/tmp/copilot-events.jsonl');
+    assert.deepStrictEqual(copy.line(lines[0]), []);
+    copy.line(rec('session.start', { sessionId: 's1', context: { cwd: '/p' } }));
+    assert.deepStrictEqual(
+      copy.line(lines[0]).map((e) => [e.sessionId, e.cwd]),
+      [['s1', '/p']],
+    );
+  });
+
   it('OpenCode: broken rows are counted, the rest decode', () => {
     const d = createOpenCodeDecoder();
     const session = { id: 'ses_1', directory: '/p', parent_id: null, time_created: 1, time_updated: 1 };

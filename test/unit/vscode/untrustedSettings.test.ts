@@ -147,7 +147,14 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       [c.notificationsEnabled, c.notificationDelaySeconds, c.processScanIntervalSeconds, c.sessionLogsEnabled],
       [true, 30, 2, true],
     );
-    assert.deepStrictEqual(c.sessionLogPaths, { 'claude-code': ['/home/u/claude-alt'], codex: [], opencode: [], gemini: [], qwen: [] });
+    assert.deepStrictEqual(c.sessionLogPaths, {
+      'claude-code': ['/home/u/claude-alt'],
+      codex: [],
+      opencode: [],
+      gemini: [],
+      copilot: [],
+      qwen: [],
+    });
   });
 
   it('trusted: the workspace’s switches count, its log paths still do not (they are the machine’s)', () => {
@@ -164,7 +171,14 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       ],
       [false, false, false, 3600, 0, false],
     );
-    assert.deepStrictEqual(c.sessionLogPaths, { 'claude-code': ['/home/u/claude-alt'], codex: [], opencode: [], gemini: [], qwen: [] });
+    assert.deepStrictEqual(c.sessionLogPaths, {
+      'claude-code': ['/home/u/claude-alt'],
+      codex: [],
+      opencode: [],
+      gemini: [],
+      copilot: [],
+      qwen: [],
+    });
   });
 });
 

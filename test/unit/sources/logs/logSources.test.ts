@@ -177,7 +177,7 @@ describe('session-log source (real files, real watcher)', function () {
   it('defaults follow the CLIs’ own variables', () => {
     assert.deepStrictEqual(
       defaultLogLocations(
-        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q' },
+        { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', OPENCODE_DB: '/o.db', GEMINI_CLI_HOME: '/g', QWEN_HOME: '/q', COPILOT_HOME: '/cp' },
         '/h',
       ),
       {
@@ -185,6 +185,7 @@ describe('session-log source (real files, real watcher)', function () {
         codex: ['/x'],
         opencode: ['/o.db'],
         gemini: ['/g/.gemini'],
+        copilot: ['/cp'],
         qwen: ['/q'],
       },
     );
@@ -193,6 +194,7 @@ describe('session-log source (real files, real watcher)', function () {
       codex: ['/h/.codex'],
       opencode: ['/h/.local/share/opencode/opencode.db'],
       gemini: ['/h/.gemini'],
+      copilot: ['/h/.copilot'],
       qwen: ['/h/.qwen'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
