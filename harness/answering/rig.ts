@@ -149,8 +149,11 @@ export async function answeringHub(
   return { pending, hub, discovery };
 }
 
-/** The agents the rig runs: those with our hooks or plugin, and pi (no hooks: extensions it is given, if any). */
-export type RigAgent = HookedAgent | 'pi';
+/**
+ * The agents the rig runs: those with our hooks or plugin whose dialogs VS Code answers, and pi (no hooks: extensions
+ * it is given, if any). Copilot CLI's dialogs are not answered from VS Code (its descriptor has no dialog keys).
+ */
+export type RigAgent = Exclude<HookedAgent, 'copilot'> | 'pi';
 
 export async function play(
   agent: RigAgent,
