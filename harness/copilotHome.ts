@@ -62,7 +62,7 @@ function ensurePkgCache(o: HomeOptions, home: string): void {
   execFileSync(nativeBin(o), ['--version', '--no-auto-update'], { env, stdio: 'ignore', timeout: 120_000 });
 }
 
-/** Claude Code's nested shape (`{matcher?, hooks: [{type, command, timeout}]}`), as our installer writes it; no matcher (`*` is refused). */
+/** Claude Code's nested shape (`{matcher?, hooks: [{type, command, timeout}]}`), as our installer writes it; no matcher: every tool. */
 function hooksFile(r: ReturnType<typeof makeRun>): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
   for (const ev of COPILOT_HOOK_EVENTS) {

@@ -5,9 +5,9 @@ const S = 10;
 
 /**
  * The hooks Agent Lens writes into its own file in Copilot's hooks folder, in Claude Code's nested shape under
- * PascalCase names (the names that make Copilot send payloads the reporter reads: ./hooks.ts). No matcher on the
- * tool events: Copilot rejects `*`, and without one a hook runs for every tool. Notification's matcher is the
- * notification type.
+ * PascalCase names (the names that make Copilot send payloads the reporter reads: ./hooks.ts). The tool events take
+ * no matcher: without one a hook runs for every tool (Copilot 1.0.102 honours a matcher on Claude Code's tool names,
+ * `Bash`, and `*`; FACTS.md §7). Notification's matcher is the notification type.
  */
 export const hookRows: HookTable = {
   rows: [

@@ -60,7 +60,7 @@ describe('install: Copilot CLI hooks file', () => {
     ]);
     for (const [event, groups] of Object.entries(hooks)) {
       assert.strictEqual(groups.length, 1, event);
-      // Copilot refuses `*`; only Notification narrows by its notification type.
+      // Tool events run for every tool without a matcher; only Notification narrows, by its notification type.
       assert.strictEqual(groups[0].matcher, event === 'Notification' ? 'permission_prompt' : undefined, event);
       const [h] = groups[0].hooks;
       assert.strictEqual(h.type, 'command');
