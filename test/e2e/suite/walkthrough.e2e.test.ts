@@ -13,6 +13,7 @@ import {
 } from '../../../src/integrations/install/agents';
 import { agentFound } from '../../../src/integrations/install/found';
 import { configDirOf } from '../../../src/agents/registry';
+import { COPILOT_HOOKS_FILE } from '../../../src/integrations/install/targets';
 import type { HookStatus } from '../../../src/integrations/install/status';
 import { api, QUICK_INPUT, QUICK_INPUT_FIELD, ROOT, screenshot, shellTerminal, stateOf, ui, UI_DRIVER, waitFor, waitState } from './util';
 import { answer, installedWalkthrough, links, placeholder, snapshot, walkthroughDriver, within } from './walkthroughDriver';
@@ -166,6 +167,7 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       ['gemini', geminiSettingsFile()],
       ['hermes', hermesPluginTarget()],
       ['qwen', path.join(configDirOf('qwen', process.env, home), 'settings.json')],
+      ['copilot', path.join(configDirOf('copilot', process.env, home), 'hooks', COPILOT_HOOKS_FILE)],
     ];
     const files = byAgent.map(([, f]) => f);
     const before = new Map(files.map((f) => [f, snapshot(f)]));
