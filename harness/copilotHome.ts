@@ -3,7 +3,7 @@
  * (`COPILOT_PROVIDER_BASE_URL`, a dummy `COPILOT_PROVIDER_API_KEY`, `COPILOT_MODEL`), `COPILOT_OFFLINE=true` (no GitHub
  * auth, telemetry, web tools, GitHub MCP server or auto-update), `COPILOT_HOME` in the run, the project folder trusted
  * (`trustedFolders` in settings.json), no banner, and a logging command hook on every hook event
- * (`$COPILOT_HOME/hooks/agentlens-logger.json`).
+ * (`$COPILOT_HOME/hooks/agentlens-logger.json`, PascalCase keys).
  *
  * The native binary is a Node SEA that unpacks its JS app (~235 MB) into `<pkg cache>/pkg/linux-x64/<version>` on its
  * first start (~1.5 s). All runs share one pre-unpacked cache, `COPILOT_PKG_CACHE_HOME=/tmp/agentlens-copilot-pkg-cache`,
@@ -15,21 +15,26 @@ import { execFileSync } from 'node:child_process';
 import { type AgentHome, AGENT_VERSIONS, agentBin, baseEnv, type HomeOptions, homeResult, makeRun } from './homeBase';
 import { shellQuote as q } from '../src/common/shellQuote';
 
+/**
+ * Every hook event, by the PascalCase names Copilot takes from Claude Code: with these keys its payloads are snake_case
+ * and name their event (`hook_event_name`, `session_id`), as the reporter reads them; under the camelCase keys
+ * (`agentStop`, …) they are camelCase and name none. The 14 it fires or knows (FACTS.md §7).
+ */
 export const COPILOT_HOOK_EVENTS = [
-  'sessionStart',
-  'sessionEnd',
-  'userPromptSubmitted',
-  'preToolUse',
-  'preMcpToolCall',
-  'postToolUse',
-  'postToolUseFailure',
-  'errorOccurred',
-  'agentStop',
-  'subagentStart',
-  'subagentStop',
-  'preCompact',
-  'permissionRequest',
-  'notification',
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PreMcpToolCall',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'ErrorOccurred',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PermissionRequest',
+  'Notification',
 ];
 
 /** The model id the CLI is told to use: a well-known one, so that its built-in catalog limits apply. */
@@ -57,13 +62,14 @@ function ensurePkgCache(o: HomeOptions, home: string): void {
   execFileSync(nativeBin(o), ['--version', '--no-auto-update'], { env, stdio: 'ignore', timeout: 120_000 });
 }
 
+/** Claude Code's nested shape (`{matcher?, hooks: [{type, command, timeout}]}`), as our installer writes it; no matcher: every tool. */
 function hooksFile(r: ReturnType<typeof makeRun>): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
   for (const ev of COPILOT_HOOK_EVENTS) {
-    const bash = `${q(process.execPath)} ${q(r.logger)} ${q(r.hooksLog)} ${ev}`;
-    hooks[ev] = [{ type: 'command', bash, timeoutSec: 10 }];
+    const command = `${q(process.execPath)} ${q(r.logger)} ${q(r.hooksLog)} ${ev}`;
+    hooks[ev] = [{ hooks: [{ type: 'command', command, timeout: 10 }] }];
   }
-  return { version: 1, hooks };
+  return { hooks };
 }
 
 export function prepareCopilotHome(o: HomeOptions): AgentHome {

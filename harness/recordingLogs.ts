@@ -11,6 +11,7 @@ const LOG_FILES = [
   'gemini-session.jsonl',
   'qwen-session.jsonl',
   'droid-session.jsonl',
+  'copilot-events.jsonl',
   'storage.json',
 ];
 

@@ -3,7 +3,7 @@ import type { AgentHome } from '../homes';
 import { hookTargets } from '../../src/integrations/install/targets';
 
 /** Installs our hooks into a harness home with the same installers the extension's command uses. */
-export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'qwen' | 'kilocode' | 'droid';
+export type HookedAgent = 'claude-code' | 'codex' | 'opencode' | 'gemini' | 'qwen' | 'kilocode' | 'droid' | 'copilot';
 
 export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: string, opencodePluginSource: string): void {
   const dirs = {
@@ -14,6 +14,7 @@ export function installOurHooks(agent: HookedAgent, h: AgentHome, reporter: stri
     qwen: h.env.QWEN_HOME ?? path.join(h.home, '.qwen'),
     kilocode: path.join(h.env.XDG_CONFIG_HOME ?? path.join(h.home, '.config'), 'kilo'),
     droid: path.join(h.env.FACTORY_HOME_OVERRIDE ?? h.home, '.factory'),
+    copilot: h.env.COPILOT_HOME ?? path.join(h.home, '.copilot'),
   };
   const t = hookTargets({ env: h.env, home: h.home, reporter, opencodePluginSource, hermesSources: [] }, dirs).find(
     (x) => x.agent === agent && x.scope === 'user',

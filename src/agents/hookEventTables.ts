@@ -4,6 +4,7 @@ import { events as claudeCode } from './claude-code/hooks';
 import { events as codex } from './codex/hooks';
 import { events as gemini } from './gemini/hooks';
 import { events as hermes } from './hermes/hooks';
+import { events as copilot } from './copilot/hooks';
 import { events as qwen } from './qwen/hooks';
 import { events as droid } from './droid/hooks';
 
@@ -12,6 +13,7 @@ export const EVENT_TABLES = {
   codex: codex,
   gemini: gemini,
   hermes: hermes,
+  copilot: copilot,
   qwen: qwen,
   droid: droid,
 } as const;

@@ -20,13 +20,13 @@ line on every change of agent or state:
   --cols N --rows N   terminal size (default: the recording's)
   --screen            print the final rendered screen after the states
   --log FILE          the agent's session log for this recording (Claude Code transcript .jsonl, Codex
-                      rollout .jsonl, Gemini CLI or Qwen Code chat log .jsonl, or an OpenCode rows dump
-                      .json); fed through the same store and
+                      rollout .jsonl, Gemini CLI or Qwen Code chat log .jsonl, Copilot CLI events.jsonl,
+                      or an OpenCode rows dump .json); fed through the same store and
                       arbitration as the extension, so the lines show the shown state and its source
   --hooks FILE        hook payloads recorded for this recording, one JSON object a line:
                         {"t": SECONDS, "agent": "claude-code", "payload": {…}}   (t on the cast's clock)
                         {"at_ms": EPOCH_MS, "agent": "codex", "payload": {…}}    (placed by --t0)
-                      agent: claude-code, codex, opencode, hermes, gemini or qwen; payload: the hook's stdin
+                      agent: claude-code, codex, opencode, hermes, gemini, qwen or copilot; payload: the hook's stdin
                       JSON, OpenCode's bus event {type, properties} or Hermes's {hook, …}; read by the
                       extension's hook mapping and source (source "hook"), in time order with the rest
   --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place

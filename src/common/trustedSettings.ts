@@ -39,6 +39,7 @@ export const SETTING_POLICY = {
   'agentLens.sessionLogs.codexHomes': 'machine',
   'agentLens.sessionLogs.opencodeDatabases': 'machine',
   'agentLens.sessionLogs.geminiDirs': 'machine',
+  'agentLens.sessionLogs.copilotDirs': 'machine',
   'agentLens.sessionLogs.qwenDirs': 'machine',
   'agentLens.sessionLogs.kiloDatabases': 'machine',
   'agentLens.sessionLogs.droidDirs': 'machine',

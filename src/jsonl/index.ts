@@ -2,6 +2,7 @@ import type { AgentKind } from '../common/agents';
 import { createClaudeDecoder } from './claude';
 import { createCodexDecoder } from './codex';
 import { createDroidDecoder } from './droid';
+import { createCopilotDecoder } from './copilot';
 import { createGeminiDecoder } from './gemini';
 import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
@@ -18,9 +19,10 @@ export const LINE_DECODERS = {
   'claude-code': createClaudeDecoder,
   codex: createCodexDecoder,
   gemini: createGeminiDecoder,
+  copilot: createCopilotDecoder,
   qwen: createQwenDecoder,
   droid: createDroidDecoder,
-} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => LineDecoder>>;
+} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, file?: string) => LineDecoder>>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;
 
@@ -28,7 +30,10 @@ export function isLineLogAgent(a: string): a is LineLogAgent {
   return Object.hasOwn(LINE_DECODERS, a);
 }
 
-/** A fresh decoder for one log file; decoders are stateful, so use one per file. */
-export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void): LineDecoder {
-  return LINE_DECODERS[agent](onProblem);
+/**
+ * A fresh decoder for one log file; decoders are stateful, so use one per file. `file` is where the agent keeps it,
+ * for a log that names its session only there (Copilot's folder per session).
+ */
+export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void, file?: string): LineDecoder {
+  return LINE_DECODERS[agent](onProblem, file);
 }

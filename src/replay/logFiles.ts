@@ -4,7 +4,14 @@ import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, ty
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
   file: string;
-  kind: 'claude-code transcript' | 'codex rollout' | 'gemini chat log' | 'qwen chat log' | 'droid session log' | 'opencode rows';
+  kind:
+    | 'claude-code transcript'
+    | 'codex rollout'
+    | 'gemini chat log'
+    | 'qwen chat log'
+    | 'droid session log'
+    | 'copilot session log'
+    | 'opencode rows';
   events: LogEvent[];
   problems: number;
 }
@@ -13,9 +20,10 @@ export interface DecodedLog {
 export class LogFileError extends Error {}
 
 /**
- * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code chat log, a droid session log (JSON lines;
- * told apart by their records), or OpenCode's rows as the harness stores them (`storage.json`:
- * `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by their `db`, a kilo*.db).
+ * Decodes a session log file for `replay --log`: a Claude Code transcript, a Codex rollout, a Gemini CLI or a Qwen Code
+ * chat log, a droid or a Copilot CLI session log (JSON lines; told apart by their records), or OpenCode's rows as the
+ * harness stores them (`storage.json`: `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by
+ * their `db`, a kilo*.db).
  */
 export function decodeLogFile(file: string, text: string): DecodedLog {
   const trimmed = text.trimStart();
@@ -25,11 +33,11 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
   if (!agent)
     throw new LogFileError(
       l10n.t(
-        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log, a droid session log or an OpenCode rows dump (no sessionId, session_meta or session_start in its first lines)',
+        '{0}: not a Claude Code transcript, a Codex rollout, a Gemini CLI or Qwen Code chat log, a droid or Copilot CLI session log or an OpenCode rows dump (no sessionId, session_meta or session_start in its first lines)',
         file,
       ),
     );
-  const dec = decoderFor(agent);
+  const dec = decoderFor(agent, undefined, file);
   const events: LogEvent[] = [];
   for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
   return { file, kind: LINE_LOG_KIND[agent], events, problems: dec.problems.total };
@@ -39,6 +47,7 @@ const LINE_LOG_KIND = {
   'claude-code': 'claude-code transcript',
   codex: 'codex rollout',
   gemini: 'gemini chat log',
+  copilot: 'copilot session log',
   qwen: 'qwen chat log',
   droid: 'droid session log',
 } as const satisfies Record<LineLogAgent, DecodedLog['kind']>;
@@ -46,6 +55,8 @@ const LINE_LOG_KIND = {
 function sniffLineAgent(lines: string[]): LineLogAgent | undefined {
   for (const l of lines.slice(0, 50)) {
     if (l.includes('"session_meta"')) return 'codex';
+    // Copilot CLI's first record: {"type":"session.start","data":{"sessionId":…,"producer":"copilot-agent",…}}.
+    if (l.includes('"producer":"copilot-agent"')) return 'copilot';
     // Gemini's first line: {"sessionId":…,"projectHash":…}; Claude's entries name their sessionId too.
     if (l.includes('"projectHash"')) return 'gemini';
     // Qwen Code's records name their sessionId as Claude's do, and each its provenance, which Claude's never have.

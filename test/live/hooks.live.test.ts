@@ -30,7 +30,8 @@ import { ScreenWatch } from './screenStates';
  * hook is silent, as in Claude Code). The agent's session log is tailed as the extension tails it, and a turn
  * end the hooks report releases what the log holds: Gemini CLI's turn ends completed, or failed when denied,
  * by its chat log, and so does Qwen Code's denied turn and every droid turn. OpenCode's and Kilo's databases are
- * read as the extension reads them: Kilo's denied turn ends failed by its database.
+ * read as the extension reads them: Kilo's denied turn ends failed by its database. Copilot CLI's dialog is its
+ * Notification hook's, and its session log says a denied turn failed.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEvent: string }[] = [
@@ -41,6 +42,7 @@ const CASES: { agent: HookedAgent; approve: string; deny: string; permissionEven
   { agent: 'qwen', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'PermissionRequest' },
   { agent: 'kilocode', approve: '04-permission-approve', deny: '05-permission-reject', permissionEvent: 'permission.asked' },
   { agent: 'droid', approve: '04-execute-approve', deny: '05-execute-deny', permissionEvent: 'Notification' },
+  { agent: 'copilot', approve: '04-shell-approve', deny: '05-shell-deny', permissionEvent: 'Notification' },
 ];
 
 /** When the harness's own logger saw the hook fire (epoch ms): the reference for "within 1 s". */
@@ -149,7 +151,10 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
           assert.strictEqual(owner?.agent, c.agent, 'the wait belongs to a session of the agent that reported it');
           assert.ok(w.closedAt !== undefined, `the wait is still open: ${JSON.stringify(w)}`);
           // No hook fires on a denial: the screen closes the wait, or the session log's record of it if read first.
-          if ((c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen' || c.agent === 'droid') && variant === 'deny')
+          if (
+            (c.agent === 'claude-code' || c.agent === 'gemini' || c.agent === 'qwen' || c.agent === 'droid' || c.agent === 'copilot') &&
+            variant === 'deny'
+          )
             assert.ok(w.closedBy === 'pty-scrape' || w.closedBy === 'jsonl-watcher', `${c.agent}: closed by ${w.closedBy}`);
           assert.deepStrictEqual(store.waits(), [], 'nothing left open');
           watch?.assertFullRun(c.agent);
@@ -170,6 +175,11 @@ describe('live: real CLIs report through our hooks, fused with the screen', func
             const end = variant === 'approve' ? 'completed jsonl-watcher' : 'failed(permission rejected) jsonl-watcher';
             assert.strictEqual(shown.at(-1), end, `droid's turn ends by its session log: ${shown.join(' → ')}`);
             assert.ok(w.question?.startsWith('Execute: '), `the wait names the PreToolUse's tool: ${w.question}`);
+          }
+          if (c.agent === 'copilot') {
+            // Copilot CLI fires no hook on a denial: its session log's abort after the refused permission says it failed.
+            const end = variant === 'approve' ? /^completed (hook|jsonl-watcher)$/ : /^failed\(permission rejected\) jsonl-watcher$/;
+            assert.match(shown.at(-1) ?? '', end, `Copilot's turn end: ${shown.join(' → ')}`);
           }
           if (c.agent === 'gemini') {
             const end = variant === 'approve' ? 'completed jsonl-watcher' : 'failed(permission rejected) jsonl-watcher';

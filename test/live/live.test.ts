@@ -17,7 +17,6 @@ import { ScreenWatch } from './screenStates';
 const CASES: [string, () => Scenario][] = [
   // pi asks only through an extension: its own example permission-gate.
   ['pi', () => heldBriefly('pi', '04-gate-approve', 2000, true)],
-  ['copilot', () => heldBriefly('copilot', '04-shell-approve', 2000, true)],
   ['continue-cli', () => heldBriefly('continue-cli', '04-bash-approve', 2000, true)],
 ];
 

@@ -29,7 +29,8 @@ export function eventName(r: Pick<WireReport, 'agent' | 'payload'>): string {
 
 function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefined {
   if (inOpenCodeFamily(r.agent)) return str(obj(r.payload, 'properties'), 'sessionID');
-  return str(r.payload, 'session_id');
+  // Copilot CLI's Notification names its session in camelCase (`sessionId`), its other hooks in snake_case.
+  return str(r.payload, 'session_id') ?? (r.agent === 'copilot' ? str(r.payload, 'sessionId') : undefined);
 }
 
 /**

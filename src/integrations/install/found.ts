@@ -8,7 +8,8 @@ import * as path from 'path';
 import { SIGNATURES } from '../../detect/signatures';
 import type { AgentKind } from '../../common/agents';
 
-const PLUGIN_FOLDERS = new Set(['plugin', 'plugins', 'agent-lens']);
+/** Folders below an agent's config folder that hold what we install (Copilot's `hooks/`), which the agent need not have made. */
+const PLUGIN_FOLDERS = new Set(['plugin', 'plugins', 'agent-lens', 'hooks']);
 
 export interface Found {
   found: boolean;
@@ -41,7 +42,7 @@ export function agentFound(
 ): Found {
   const sig = SIGNATURES.find((s) => s.agent === agent);
   for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: `${cmd} on PATH` };
-  // A plugin lands in <config>/plugin(s)/…, which the agent need not have made: its config folder is what counts.
+  // A plugin lands in <config>/plugin(s)/…, Copilot's hooks file in <config>/hooks/: its config folder is what counts.
   let dir = path.dirname(hookFile);
   while (PLUGIN_FOLDERS.has(path.basename(dir))) dir = path.dirname(dir);
   try {

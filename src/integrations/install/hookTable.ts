@@ -6,7 +6,7 @@ import type { HookTable } from '../../agents/hookRow';
 import type { HookEntry } from './jsonHooks';
 
 /** The agents whose hooks live in a JSON settings file (OpenCode and Hermes take plugins instead: ./agents.ts). */
-export type JsonHookAgent = Extract<ReportingAgent, 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'droid'>;
+export type JsonHookAgent = Extract<ReportingAgent, 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'droid' | 'copilot'>;
 
 /** Each agent's rows, from its folder (src/agents/<id>/install.ts) through the registry. */
 export const HOOK_TABLES: Record<JsonHookAgent, HookTable> = Object.fromEntries(

@@ -47,7 +47,7 @@ export interface HookTarget {
   uninstall(): boolean;
 }
 
-/** A target for a settings file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code, droid). */
+/** A target for a file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code, droid; Copilot's is a hooks file of ours). */
 function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
   const entries = hookEntries(agent, ctx.reporter);
   const at = HOOK_TABLES[agent].file?.eventsAtTop ? 'top' : 'hooks';
@@ -95,7 +95,7 @@ function pluginTarget(agent: AgentKind, plugin: Plugin, shownPath: string): Hook
 export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind, string>> = {}): HookTarget[] {
   const { env, home } = ctx;
   // The file an agent's hooks live in (its table's, else settings.json): in the folder given for it, else in its own.
-  const hooksFileOf = (agent: 'claude-code' | 'gemini' | 'qwen' | 'droid') =>
+  const hooksFileOf = (agent: 'claude-code' | 'gemini' | 'qwen' | 'droid' | 'copilot') =>
     path.join(dirs[agent] ?? configDirOf(agent, env, home), HOOK_TABLES[agent].file?.name ?? 'settings.json');
   const codexFile = dirs.codex ? path.join(dirs.codex, 'hooks.json') : codexUserHooksFile(env, home);
   const opencodeEnv = dirs.opencode ? { ...env, OPENCODE_CONFIG_DIR: dirs.opencode } : env;
@@ -111,6 +111,7 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     jsonTarget('qwen', 'user', hooksFileOf('qwen'), ctx),
     busPlugin('kilocode', kiloEnv),
     jsonTarget('droid', 'user', hooksFileOf('droid'), ctx, DROID_NOTE),
+    jsonTarget('copilot', 'user', hooksFileOf('copilot'), ctx),
     pluginTarget(
       'hermes',
       hermesPlugin(ctx.hermesSources, dirs.hermes ? { ...env, HERMES_HOME: dirs.hermes } : env, home),

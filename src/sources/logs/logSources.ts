@@ -146,7 +146,7 @@ export class JsonlLogSource {
     if (!dec) {
       const root = this.roots.find((r) => r.match(file));
       if (!root) return;
-      dec = decoderFor(root.agent, (kind, detail) => this.problem(root.agent, kind, file, detail));
+      dec = decoderFor(root.agent, (kind, detail) => this.problem(root.agent, kind, file, detail), file);
       this.decoders.set(file, dec);
     }
     for (const line of lines) {

@@ -57,6 +57,21 @@ const EXPECTED: Record<string, string[]> = {
   'gemini/01-idle-start': [],
   'gemini/04-shell-approve': ['BeforeAgent→working', 'Notification→waiting/permission', 'AfterTool→working'],
   'gemini/07-esc-interrupt': ['BeforeAgent→working'],
+  // Copilot CLI (PascalCase hook names): the dialog is Notification's; Stop only after a completed turn; an Esc, a
+  // denial and an API error fire nothing mapped (ErrorOccurred fires for every attempt, retried ones too).
+  'live/copilot/01-idle-start': [],
+  'live/copilot/02-plain-answer': ['UserPromptSubmit→working', 'Stop→completed'],
+  'live/copilot/04-shell-approve': ['UserPromptSubmit→working', 'Notification→waiting/permission', 'PostToolUse→working', 'Stop→completed'],
+  'live/copilot/05-shell-deny': ['UserPromptSubmit→working', 'Notification→waiting/permission'],
+  'live/copilot/06-tool-runs': ['UserPromptSubmit→working', 'PostToolUse→working', 'Stop→completed'],
+  'live/copilot/07-esc-interrupt': ['UserPromptSubmit→working'],
+  'live/copilot/08-server-error-500': ['UserPromptSubmit→working'],
+  'live/copilot/09-multistep-quit': [
+    ...['UserPromptSubmit→working', 'Notification→waiting/permission', 'PostToolUse→working', 'Stop→completed'],
+    ...['UserPromptSubmit→working', 'Notification→waiting/permission', 'PostToolUse→working', 'Stop→completed'],
+    'SessionEnd→exited',
+  ],
+  'live/copilot/16-api-error-400': ['UserPromptSubmit→working'],
   // Qwen Code: a tool's result goes back with an UserPromptSubmit of its own (no new turn); a denial and an Esc fire nothing.
   'live/qwen/01-idle-start': [],
   'live/qwen/02-plain-answer': ['UserPromptSubmit→working', 'Stop→completed'],
@@ -275,6 +290,15 @@ describe('hook mapping against every stored recording’s hook payloads', () => 
     report({ hook_event_name: 'PostToolUse', tool_name: 'Execute' });
     const later = report({ hook_event_name: 'Notification', notification_type: 'permission_prompt' });
     assert.deepStrictEqual(later.word?.wait, { kind: 'permission' }, 'a PreToolUse that is not the one before says nothing');
+  });
+
+  it('Copilot: every report of a recording names the session of its log, the Notification’s camelCase one too', () => {
+    const { agent, dir } = where('live/copilot/09-multistep-quit');
+    const reports = mapped(agent, dir).map(({ r }) => r);
+    const logs = new Set(reports.filter((r) => r.logPath).map((r) => path.basename(path.dirname(r.logPath!))));
+    assert.strictEqual(logs.size, 1, 'Stop names one session log');
+    assert.ok(reports.some((r) => r.event === 'Notification'));
+    assert.deepStrictEqual(new Set(reports.map((r) => r.sessionId)), logs);
   });
 
   it('the reporter’s marker opens on dialogs only and clears on anything else', () => {

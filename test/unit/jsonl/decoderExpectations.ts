@@ -126,6 +126,24 @@ export const EXPECTED: Record<string, Expect> = {
   // Never given a prompt (Gemini deletes such a log at exit: saved empty).
   'live/gemini/22-first-start-vscode': IDLE,
   'live/gemini/28-numbered-plan': HELD,
+  'live/copilot/01-idle-start': IDLE,
+  'live/copilot/02-plain-answer': DONE,
+  // A reply that asks is a completed turn in the log (the screen and its hooks show the question).
+  'live/copilot/03-question-reply': DONE,
+  'live/copilot/04-shell-approve': DONE,
+  // Esc on the dialog: the permission is not approved, then the turn is aborted.
+  'live/copilot/05-shell-deny': { final: 'failed', reason: 'permission rejected' },
+  'live/copilot/06-tool-runs': DONE,
+  'live/copilot/07-esc-interrupt': INTERRUPTED,
+  // Five retries, then one session.error: the log records only the attempt that gave up.
+  'live/copilot/08-server-error-500': { final: 'failed', reason: 'API error 500' },
+  'live/copilot/09-multistep-quit': { final: 'completed', completed: 2 },
+  'live/copilot/16-api-error-400': { final: 'failed', reason: 'API error 400' },
+  'live/copilot/20-headless-ok': DONE,
+  'live/copilot/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
+  'live/copilot/28-numbered-plan': DONE,
+  // Never given a prompt: Copilot writes no log (saved empty).
+  'live/copilot/30-folder-trust': IDLE,
   'live/qwen/01-idle-start': IDLE,
   'live/qwen/02-plain-answer': HELD,
   'live/qwen/03-question-reply': HELD,

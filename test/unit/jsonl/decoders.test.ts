@@ -6,6 +6,7 @@ import { CODEX_NEEDLES } from '../../../src/jsonl/codex';
 import { GEMINI_NEEDLES } from '../../../src/jsonl/gemini';
 import { QWEN_NEEDLES } from '../../../src/jsonl/qwen';
 import { DROID_NEEDLES } from '../../../src/jsonl/droid';
+import { COPILOT_NEEDLES } from '../../../src/jsonl/copilot';
 import { mustParse } from '../../../src/jsonl/common';
 import { createOpenCodeDecoder, decoderFor, type LogEvent, type OpenCodeRows } from '../../../src/jsonl';
 import { FIXTURES, ROOT } from '../helpers';
@@ -18,7 +19,7 @@ import { EXPECTED } from './decoderExpectations';
  * which keeps the logs the copies in test/fixtures/recordings leave out) and the harness's live fixtures.
  */
 
-type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'droid' | OpenCodeFamily;
+type Agent = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'droid' | 'copilot' | OpenCodeFamily;
 type Origin = 'shared' | 'live';
 
 const SHARED = process.env.AGENT_LENS_SHARED_RECORDINGS ?? path.join(ROOT, '..', 'shared', 'recordings');
@@ -29,6 +30,7 @@ const LOG_FILE: Record<Agent, string> = {
   gemini: 'gemini-session.jsonl',
   qwen: 'qwen-session.jsonl',
   droid: 'droid-session.jsonl',
+  copilot: 'copilot-events.jsonl',
   opencode: 'storage.json',
   kilocode: 'kilo-storage.json',
 };
@@ -54,6 +56,18 @@ function logFixtures(): LogFixture[] {
   }
   return out;
 }
+
+/** The Copilot records its decoder reads (FACTS.md §10), named here apart from the decoder's needles. */
+const COPILOT_RECORDS = [
+  'session.start',
+  'user.message',
+  'assistant.message',
+  'assistant.turn_end',
+  'tool.execution_complete',
+  'permission.completed',
+  'abort',
+  'session.error',
+];
 
 function lines(file: string): string[] {
   return fs
@@ -109,7 +123,7 @@ describe('session-log decoders on real logs', () => {
   const fixtures = logFixtures();
 
   it('finds the live fixtures of every agent with logs', () => {
-    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'droid', 'opencode', 'kilocode'])
+    for (const a of ['claude-code', 'codex', 'gemini', 'qwen', 'droid', 'copilot', 'opencode', 'kilocode'])
       assert.ok(
         fixtures.some((f) => f.key.startsWith(`live/${a}/`)),
         `no live ${a} logs`,
@@ -169,6 +183,7 @@ describe('session-log decoders on real logs', () => {
           gemini: GEMINI_NEEDLES,
           qwen: QWEN_NEEDLES,
           droid: DROID_NEEDLES,
+          copilot: COPILOT_NEEDLES,
           codex: CODEX_NEEDLES,
           opencode: [],
           kilocode: [],
@@ -184,9 +199,11 @@ describe('session-log decoders on real logs', () => {
                 ? ['user', 'assistant', 'tool_result'].includes(e.type) || l.includes('"qwen-code.api_error"')
                 : f.agent === 'droid'
                   ? ['session_start', 'message', 'agent_turn_outcome'].includes(e.type)
-                  : e.type === 'session_meta' ||
-                    (e.type === 'event_msg' &&
-                      ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
+                  : f.agent === 'copilot'
+                    ? COPILOT_RECORDS.includes(e.type)
+                    : e.type === 'session_meta' ||
+                      (e.type === 'event_msg' &&
+                        ['task_started', 'task_complete', 'turn_aborted', 'item_completed'].includes(e.payload?.type ?? ''));
         // item_completed matters only for a UserMessage, which carries the needle.
         assert.ok(!relevant || e.payload?.type === 'item_completed', `${f.key}: a relevant line was skipped: ${l.slice(0, 120)}`);
       }
@@ -297,6 +314,36 @@ describe('session-log decoders on broken input', () => {
       ],
     );
     assert.deepStrictEqual(d.problems.byKind(), { 'no-session-meta': 1, json: 2, empty: 1 });
+  });
+
+  it('Copilot: a log followed from its middle takes its session from its folder; broken lines are counted', () => {
+    const rec = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id: 'x', timestamp: ts, parentId: null });
+    const file = path.join('/h', '.copilot', 'session-state', 'c0ffee', 'events.jsonl');
+    const d = decoderFor('copilot', undefined, file);
+    const lines = [
+      rec('user.message', { content: 'hi', interactionId: 'i1' }),
+      rec('assistant.message', { content: 'ok', toolRequests: [] }),
+      '{"type":"assistant.turn_end",',
+      rec('assistant.turn_end', { turnId: '0' }),
+      rec('abort', { reason: 'user_abort' }),
+    ];
+    assert.deepStrictEqual(
+      lines.flatMap((l) => d.line(l)).map((e) => [e.state, e.sessionId, e.turn]),
+      [
+        ['working', 'c0ffee', 'i1'],
+        ['completed', 'c0ffee', 'i1'],
+      ],
+      'the turn ended once: a later abort does not end it again',
+    );
+    assert.deepStrictEqual(d.problems.byKind(), { json: 1 });
+    // A copy elsewhere (a recording) names no session until its session.start.
+    const copy = decoderFor('copilot', undefined, '/tmp/copilot-events.jsonl');
+    assert.deepStrictEqual(copy.line(lines[0]), []);
+    copy.line(rec('session.start', { sessionId: 's1', context: { cwd: '/p' } }));
+    assert.deepStrictEqual(
+      copy.line(lines[0]).map((e) => [e.sessionId, e.cwd]),
+      [['s1', '/p']],
+    );
   });
 
   it('OpenCode: broken rows are counted, the rest decode', () => {

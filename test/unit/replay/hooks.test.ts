@@ -59,7 +59,7 @@ describe('replay --hooks: the hooks file', () => {
     assert.match(parseErr('{"t": 1, "agent": "codex", "payload": [1]}'), /^h\.jsonl:1: "payload" must be an object/);
     assert.strictEqual(
       parseErr('{"t": 1, "agent": "cursor", "payload": {}}'),
-      'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, gemini, hermes, qwen, kilocode, droid)',
+      'h.jsonl:1: unknown agent "cursor" (one of claude-code, codex, opencode, gemini, hermes, copilot, qwen, kilocode, droid)',
     );
     assert.match(parseErr('{"t": 1, "payload": {}}'), /^h\.jsonl:1: "agent" is missing \(one of claude-code, /);
     assert.strictEqual(
@@ -101,7 +101,7 @@ describe('replay --hooks: the hooks file', () => {
         2,
       );
       assert.deepStrictEqual(errs, [
-        `agent-lens: ${bad}:2: unknown agent "amp" (one of claude-code, codex, opencode, gemini, hermes, qwen, kilocode, droid)`,
+        `agent-lens: ${bad}:2: unknown agent "amp" (one of claude-code, codex, opencode, gemini, hermes, copilot, qwen, kilocode, droid)`,
       ]);
       assert.strictEqual(
         main(

@@ -35,6 +35,11 @@ describe('agents found on this machine (the install picker’s defaults)', () =>
       /opencode exists$/,
     );
     assert.strictEqual(agentFound('hermes', path.join(home, '.hermes', 'plugins', 'agent-lens'), env, 'linux').found, false);
+    // Copilot's hooks file goes into a hooks/ folder it makes only for hooks: ~/.copilot is what counts.
+    const copilotFile = path.join(home, '.copilot', 'hooks', 'agent-lens.json');
+    assert.strictEqual(agentFound('copilot', copilotFile, env, 'linux').found, false);
+    fs.mkdirSync(path.join(home, '.copilot'));
+    assert.match(agentFound('copilot', copilotFile, env, 'linux').why ?? '', /\.copilot exists$/);
   });
 
   it('on Windows, a command is found with an extension from PATHEXT', () => {

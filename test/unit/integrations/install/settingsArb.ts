@@ -6,7 +6,7 @@ import { OUR_COMMAND_MARK } from '../../../../src/integrations/commands';
 import type { JsonHookAgent } from '../../../../src/integrations/install/hookTable';
 
 export const REPORTER = '/home/u/.agent-lens/bin/agent-lens-report';
-const AGENTS: JsonHookAgent[] = ['claude-code', 'codex', 'gemini'];
+const AGENTS: JsonHookAgent[] = ['claude-code', 'codex', 'gemini', 'copilot'];
 const EVENTS = ['PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd', 'Notification', 'AfterTool', 'BeforeEdit'];
 
 // ---- generated settings files ---------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ function userSettings(): Record<string, unknown> {
 const USER_TEXT = `${JSON.stringify(userSettings(), null, 2)}\n`;
 
 const parse = (text: string) => JSON.parse(text) as { hooks: Record<string, unknown[]> } & Record<string, unknown>;
-const AGENTS: JsonHookAgent[] = ['claude-code', 'codex', 'gemini'];
+const AGENTS: JsonHookAgent[] = ['claude-code', 'codex', 'gemini', 'copilot'];
 
 let tmp: string;
 let env: NodeJS.ProcessEnv;
