@@ -167,6 +167,7 @@ describe('walkthrough: it opens, and every step’s buttons work', function () {
       ['hermes', hermesPluginTarget()],
       ['qwen', path.join(configDirOf('qwen', process.env, home), 'settings.json')],
       ['kilocode', opencodePluginFile(process.env, home, 'kilocode')],
+      ['droid', path.join(configDirOf('droid', process.env, home), 'hooks.json')],
       ['copilot', path.join(configDirOf('copilot', process.env, home), 'hooks', 'agent-lens.json')],
     ];
     const files = byAgent.map(([, f]) => f);
