@@ -42,6 +42,8 @@ export interface AgentDescriptor {
     identifiedBy: string;
     /** The states and cases checked against the real program here, or why none were. */
     verified: string;
+    /** Why its dialogs are not answered from VS Code, for a verified agent that has no way listed above. */
+    notAnswered?: string;
   };
 }
 

@@ -10,14 +10,14 @@ const LOGS: Record<NonNullable<AgentDescriptor['logs']>['format'], string> = {
 /**
  * How a dialog of this agent is answered from VS Code: a hook or plugin held open until the answer comes, the
  * dialog's own keys (typed only when the dialog on screen is about the command its hook reported), or its
- * selector's arrow keys and Enter; `—` where none of these is there.
+ * selector's arrow keys and Enter; `—` where none of these is there, with the reason the agent's folder gives.
  */
 function answering(a: AgentDescriptor): string {
   if (a.hookRows?.rows.some((r) => r.program === 'answer')) return 'its permission hook, held';
   if (a.pluginAnswers) return 'its plugin, held';
   if (a.dialogKeys) return 'the dialog’s keys, checked against its hook’s report';
   if (a.menu) return 'the selector’s arrow keys and Enter';
-  return '—';
+  return a.doc.notAnswered ? `— (${a.doc.notAnswered})` : '—';
 }
 
 /** The README's table of agents, one row per descriptor, in the registry's order. */

@@ -10,5 +10,7 @@ export const agent: AgentDescriptor = {
       'command line (`cn`; package `@continuedev/cli`; headless `-p`, `--print`), process (it sets no title and uses no alternate screen, so a terminal not started from a shell with shell integration shows it only once the process scan finds it)',
     verified:
       'all seven, live in the harness against the loopback chat-completions mock (its own config.yaml provider): answer, question, Bash and Write approvals approved and denied, Esc, HTTP 500 (eleven attempts, then failed), HTTP 400, `/exit`, headless `-p`, a numbered plan that quotes a dialog; it sets no window title, its hooks are read but never fired (1.5.47), and its session file is one JSON object rewritten in place, not read here',
+    notAnswered:
+      'not yet: its approval box is a selector (`>` moved by ↑/↓, Enter picks) not yet verified as answered from VS Code, and with no hook firing there is no report to check the box against',
   },
 };

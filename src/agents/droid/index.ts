@@ -25,5 +25,7 @@ export const agent: AgentDescriptor = {
     identifiedBy: 'command line (`droid`; package `@factory/cli`, `droid`; headless `exec`), process, its window title `⛬ …`',
     verified:
       'all seven, live in the harness against the loopback chat-completions mock (its bring-your-own-key custom model, airgap mode): answer, question, Execute and Create approvals approved and denied, a tool that runs without asking (`--auto low`), Esc, HTTP 500 (ten retries, then failed), HTTP 400, `/exit`, headless `droid exec`, a numbered plan that quotes a dialog; its hooks (Claude Code’s shape, in `hooks.json`) and its session log',
+    notAnswered:
+      'its dialog marks the chosen option by brightness alone, with no number and no cursor mark, so nothing on screen says which key picks what; it has no permission hook to hold (its Notification, awaited before the dialog is drawn, would hide it)',
   },
 };

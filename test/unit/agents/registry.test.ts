@@ -9,6 +9,7 @@ import * as path from 'path';
 import { AGENT_VERSIONS } from '../../../harness/homeBase';
 import { AGENTS, configDirOf } from '../../../src/agents/registry';
 import { agentTable } from '../../../src/agents/table';
+import { UNVERIFIED } from '../../../src/agents/descriptor';
 import { HOOK_EVENTS, REPORTING_AGENTS } from '../../../src/agents/hookEvents';
 import { OPENCODE_FAMILY } from '../../../src/agents/opencode/family';
 import { AGENT_KINDS } from '../../../src/common/agents';
@@ -176,6 +177,14 @@ describe('agent registry: one folder per agent, every list agrees', () => {
   it('the versions the harness installs are the versions the descriptors say were verified', () => {
     for (const [id, version] of Object.entries(AGENT_VERSIONS))
       assert.strictEqual(AGENTS.find((a) => a.id === id)?.screen.seenIn.split(' ')[0], version, id);
+  });
+
+  it('a verified agent whose dialogs VS Code does not answer says why, and only such an agent', () => {
+    for (const a of AGENTS) {
+      const answered = a.hookRows?.rows.some((r) => r.program === 'answer') || a.pluginAnswers || a.dialogKeys || a.menu;
+      const verified = a.screen.seenIn !== UNVERIFIED;
+      assert.strictEqual(Boolean(a.doc.notAnswered), verified && !answered, `${a.id}: notAnswered ${JSON.stringify(a.doc.notAnswered)}`);
+    }
   });
 
   it('the README’s table of agents is the registry’s (AGENT_LENS_WRITE=1 rewrites it)', () => {
