@@ -85,6 +85,15 @@ export type AgentLogs =
       /** The agent rewrites a log's first line in place, so later lines move (droid's title: src/sources/logs/fileReads.ts). */
       rewritesHead?: true;
     }
-  | { format: 'sqlite'; setting: SettingKey; defaultPath(env: NodeJS.ProcessEnv, home: string): string };
+  | { format: 'sqlite'; setting: SettingKey; defaultPath(env: NodeJS.ProcessEnv, home: string): string }
+  | {
+      /** One JSON object per session, rewritten whole on every change (Continue's): read whole when it changes. */
+      format: 'json-snapshot';
+      setting: SettingKey;
+      /** The folder below the configuration folder that holds the session files, directly. */
+      under: string;
+      /** Whether a file in `dir` (the `under` folder) is a session's own file. */
+      isSession(file: string, dir: string): boolean;
+    };
 
 export const UNVERIFIED = 'unverified';

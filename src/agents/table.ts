@@ -5,6 +5,7 @@ const HOOKS: Record<NonNullable<AgentDescriptor['hooks']>, string> = { settings:
 const LOGS: Record<NonNullable<AgentDescriptor['logs']>['format'], string> = {
   jsonl: 'JSON lines per session',
   sqlite: 'its SQLite database',
+  'json-snapshot': 'one JSON file per session, rewritten whole',
 };
 
 /**

@@ -43,6 +43,7 @@ export const SETTING_POLICY = {
   'agentLens.sessionLogs.qwenDirs': 'machine',
   'agentLens.sessionLogs.kiloDatabases': 'machine',
   'agentLens.sessionLogs.droidDirs': 'machine',
+  'agentLens.sessionLogs.continueDirs': 'machine',
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',
   'agentLens.handoff.root': 'trusted',

@@ -6,8 +6,10 @@ import { createCopilotDecoder } from './copilot';
 import { createGeminiDecoder } from './gemini';
 import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
+import { createContinueDecoder, type SnapshotDecoder } from './continue';
 
 export { createOpenCodeDecoder } from './opencode';
+export { createContinueDecoder, MAX_SESSION_FILE_BYTES, type SnapshotDecoder } from './continue';
 export type { OpenCodeDecoder, OpenCodeRows, SessionRow, MessageRow, PartRow } from './opencode';
 export type { LineDecoder, LogEvent } from './types';
 
@@ -36,4 +38,18 @@ export function isLineLogAgent(a: string): a is LineLogAgent {
  */
 export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void, file?: string): LineDecoder {
   return LINE_DECODERS[agent](onProblem, file);
+}
+
+/**
+ * The decoder of each agent whose session file is one JSON object rewritten whole (Continue's). The registry test
+ * keeps it equal to the descriptors' `json-snapshot` logs.
+ */
+export const SNAPSHOT_DECODERS = {
+  'continue-cli': createContinueDecoder,
+} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => SnapshotDecoder>>;
+
+export type SnapshotLogAgent = keyof typeof SNAPSHOT_DECODERS;
+
+export function isSnapshotLogAgent(a: string): a is SnapshotLogAgent {
+  return Object.hasOwn(SNAPSHOT_DECODERS, a);
 }

@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
 import { defaultLogLocations, JsonlLogSource, mergeLocations } from '../sources/logs/logSources';
 import { OpenCodeLogSource } from '../sources/logs/opencodeSource';
+import { SnapshotLogSource } from '../sources/logs/snapshotSource';
+import { SNAPSHOT_DECODERS, type SnapshotLogAgent } from '../jsonl';
 import type { AgentStore } from '../store/store';
 import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import { printable } from '../common/printable';
@@ -13,6 +15,8 @@ interface Running {
   jsonl: JsonlLogSource;
   /** One per agent whose sessions are in an OpenCode-style database (OpenCode, Kilo). */
   databases: OpenCodeLogSource[];
+  /** One per agent whose session file is rewritten whole on every change (Continue CLI). */
+  snapshots: SnapshotLogSource[];
 }
 
 /** The session-log sources, started with the settings' locations and restarted when they change. */
@@ -27,6 +31,7 @@ export function startLogSources(
     if (!running) return;
     void running.jsonl.dispose();
     for (const d of running.databases) d.dispose();
+    for (const s of running.snapshots) s.dispose();
     running = undefined;
   };
   const start = () => {
@@ -50,9 +55,20 @@ export function startLogSources(
             log: tagged(escaped(log), `${agentOf(agent).screen.displayName} database`),
           }),
       ),
+      snapshots: (Object.keys(SNAPSHOT_DECODERS) as SnapshotLogAgent[]).map(
+        (agent) =>
+          new SnapshotLogSource({
+            agent,
+            dirs: loc[agent] ?? [],
+            sink,
+            log: tagged(escaped(log), `${agentOf(agent).screen.displayName} sessions`),
+          }),
+      ),
     };
     running = r;
     for (const d of r.databases) d.start();
+    for (const s of r.snapshots)
+      s.start().catch((e) => log.warn(`session files cannot be watched: ${printable((e as Error).message)}`));
     r.jsonl.start().then(
       () => log.info(`watching session logs in ${printable(Object.values(loc).flat().join(', '))}`),
       (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),

@@ -10,8 +10,8 @@ import type { Provenance } from '../../store/observation';
 import { type Logger } from '../../common/log';
 
 /**
- * Where the agents keep their session logs, per agent: configuration folders for JSON-lines logs, database
- * files for SQLite. Which agents and how to find their sessions there: their descriptors (src/agents).
+ * Where the agents keep their session logs, per agent: configuration folders for JSON-lines logs and for
+ * session files rewritten whole, database files for SQLite. Which agents and how to find their sessions there: their descriptors (src/agents).
  */
 export type LogLocations = Partial<Record<AgentKind, string[]>>;
 
@@ -19,7 +19,7 @@ export type LogLocations = Partial<Record<AgentKind, string[]>>;
 export function defaultLogLocations(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): LogLocations {
   const loc: LogLocations = {};
   for (const a of AGENTS) {
-    if (a.logs?.format === 'jsonl') loc[a.id] = [configDirOf(a.id, env, home)];
+    if (a.logs?.format === 'jsonl' || a.logs?.format === 'json-snapshot') loc[a.id] = [configDirOf(a.id, env, home)];
     else if (a.logs?.format === 'sqlite') loc[a.id] = [a.logs.defaultPath(env, home)];
   }
   return loc;

@@ -16,7 +16,7 @@ import { AGENT_KINDS } from '../../../src/common/agents';
 import { SIGNATURES } from '../../../src/detect/signatures';
 import { HOOK_TABLES } from '../../../src/integrations/install/hookTable';
 import { hookTargets } from '../../../src/integrations/install/targets';
-import { LINE_DECODERS } from '../../../src/jsonl';
+import { LINE_DECODERS, SNAPSHOT_DECODERS } from '../../../src/jsonl';
 import { SETTING_POLICY } from '../../../src/common/trustedSettings';
 import { defaultLogLocations, tailRoots } from '../../../src/sources/logs/logSources';
 import { defaultOpenCodeDbPath } from '../../../src/sources/logs/opencodeDb';
@@ -112,6 +112,16 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       AGENTS.filter((a) => a.logs?.format === 'sqlite').map((a) => a.id),
       [...OPENCODE_FAMILY],
       'the SQLite reader (src/sources/logs/opencodeDb.ts) reads OpenCode’s schema only: OpenCode’s database and Kilo’s',
+    );
+    assert.deepStrictEqual(
+      AGENTS.filter((a) => a.logs?.format === 'json-snapshot').map((a) => a.id),
+      Object.keys(SNAPSHOT_DECODERS),
+      'every agent whose session file is rewritten whole has a decoder in src/jsonl, and no other',
+    );
+    assert.deepStrictEqual(
+      [defaultLogLocations(ctx.env, ctx.home)['continue-cli'], defaultLogLocations({ CONTINUE_GLOBAL_DIR: '/cn' }, ctx.home)['continue-cli']],
+      [['/home/u/.continue'], ['/cn']],
+      'Continue keeps its sessions in $CONTINUE_GLOBAL_DIR, else ~/.continue',
     );
     assert.deepStrictEqual(defaultOpenCodeDbPath(ctx.env, ctx.home), '/home/u/.local/share/opencode/opencode.db');
     assert.deepStrictEqual(defaultOpenCodeDbPath(ctx.env, ctx.home, 'kilocode'), '/home/u/.local/share/kilo/kilo.db');

@@ -156,6 +156,7 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       qwen: [],
       kilocode: [],
       droid: [],
+      'continue-cli': [],
     });
   });
 
@@ -182,6 +183,7 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
       qwen: [],
       kilocode: [],
       droid: [],
+      'continue-cli': [],
     });
   });
 });
