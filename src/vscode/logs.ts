@@ -67,8 +67,7 @@ export function startLogSources(
     };
     running = r;
     for (const d of r.databases) d.start();
-    for (const s of r.snapshots)
-      s.start().catch((e) => log.warn(`session files cannot be watched: ${printable((e as Error).message)}`));
+    for (const s of r.snapshots) s.start().catch((e) => log.warn(`session files cannot be watched: ${printable((e as Error).message)}`));
     r.jsonl.start().then(
       () => log.info(`watching session logs in ${printable(Object.values(loc).flat().join(', '))}`),
       (e) => log.warn(`session logs cannot be watched: ${printable((e as Error).message)}. States come from the screen only.`),

@@ -119,7 +119,10 @@ describe('agent registry: one folder per agent, every list agrees', () => {
       'every agent whose session file is rewritten whole has a decoder in src/jsonl, and no other',
     );
     assert.deepStrictEqual(
-      [defaultLogLocations(ctx.env, ctx.home)['continue-cli'], defaultLogLocations({ CONTINUE_GLOBAL_DIR: '/cn' }, ctx.home)['continue-cli']],
+      [
+        defaultLogLocations(ctx.env, ctx.home)['continue-cli'],
+        defaultLogLocations({ CONTINUE_GLOBAL_DIR: '/cn' }, ctx.home)['continue-cli'],
+      ],
       [['/home/u/.continue'], ['/cn']],
       'Continue keeps its sessions in $CONTINUE_GLOBAL_DIR, else ~/.continue',
     );

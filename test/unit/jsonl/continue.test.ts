@@ -83,7 +83,10 @@ describe('Continue CLI session file decoder (recorded snapshots)', () => {
     });
   }
 
-  const answered = () => snapshots('02-plain-answer').filter((s) => s.content !== '').at(-1)!;
+  const answered = () =>
+    snapshots('02-plain-answer')
+      .filter((s) => s.content !== '')
+      .at(-1)!;
 
   it('a text cut off mid-write and an empty file are skipped without a problem; the whole text then tells', () => {
     const whole = text(answered());

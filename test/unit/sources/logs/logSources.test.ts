@@ -186,6 +186,7 @@ describe('session-log source (real files, real watcher)', function () {
           KILO_DB: '/k.db',
           FACTORY_HOME_OVERRIDE: '/f',
           COPILOT_HOME: '/cp',
+          CONTINUE_GLOBAL_DIR: '/cn',
         },
         '/h',
       ),
@@ -198,6 +199,7 @@ describe('session-log source (real files, real watcher)', function () {
         qwen: ['/q'],
         kilocode: ['/k.db'],
         droid: ['/f/.factory'],
+        'continue-cli': ['/cn'],
       },
     );
     assert.deepStrictEqual(defaultLogLocations({}, '/h'), {
@@ -209,6 +211,7 @@ describe('session-log source (real files, real watcher)', function () {
       qwen: ['/h/.qwen'],
       kilocode: ['/h/.local/share/kilo/kilo.db'],
       droid: ['/h/.factory'],
+      'continue-cli': ['/h/.continue'],
     });
     assert.deepStrictEqual(mergeLocations({ codex: ['/a', '/b'] }, { codex: ['/b', '/c'], opencode: ['/d'] }), {
       codex: ['/a', '/b', '/c'],
