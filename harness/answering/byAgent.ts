@@ -14,7 +14,6 @@ import { OPENCODE } from '../scenarios/opencode';
 import { KILO } from '../scenarios/kilocode';
 import type { OpenCodeFamily } from '../../src/agents/opencode/family';
 import type { AgentHome } from '../homes';
-import { NUMBERED_MENU } from '../../src/answer/numberedMenu';
 import { AGENTS } from '../../src/agents/registry';
 import { answerMenu, type MenuReader, shapeReader } from '../../src/answer/cursorMenu';
 import { matchesScreen, type PendingRequest } from '../../src/answer/pending';
@@ -254,11 +253,5 @@ export const ALLOW_ONCE: Record<RigAgent, (rig: Rig) => Scenario> = {
       'pi',
       '04-gate-approve',
       menuChoice(rig, 'Yes', () => undefined),
-    ),
-  copilot: (rig) =>
-    storedWithAnswer(
-      'copilot',
-      '04-shell-approve',
-      menuChoice(rig, 'Yes', () => undefined, { agent: 'copilot', reader: NUMBERED_MENU }),
     ),
 };

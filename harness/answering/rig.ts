@@ -152,9 +152,9 @@ export async function answeringHub(
 /**
  * The agents the rig runs: those with our hooks or plugin whose dialogs VS Code answers, and pi (no hooks: extensions
  * it is given, if any). Not droid: its dialog marks the selected option by brightness alone (no number, no cursor
- * glyph), so VS Code has nothing on screen to answer it by.
+ * glyph), so VS Code has nothing on screen to answer it by. Not Copilot CLI: its descriptor has no dialog keys.
  */
-export type RigAgent = Exclude<HookedAgent, 'droid'> | 'pi';
+export type RigAgent = Exclude<HookedAgent, 'droid' | 'copilot'> | 'pi';
 
 export async function play(
   agent: RigAgent,

@@ -37,12 +37,6 @@ export interface AgentDescriptor {
   menu?: MenuShape;
   /** Its plugin holds a permission or question dialog open until VS Code answers (OpenCode's, src/integrations/plugins). */
   pluginAnswers?: true;
-  /**
-   * Its dialogs have the generic numbered shape every agent's dialog is read in when it has no way of its own
-   * (src/answer/numberedMenu.ts: numbered options, one cursor) and were answered that way, live, with the arrow
-   * keys and Enter: said here for the README's table, which names only what was checked against the agent.
-   */
-  numberedMenu?: true;
   /** What a user reads in the README's table of agents. */
   doc: {
     identifiedBy: string;

@@ -18,7 +18,6 @@ function answering(a: AgentDescriptor): string {
   if (a.pluginAnswers) return 'its plugin, held';
   if (a.dialogKeys) return 'the dialog’s keys, checked against its hook’s report';
   if (a.menu) return 'the selector’s arrow keys and Enter';
-  if (a.numberedMenu) return 'its numbered dialog in the generic shape: the arrow keys and Enter';
   return a.doc.notAnswered ? `— (${a.doc.notAnswered})` : '—';
 }
 

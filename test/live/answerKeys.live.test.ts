@@ -93,24 +93,6 @@ describe('live: answering dialogs with the keys read off the screen (Codex’s, 
     );
   });
 
-  for (const [choice, scenario, label, done] of [
-    ['allow', '04-shell-approve', 'Yes', /build directory has been removed/],
-    ['deny', '05-shell-deny', 'No, and tell Copilot what to do differently (Esc to stop)', /Operation cancelled by user|Confirmation cancelled/],
-  ] as const) {
-    it(`copilot: ${choice} in its numbered dialog, read in the generic shape — “${label.split(',')[0]}” picked with the arrow keys and Enter`, async () => {
-      let outcome: KeyOutcome | undefined;
-      await play(
-        'copilot',
-        `generic-${choice}`,
-        (rig) => storedWithAnswer('copilot', scenario, menuChoice(rig, label, (o) => (outcome = o), { agent: 'copilot', reader: NUMBERED_MENU })),
-        (_rig, _out, screen) => {
-          assert.deepStrictEqual(outcome, { ok: true, option: label });
-          assert.match(screen, done);
-        },
-      );
-    });
-  }
-
   it('claude-code without our hooks: its dialog in the generic shape, “No” picked with the arrow keys and Enter', async () => {
     let outcome: KeyOutcome | undefined;
     await play(

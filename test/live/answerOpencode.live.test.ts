@@ -130,10 +130,9 @@ describe('live: answering Kilo’s dialogs from VS Code (real CLI, OpenCode’s 
   const tool = { type: 'tool' as const, name: 'bash', text: 'I will count the lines in README.md.', input: WC };
   const text = (t: string) => ({ type: 'text' as const, text: t, chunks: 'lines' as const });
 
-  for (const [variant, decision] of [
-    ['allow once', { behavior: 'allow' }],
-    ['reject with a message', { behavior: 'deny', message: 'no, use a dry run' }],
-  ] as const) {
+  // A rejection with a message takes the same plugin code and Kilo's same reply API as the allow (both passed live
+  // when Kilo was joined; OpenCode's rejection runs above): only the allow runs here, to keep CI's time.
+  for (const [variant, decision] of [['allow once', { behavior: 'allow' }]] as const) {
     it(`permission, ${variant}: Kilo's own reply API gets it, the model sees the result`, async () => {
       await play(
         'kilocode',

@@ -21,11 +21,11 @@ export const agent: AgentDescriptor = {
     depth: 1,
     isSession: (file, dir) => path.basename(file) === 'events.jsonl' && path.dirname(path.dirname(file)) === dir,
   },
-  // `❯ 1. Yes` / `2. Yes, and don't ask again …` / `3. No, and tell Copilot …`: answered live (answerKeys.live.test.ts).
-  numberedMenu: true,
   doc: {
     identifiedBy: 'command line (`copilot`; package `@github/copilot`; headless `-p`, `--prompt`), process, its header and window title',
     verified:
       'all seven, live in the harness against the loopback chat-completions mock (its own BYOK provider settings, offline mode): answer, question, shell and file approvals approved and denied, its folder-trust dialog, Esc Esc, HTTP 500 (five retries, then failed), HTTP 400, `/exit`, headless `-p`, a numbered plan that quotes a dialog; its hooks and its session log',
+    notAnswered:
+      'not yet: its numbered dialog is read in the generic shape, and “Yes” picked with the arrow keys and Enter closes it, but Enter on “No, and tell Copilot what to do differently” left the dialog open (live, 1.0.102): only Esc denies; its PermissionRequest hook fires for tools that show no dialog too, so it is not used to hold one',
   },
 };

@@ -194,7 +194,7 @@ describe('agent registry: one folder per agent, every list agrees', () => {
 
   it('a verified agent whose dialogs VS Code does not answer says why, and only such an agent', () => {
     for (const a of AGENTS) {
-      const answered = a.hookRows?.rows.some((r) => r.program === 'answer') || a.pluginAnswers || a.dialogKeys || a.menu || a.numberedMenu;
+      const answered = a.hookRows?.rows.some((r) => r.program === 'answer') || a.pluginAnswers || a.dialogKeys || a.menu;
       const verified = a.screen.seenIn !== UNVERIFIED;
       assert.strictEqual(Boolean(a.doc.notAnswered), verified && !answered, `${a.id}: notAnswered ${JSON.stringify(a.doc.notAnswered)}`);
     }
