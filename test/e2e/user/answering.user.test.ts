@@ -169,8 +169,7 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await sleep(1500);
     assert.ok(fs.existsSync(build), 'Enter on the modal picked an option');
     await wb.waitRow('pi still waiting', piRow(/waiting/), 5000);
-    await wb.clickRowAction(/: pi · waiting/, 'Choose…');
-    await wb.waitQuickInput('the options again', (x) => x.visible && x.items.length === 2, 10_000);
+    await wb.clickRowActionToQuickInput(/: pi · waiting/, 'Choose…', 'the options again', (x) => x.visible && x.items.length === 2);
     await wb.chooseQuickItem('1. Yes');
     await waitModal(wb.page, 'the modal again', (x) => x.visible);
     await clickModalButton(wb.page, 'Choose “Yes”');
