@@ -1,5 +1,5 @@
 import type { z, ZodError } from 'zod';
-import type { ProblemCounter } from './types';
+import type { LogEvent, ProblemCounter } from './types';
 import { parseJson } from '../common/json';
 
 /**
@@ -98,4 +98,24 @@ export function checkedEntry<S extends z.ZodTypeAny, T>(
     return [];
   }
   return then(r.data);
+}
+
+/**
+ * One line of a JSON-lines log through a decoder: a line with none of its needles is skipped unparsed, the rest is
+ * parsed as one object and decoded. What the decoder throws is counted, never thrown into the file watcher.
+ */
+export function decodeLine(
+  text: string,
+  needles: readonly string[],
+  problems: ProblemCounter,
+  decode: (entry: Record<string, unknown>) => LogEvent[],
+): LogEvent[] {
+  try {
+    if (!mustParse(text, needles)) return [];
+    const entry = parseObject(text, problems);
+    return entry ? decode(entry) : [];
+  } catch (err) {
+    problems.count('internal', (err as Error).message);
+    return [];
+  }
 }

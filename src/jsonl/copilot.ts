@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { z } from 'zod';
-import { checkedEntry, epochMs, evidence, mustParse, parseObject, words } from './common';
+import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -66,14 +66,7 @@ class CopilotDecoder implements LineDecoder {
   }
 
   line(text: string): LogEvent[] {
-    try {
-      if (!mustParse(text, COPILOT_NEEDLES)) return [];
-      const entry = parseObject(text, this.problems);
-      return entry ? this.decode(entry) : [];
-    } catch (err) {
-      this.problems.count('internal', (err as Error).message); // never throw into the file watcher
-      return [];
-    }
+    return decodeLine(text, COPILOT_NEEDLES, this.problems, (e) => this.decode(e));
   }
 
   private decode(entry: Record<string, unknown>): LogEvent[] {

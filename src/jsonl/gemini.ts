@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedEntry, epochMs, evidence, mustParse, parseObject, zodDetail } from './common';
+import { checkedEntry, decodeLine, epochMs, evidence, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -52,14 +52,9 @@ class GeminiDecoder implements LineDecoder {
   }
 
   line(text: string): LogEvent[] {
-    try {
-      if (text.startsWith('{"$set"') || !mustParse(text, GEMINI_NEEDLES)) return [];
-      const entry = parseObject(text, this.problems);
-      return entry ? this.decode(entry) : [];
-    } catch (err) {
-      this.problems.count('internal', (err as Error).message); // never throw into the file watcher
-      return [];
-    }
+    // `{"$set": …}` updates say nothing here (see above): skipped before any parse.
+    if (text.startsWith('{"$set"')) return [];
+    return decodeLine(text, GEMINI_NEEDLES, this.problems, (e) => this.decode(e));
   }
 
   private decode(entry: Record<string, unknown>): LogEvent[] {

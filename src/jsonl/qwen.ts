@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedEntry, epochMs, evidence, mustParse, parseObject } from './common';
+import { checkedEntry, decodeLine, epochMs, evidence } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -69,14 +69,7 @@ class QwenDecoder implements LineDecoder {
   }
 
   line(text: string): LogEvent[] {
-    try {
-      if (!mustParse(text, QWEN_NEEDLES)) return [];
-      const entry = parseObject(text, this.problems);
-      return entry ? this.decode(entry) : [];
-    } catch (err) {
-      this.problems.count('internal', (err as Error).message); // never throw into the file watcher
-      return [];
-    }
+    return decodeLine(text, QWEN_NEEDLES, this.problems, (e) => this.decode(e));
   }
 
   private decode(entry: Record<string, unknown>): LogEvent[] {
