@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { checkedEntry, epochMs, evidence, mustParse, parseObject } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -70,7 +71,11 @@ interface Turn {
   tools: Map<string, string>;
 }
 
-export function createClaudeDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+export function createClaudeDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  _file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   return new ClaudeDecoder(onProblem);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { epochMs, evidence, mustParse, parseObject, words, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -31,7 +32,11 @@ const RELEVANT = new Set(['task_started', 'item_completed', 'task_complete', 'tu
 
 type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'prompt'> & { turn?: string | null };
 
-export function createCodexDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+export function createCodexDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  _file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   const problems = new ProblemCounter(onProblem);
   let session: { id: string; cwd?: string } | undefined;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
 import { JsonDepthError, parseJson } from '../common/json';
@@ -55,7 +56,7 @@ export interface SnapshotDecoder {
   readonly problems: ProblemCounter;
 }
 
-export function createContinueDecoder(onProblem?: (kind: string, detail: string) => void): SnapshotDecoder {
+export function createContinueDecoder(onProblem?: (kind: string, detail: string) => void, _usage?: UsageSink): SnapshotDecoder {
   return new ContinueDecoder(onProblem);
 }
 

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -47,7 +48,11 @@ function sessionOfPath(file: string | undefined): string | undefined {
   return file && path.basename(file) === 'events.jsonl' ? path.basename(path.dirname(file)) : undefined;
 }
 
-export function createCopilotDecoder(onProblem?: (kind: string, detail: string) => void, file?: string): LineDecoder {
+export function createCopilotDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   return new CopilotDecoder(onProblem, sessionOfPath(file));
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -46,7 +47,11 @@ const API_ERROR = /^BYOK Error: (\d{3})\b/;
 const COMPLETED = 'completed';
 const CANCELLED = 'cancelled';
 
-export function createDroidDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+export function createDroidDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  _file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   return new DroidDecoder(onProblem);
 }
 

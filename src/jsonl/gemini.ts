@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -35,7 +36,11 @@ const Said = Message.extend({ content: z.string() });
 type Message = z.infer<typeof Message>;
 type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'prompt' | 'ifTurnEnded'>;
 
-export function createGeminiDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+export function createGeminiDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  _file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   return new GeminiDecoder(onProblem);
 }
 

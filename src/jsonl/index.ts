@@ -6,6 +6,7 @@ import { createCopilotDecoder } from './copilot';
 import { createGeminiDecoder } from './gemini';
 import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
+import type { UsageSink } from '../usage/types';
 import { createContinueDecoder, type SnapshotDecoder } from './continue';
 
 export { createOpenCodeDecoder } from './opencode';
@@ -24,7 +25,7 @@ export const LINE_DECODERS = {
   copilot: createCopilotDecoder,
   qwen: createQwenDecoder,
   droid: createDroidDecoder,
-} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, file?: string) => LineDecoder>>;
+} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, file?: string, usage?: UsageSink) => LineDecoder>>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;
 
@@ -34,10 +35,16 @@ export function isLineLogAgent(a: string): a is LineLogAgent {
 
 /**
  * A fresh decoder for one log file; decoders are stateful, so use one per file. `file` is where the agent keeps it,
- * for a log that names its session only there (Copilot's folder per session).
+ * for a log that names its session only there (Copilot's folder per session); `usage` gets what the lines say
+ * about tokens, context and cost (src/usage).
  */
-export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detail: string) => void, file?: string): LineDecoder {
-  return LINE_DECODERS[agent](onProblem, file);
+export function decoderFor(
+  agent: LineLogAgent,
+  onProblem?: (kind: string, detail: string) => void,
+  file?: string,
+  usage?: UsageSink,
+): LineDecoder {
+  return LINE_DECODERS[agent](onProblem, file, usage);
 }
 
 /**
@@ -46,7 +53,7 @@ export function decoderFor(agent: LineLogAgent, onProblem?: (kind: string, detai
  */
 export const SNAPSHOT_DECODERS = {
   'continue-cli': createContinueDecoder,
-} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void) => SnapshotDecoder>>;
+} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, usage?: UsageSink) => SnapshotDecoder>>;
 
 export type SnapshotLogAgent = keyof typeof SNAPSHOT_DECODERS;
 

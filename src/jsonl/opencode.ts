@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
 import { parseJson } from '../common/json';
@@ -101,6 +102,7 @@ type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'>
 export function createOpenCodeDecoder(
   onProblem?: (kind: string, detail: string) => void,
   agent: OpenCodeFamily = 'opencode',
+  _usage?: UsageSink,
 ): OpenCodeDecoder {
   return new OpenCodeRowDecoder(agent, onProblem);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -55,7 +56,11 @@ function cancelledReason(response: unknown): string | undefined {
 /** The provenance of the system's own messages (not a prompt anyone sent). */
 const SYSTEM = 'system';
 
-export function createQwenDecoder(onProblem?: (kind: string, detail: string) => void): LineDecoder {
+export function createQwenDecoder(
+  onProblem?: (kind: string, detail: string) => void,
+  _file?: string,
+  _usage?: UsageSink,
+): LineDecoder {
   return new QwenDecoder(onProblem);
 }
 

@@ -59,6 +59,7 @@ export interface ReadHost {
   readonly disposed: boolean;
   readonly backlog: number;
   onLines(file: string, lines: string[]): void;
+  onTail?(file: string): void;
   onReset?(file: string): void;
   /** A read found the file gone: the tailer decides whether it was removed or replaced. */
   verify(f: ReadFile): void;
@@ -245,6 +246,7 @@ export class FileReads {
       // Start one byte early: if that byte is the newline, `start` is a line start and nothing is lost.
       f.offset = Math.max(0, start - 1);
       f.skipPartial = start > 0;
+      if (start > 0) this.call(f, () => this.host.onTail?.(f.path));
     }
     return f.offset < s.size;
   }

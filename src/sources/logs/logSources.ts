@@ -8,6 +8,8 @@ import { LogTailer, type TailRoot } from './tailer';
 import { TurnEnds } from './turnEnds';
 import type { Provenance } from '../../store/observation';
 import { type Logger } from '../../common/log';
+import type { UsageBook } from '../../usage/book';
+import type { UsageSink } from '../../usage/types';
 
 /**
  * Where the agents keep their session logs, per agent: configuration folders for JSON-lines logs and for
@@ -73,6 +75,8 @@ export interface LogSourceOptions {
   locations: LogLocations;
   sink(o: Observation): void;
   log?: Logger;
+  /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
+  usage?: UsageBook;
 }
 
 /**
@@ -85,6 +89,8 @@ export class JsonlLogSource {
   private readonly roots: (TailRoot & { agent: LineLogAgent })[];
   private readonly reported = new Set<string>();
   private readonly turnEnds = new TurnEnds();
+  /** Files first read from their backlog tail: their sessions' totals leave out what came before. */
+  private readonly tails = new Set<string>();
   lines = 0;
   events = 0;
 
@@ -93,8 +99,15 @@ export class JsonlLogSource {
     this.tailer = new LogTailer({
       roots: this.roots,
       onLines: (file, lines) => this.onLines(file, lines),
-      onReset: (file) => this.decoders.delete(file),
-      onRemoved: (file) => this.decoders.delete(file),
+      onReset: (file) => {
+        this.decoders.delete(file);
+        this.tails.delete(file);
+      },
+      onTail: (file) => this.tails.add(file),
+      onRemoved: (file) => {
+        this.decoders.delete(file);
+        this.tails.delete(file);
+      },
       log: opts.log,
     });
   }
@@ -121,8 +134,20 @@ export class JsonlLogSource {
     if (logPath) await this.tailer.readFile(logPath);
     const held = this.turnEnds.release(agent, sessionId);
     if (!held) return;
+    this.tell(held.event, held.file, provenance);
+  }
+
+  private tell(e: LogEvent, file: string | undefined, provenance?: Provenance): void {
     this.events++;
-    this.opts.sink(logEventToObservation(held.event, held.file, provenance));
+    this.opts.usage?.event(e);
+    this.opts.sink(logEventToObservation(e, file, provenance));
+  }
+
+  /** The usage book, told when a file's sessions were read from the backlog tail (their totals are partial). */
+  private usageFor(file: string): UsageSink | undefined {
+    const book = this.opts.usage;
+    if (!book) return undefined;
+    return { usage: (r) => book.usage(this.tails.has(file) ? { ...r, partial: true } : r) };
   }
 
   stats(): { files: number; bytesRead: number; lines: number; events: number; problems: number } {
@@ -146,16 +171,14 @@ export class JsonlLogSource {
     if (!dec) {
       const root = this.roots.find((r) => r.match(file));
       if (!root) return;
-      dec = decoderFor(root.agent, (kind, detail) => this.problem(root.agent, kind, file, detail), file);
+      dec = decoderFor(root.agent, (kind, detail) => this.problem(root.agent, kind, file, detail), file, this.usageFor(file));
       this.decoders.set(file, dec);
     }
     for (const line of lines) {
       this.lines++;
       for (const decoded of dec.line(line)) {
         const e = this.turnEnds.offer(decoded, file);
-        if (!e) continue;
-        this.events++;
-        this.opts.sink(logEventToObservation(e, file));
+        if (e) this.tell(e, file);
       }
     }
   }

@@ -5,6 +5,7 @@ import type { Observation } from '../../store/observation';
 import { logEventToObservation } from './logSources';
 import { OpenCodeDb, OpenCodeDbError } from './opencodeDb';
 import { type Logger } from '../../common/log';
+import type { UsageBook } from '../../usage/book';
 import type { OpenCodeFamily } from '../../agents/opencode/family';
 
 /** A safety poll for changes no file event reported; a poll of unchanged files is two stat calls. */
@@ -17,7 +18,8 @@ export interface OpenCodeSourceOptions {
   agent?: OpenCodeFamily;
   databases: string[];
   sink(o: Observation): void;
-  log?: Logger;
+  log?: Logger;  /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
+  usage?: UsageBook;
 }
 
 interface Watched {
@@ -46,6 +48,7 @@ export class OpenCodeLogSource {
       decoder: createOpenCodeDecoder(
         (kind, detail) => opts.log?.warn(`${file}: a row could not be read (${kind}): ${detail}`),
         opts.agent ?? 'opencode',
+        opts.usage,
       ),
       lastRead: 0,
     }));
@@ -113,6 +116,7 @@ export class OpenCodeLogSource {
       if (!res.changed) return;
       for (const e of w.decoder.rows(res.rows as unknown as OpenCodeRows)) {
         this.events++;
+        this.opts.usage?.event(e);
         this.opts.sink(logEventToObservation(e, w.file));
       }
     } catch (e) {

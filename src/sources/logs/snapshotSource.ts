@@ -6,6 +6,7 @@ import { agentOf } from '../../agents/registry';
 import type { Observation } from '../../store/observation';
 import { logEventToObservation } from './logSources';
 import { type Logger } from '../../common/log';
+import type { UsageBook } from '../../usage/book';
 
 /** A safety poll for changes no file event reported (and for a folder that appears later): a stat per session file. */
 const POLL_MS = 2000;
@@ -19,7 +20,8 @@ export interface SnapshotSourceOptions {
   /** The agent's configuration folders (each holds the descriptor's `under` folder). */
   dirs: string[];
   sink(o: Observation): void;
-  log?: Logger;
+  log?: Logger;  /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
+  usage?: UsageBook;
 }
 
 interface Tracked {
@@ -113,7 +115,7 @@ export class SnapshotLogSource {
     if (!this.isSession(file, f.dir)) return undefined;
     let t = this.files.get(file);
     if (!t) {
-      const decoder = SNAPSHOT_DECODERS[this.opts.agent]((kind, detail) => this.problem(kind, file, detail));
+      const decoder = SNAPSHOT_DECODERS[this.opts.agent]((kind, detail) => this.problem(kind, file, detail), this.opts.usage);
       t = { file, decoder, lastRead: 0, reading: false, again: false, existing };
       this.files.set(file, t);
     }
@@ -166,6 +168,7 @@ export class SnapshotLogSource {
       for (const e of t.decoder.snapshot(text, s.mtimeMs)) {
         if (old || this.disposed) continue; // the decoder has seen it: only later changes are told
         this.events++;
+        this.opts.usage?.event(e);
         this.opts.sink(logEventToObservation(e, t.file));
       }
     } catch (e) {

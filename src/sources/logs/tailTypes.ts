@@ -29,6 +29,8 @@ export interface TailerOptions {
   /** The file was truncated or replaced (rotation): the consumer drops per-file decoding state; the tailer then reads it from 0. */
   onReset?(file: string): void;
   onRemoved?(file: string): void;
+  /** An existing file is first read from its backlog tail, not from 0: what came before is never read. */
+  onTail?(file: string): void;
   log?: Logger;
   /** A folder whose `fs.watch` fails (ENOSPC, EMFILE) is polled this often instead. Default 2 s. */
   pollMs?: number;

@@ -54,6 +54,7 @@ export class LogTailer {
       },
       backlog: this.backlog,
       onLines: (file, lines) => opts.onLines(file, lines),
+      onTail: (file) => opts.onTail?.(file),
       onReset: (file) => opts.onReset?.(file),
       verify: (f) => this.verify(f as TailFile),
       log: (level, msg) => this.log(level, msg),

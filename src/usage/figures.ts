@@ -1,0 +1,93 @@
+import type { SessionUsage } from './book';
+import { MODEL_TABLE, type ModelRow, type Price, PRICES_CHECKED } from './modelTable';
+import { type Tokens, totalTokens } from './types';
+
+/** One session's figures as every view shows them (tree row, tooltip, details, status --json, the API). */
+export interface UsageFigures {
+  agent: string;
+  session: string;
+  model?: string;
+  turns: number;
+  tokens: Tokens;
+  contextUsed?: number;
+  contextWindow?: number;
+  /** contextUsed ÷ contextWindow, 0…1 (may pass 1 when the agent is about to compact). */
+  contextFill?: number;
+  cost?: number;
+  costSource: 'log' | 'estimated' | null;
+  /** The price table's date, for an estimated cost. */
+  pricesChecked?: string;
+  /** Tokens of each finished turn, oldest first (the sparkline), and their wall time. */
+  turnTokens: number[];
+  turnMs: number[];
+  lastReply?: string;
+  /** Counted since Agent Lens began reading the log's tail, not since the session began. */
+  partial: boolean;
+  updatedAt: number;
+}
+
+/** The model table with the user's overrides first (a user's row wins over a shipped one of the same prefix). */
+export class ModelFacts {
+  private readonly rows: readonly ModelRow[];
+
+  constructor(overrides: readonly ModelRow[] = []) {
+    this.rows = [...overrides, ...MODEL_TABLE];
+  }
+
+  /** The row of the longest prefix the model id starts with; ties go to the user's row. */
+  find(model: string | undefined): ModelRow | undefined {
+    if (!model) return undefined;
+    const id = normalizeModel(model);
+    let best: ModelRow | undefined;
+    for (const r of this.rows) if (id.startsWith(r.prefix) && (!best || r.prefix.length > best.prefix.length)) best = r;
+    return best;
+  }
+}
+
+/** `anthropic/Claude-Opus-5-5` → `claude-opus-5-5`: lower case, without a provider or `models/` prefix. */
+export function normalizeModel(model: string): string {
+  const id = model.trim().toLowerCase();
+  const slash = id.lastIndexOf('/');
+  return slash >= 0 ? id.slice(slash + 1) : id;
+}
+
+export function figures(s: SessionUsage, facts: ModelFacts): UsageFigures {
+  const row = facts.find(s.model);
+  const contextWindow = s.contextWindow ?? row?.window;
+  const out: UsageFigures = {
+    agent: s.agent,
+    session: s.sessionId,
+    turns: s.turns,
+    tokens: { ...s.tokens },
+    costSource: null,
+    turnTokens: [...s.turnTokens],
+    turnMs: [...s.turnMs],
+    partial: !!s.partial,
+    updatedAt: s.updatedAt,
+  };
+  if (s.model) out.model = s.model;
+  if (s.contextUsed !== undefined) out.contextUsed = s.contextUsed;
+  if (contextWindow) out.contextWindow = contextWindow;
+  if (s.contextUsed !== undefined && contextWindow) out.contextFill = s.contextUsed / contextWindow;
+  if (s.lastReply) out.lastReply = s.lastReply;
+  Object.assign(out, cost(s, facts));
+  return out;
+}
+
+/** The log's own cost when it priced every call; else an estimate when every model used has a price; else none. */
+function cost(s: SessionUsage, facts: ModelFacts): Pick<UsageFigures, 'cost' | 'costSource' | 'pricesChecked'> {
+  if (s.calls > 0 && s.pricedCalls === s.calls) return { cost: s.loggedCost, costSource: 'log' };
+  let sum = 0;
+  for (const [model, tokens] of s.byModel) {
+    if (totalTokens(tokens) === 0) continue;
+    const price = facts.find(model)?.price;
+    if (!price) return { costSource: null };
+    sum += priced(tokens, price);
+  }
+  if (totalTokens(s.tokens) === 0) return { costSource: null };
+  return { cost: sum, costSource: 'estimated', pricesChecked: PRICES_CHECKED };
+}
+
+export function priced(t: Tokens, p: Price): number {
+  return (t.input * p.input + t.output * p.output + t.cacheRead * (p.cacheRead ?? p.input) + t.cacheWrite * (p.cacheWrite ?? p.input)) / 1e6;
+}
