@@ -16,6 +16,7 @@ import {
   type ToolTurn,
   abortableSleep,
   approxTokens,
+  logUsage,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -161,6 +162,7 @@ class AnthropicHandler implements ProtocolHandler {
   }
 
   private finish(ctx: ServeContext, stopReason: string, outTokens: number): void {
+    logUsage(ctx, approxTokens(ctx.rawBody), outTokens);
     sse(
       ctx,
       { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } },
@@ -201,6 +203,7 @@ class AnthropicHandler implements ProtocolHandler {
         stop_sequence: null,
         usage: { input_tokens: approxTokens(ctx.rawBody), output_tokens: approxTokens(turn.text) },
       });
+      logUsage(ctx, approxTokens(ctx.rawBody), approxTokens(turn.text));
       return;
     }
     this.start(ctx, b);
@@ -226,6 +229,7 @@ class AnthropicHandler implements ProtocolHandler {
         stop_sequence: null,
         usage: { input_tokens: approxTokens(ctx.rawBody), output_tokens: 30 },
       });
+      logUsage(ctx, approxTokens(ctx.rawBody), 30);
       return;
     }
     this.start(ctx, b);

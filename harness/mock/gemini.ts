@@ -22,6 +22,7 @@ import {
   type ToolTurn,
   abortableSleep,
   approxTokens,
+  logUsage,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -96,6 +97,7 @@ class GeminiHandler implements ProtocolHandler {
 
   private response(ctx: ServeContext, parts: Array<Record<string, unknown>>, finish: boolean, outTokens = 0): Record<string, unknown> {
     const inTok = approxTokens(ctx.rawBody);
+    if (outTokens > 0) logUsage(ctx, inTok, outTokens);
     return {
       candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: 'STOP' } : {}) }],
       usageMetadata: { promptTokenCount: inTok, candidatesTokenCount: outTokens, totalTokenCount: inTok + outTokens },

@@ -19,6 +19,7 @@ import {
   type ToolTurn,
   abortableSleep,
   approxTokens,
+  logUsage,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -102,6 +103,7 @@ class ChatHandler implements ProtocolHandler {
     const b = (ctx.body ?? {}) as ChatBody;
     this.chunk(ctx, id, {}, finish);
     const inTok = approxTokens(ctx.rawBody);
+    logUsage(ctx, inTok, outTokens);
     sse(ctx, {
       id,
       object: 'chat.completion.chunk',
@@ -135,6 +137,7 @@ class ChatHandler implements ProtocolHandler {
       await abortableSleep(ctx, turn.firstDelayMs ?? 0);
       const inTok = approxTokens(ctx.rawBody);
       const outTok = approxTokens(turn.text);
+      logUsage(ctx, inTok, outTok);
       sendJson(ctx.res, 200, {
         id,
         object: 'chat.completion',

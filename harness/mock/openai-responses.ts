@@ -17,6 +17,7 @@ import {
   type ToolTurn,
   abortableSleep,
   approxTokens,
+  logUsage,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -134,6 +135,7 @@ class ResponsesHandler implements ProtocolHandler {
 
   private complete(ctx: ServeContext, base: Record<string, unknown>, output: unknown[], outTokens: number): void {
     const inTok = approxTokens(ctx.rawBody);
+    logUsage(ctx, inTok, outTokens);
     this.ev(ctx, 'response.completed', {
       response: {
         ...base,

@@ -162,6 +162,15 @@ export function describeTurn(turn: Turn): unknown {
   }
 }
 
+/**
+ * What a response told the agent it used, in the request log (`{"n", "event": "usage", "input", "output"}`): the
+ * usage tests compare the agents' own session logs with it. A streamed response logs each chunk that carries
+ * usage; its last one is what the agent kept.
+ */
+export function logUsage(ctx: { log(e: Record<string, unknown>): void }, input: number, output: number): void {
+  ctx.log({ event: 'usage', input, output });
+}
+
 /** Rough token estimate for usage fields. */
 export function approxTokens(s: string): number {
   return Math.max(1, Math.ceil(s.length / 4));
