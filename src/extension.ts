@@ -2,6 +2,10 @@ import * as l10n from '@vscode/l10n';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { printable } from './common/printable';
+import { UsageHost } from './vscode/usage';
+import { mountUsage } from './usage/route';
+import { detailRows } from './views/usageRows';
+import { COMMAND_IDS } from './views/commandIds';
 import { realScheduler } from './common/scheduler';
 import { agentLensHome, markerDir } from './integrations/commands';
 import { AgentCensus } from './sources/process/agentCensus';
@@ -52,6 +56,9 @@ interface Parts {
   pending: PendingAnswers;
   answering: Answering;
   logs: ReturnType<typeof startLogSources>;
+  usage: UsageHost;
+  details: AgentTreeProvider;
+  detailsView: vscode.TreeView<TreeRow>;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentLensApi {
@@ -71,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): AgentLensApi {
     (h) => {
       hub = h;
       context.subscriptions.push(h);
+      mountUsage(h.hub, () => p.usage.all());
       p.handoff.attach(h);
     },
     (e: Error) => log.error(`the hub did not start, so agents' hooks cannot report (the screen still works): ${printable(e.message)}`),
@@ -92,11 +100,13 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   store.setSwitchedOff(switchedOff(config()));
   const terminals = new TerminalAdapter(store, config, log);
   const activeId = () => (vscode.window.activeTerminal ? terminals.idOf(vscode.window.activeTerminal) : undefined);
-  const late: { hooks?: HookCommands; handoff?: HandoffHost; answering?: Answering } = {};
+  const late: { hooks?: HookCommands; handoff?: HandoffHost; answering?: Answering; usage?: UsageHost } = {};
   // Before the views: their first render reads what is offered for an answer.
   const pending = new PendingAnswers();
   const input = (): ViewInput => ({
     terminals: store.terminals(),
+    usage: late.usage?.byTerminal(store.terminals()),
+    thresholds: config().usage,
     waits: store.waits(),
     now: Date.now(),
     answers: late.answering?.offers(store.waits(), Date.now()),
@@ -105,9 +115,10 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     hooks: late.hooks?.statuses(),
     handoff: late.handoff?.view(),
   });
-  const { tree, view, statusBar, render } = views(input);
+  const { tree, view, statusBar, render, details, detailsView } = views(input);
   const answering = (late.answering = new Answering(pending, store, terminals, log, () => config().answerFromVSCode));
-  const { notifier, raised, notify } = notifications(context, store, config, activeId, log, answering);
+  const { notifier, raised, notify, push } = notifications(context, store, config, activeId, log, answering);
+  const usage = (late.usage = new UsageHost(store, config, log, () => render(), (e) => push.usage(e)));
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
   context.subscriptions.push(
@@ -117,9 +128,9 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   const memory = terminalMemory(store, terminals, log);
   context.subscriptions.push(terminals.onDidFindAgent((e) => memory.agentFound(e.terminalId, e)));
   const changes = new vscode.EventEmitter<StateChange>();
-  const logs = startLogSources(store, config, log);
+  const logs = startLogSources(store, config, log, usage.book);
   // Saved before the store is emptied on the way out.
-  context.subscriptions.push(log, memory, terminals, tree, view, statusBar, notifier, changes, logs);
+  context.subscriptions.push(log, memory, terminals, tree, view, statusBar, notifier, changes, logs, usage, details, detailsView);
   context.subscriptions.push({ dispose: () => store.dispose() }, { dispose: () => render.cancel() }, handoff);
   // Every held hook is answered "nothing" on the way out: its dialog stays in the terminal.
   context.subscriptions.push(
@@ -132,6 +143,7 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     store.setSwitchedOff(switchedOff(config()));
     terminals.reconfigure();
     logs.reconfigure();
+    usage.reconfigure();
     render();
   });
   return {
@@ -152,6 +164,9 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
     pending,
     answering,
     logs,
+    usage,
+    details,
+    detailsView,
   };
 }
 
@@ -163,27 +178,32 @@ function notifications(
   activeId: () => string | undefined,
   log: vscode.LogOutputChannel,
   answers: DialogAnswers,
-): { notifier: vscode.Disposable; raised: Raised[]; notify: NotifyCommands } {
+): { notifier: vscode.Disposable; raised: Raised[]; notify: NotifyCommands; push: PushChannels } {
   const isFocused = (id: string) => vscode.window.state.focused && activeId() === id;
   const { notifier, raised } = waitNotifications(store, config, isFocused, log, context.extension.id, answers);
   context.subscriptions.push(registerClicks(store, log));
   const push = new PushChannels(context.secrets, store, config, isFocused, log);
   context.subscriptions.push(push);
-  return { notifier, raised, notify: new NotifyCommands(push, config, log) };
+  return { notifier, raised, notify: new NotifyCommands(push, config, log), push };
 }
 
 /** The side bar's tree, its badge and the status bar, redrawn together. */
-function views(input: () => ViewInput): Pick<Parts, 'tree' | 'view' | 'statusBar' | 'render'> {
+function views(
+  input: () => ViewInput,
+): Pick<Parts, 'tree' | 'view' | 'statusBar' | 'render' | 'details' | 'detailsView'> {
   const tree = new AgentTreeProvider(input);
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
+  const details = new AgentTreeProvider(input, detailRows, COMMAND_IDS.openDetailsRow);
+  const detailsView = vscode.window.createTreeView('agentLens.sessionDetails', { treeDataProvider: details, showCollapseAll: true });
   const statusBar = new StatusBar(input);
   // Every store and board event asks for a render; a flood of them rebuilds the views once per 100 ms at most.
   const render = coalesce(realScheduler, 100, () => {
     tree.refresh();
+    details.refresh();
     statusBar.update();
     view.badge = badge(input());
   });
-  return { tree, view, statusBar, render };
+  return { tree, view, statusBar, render, details, detailsView };
 }
 
 /** What each terminal had, kept beside the hub's discovery file, where the hooks' wait markers are too. */
@@ -213,8 +233,10 @@ function followSettings(context: vscode.ExtensionContext, handoff: HandoffHost, 
 /** The store's changes reach the views, the API's event and the routing triggers; every command is registered. */
 function watch(context: vscode.ExtensionContext, p: Parts): void {
   const openRow = rowClick(p.view, p.tree);
+  const openDetailsRow = rowClick(p.detailsView, p.details);
   context.subscriptions.push(
     openRow,
+    openDetailsRow,
     p.store.onDidChange((c) => {
       p.render();
       p.changes.fire(c);
@@ -231,6 +253,7 @@ function watch(context: vscode.ExtensionContext, p: Parts): void {
         ...p.hooks.handlers(),
         ...p.notify.handlers(),
         openRow,
+        openDetailsRow,
       },
       p.log,
     ),
@@ -270,7 +293,10 @@ function api(
         notices: [...handoff.notices],
       };
     },
-    ui: { tree: () => p.tree.snapshot(), statusBar: () => p.statusBar.snapshot(), notifications: () => p.raised.map((r) => ({ ...r })) },
+    ui: {
+      tree: () => p.tree.snapshot(),
+      details: () => p.details.snapshot(),
+      statusBar: () => p.statusBar.snapshot(), notifications: () => p.raised.map((r) => ({ ...r })) },
   };
   const changedTerminal = new vscode.EventEmitter<string>();
   context.subscriptions.push(
@@ -279,7 +305,10 @@ function api(
   );
   return {
     apiVersion: 1,
-    terminals: () => store.terminals().map(publicTerminal),
+    terminals: () => {
+      const usage = p.usage.byTerminal(store.terminals());
+      return store.terminals().map((t) => publicTerminal(t, usage.get(t.id)));
+    },
     waits: () => store.waits().map(publicWait),
     onDidChangeTerminal: changedTerminal.event,
     terminalId: (t) => terminals.idOf(t),

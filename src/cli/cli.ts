@@ -8,9 +8,12 @@ import { decodeLogFile, LogFileError } from '../replay/logFiles';
 import { replayCast } from '../replay/replay';
 import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
 import { jsonLine, printable } from '../common/printable';
+import { UsageBook } from '../usage/book';
+import { figures, ModelFacts, usageJson } from '../usage/figures';
 
 const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
                           [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
+       agent-lens replay --log FILE [--log FILE …] --usage
 
 Replays an asciinema v2/v3 recording through the Agent Lens detector and prints one JSON object per
 line on every change of agent or state:
@@ -32,6 +35,10 @@ line on every change of agent or state:
   --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place
                       the logs' records and "at_ms" hooks on the cast's clock (default: the header's
                       "timestamp")
+  --usage             no recording: read the --log files and print one JSON object per agent session in
+                      them, what it spent: {"session", "agent", "model", "turns", "tokens": {"input",
+                      "output", "cacheRead", "cacheWrite"}, "contextUsed", "contextWindow", "cost",
+                      "costSource": "log"|"estimated"|null, "pricesChecked", "partial"}
 
 ${HANDOFF_USAGE}`;
 
@@ -47,6 +54,7 @@ interface Args {
   logs: string[];
   hooks: string[];
   t0?: number;
+  usage: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -60,6 +68,7 @@ function parseArgs(argv: string[]): Args {
       log: { type: 'string', multiple: true },
       hooks: { type: 'string', multiple: true },
       t0: { type: 'string' },
+      usage: { type: 'boolean' },
     },
     (m) => new UsageError(m),
     true,
@@ -71,7 +80,14 @@ function parseArgs(argv: string[]): Args {
     logs: v.log ?? [],
     hooks: v.hooks ?? [],
     commandLine: v['command-line'],
+    usage: v.usage === true,
   };
+  if (a.usage) {
+    if (a.file || a.hooks.length || v.screen || v.cols || v.rows || v.t0 || a.commandLine)
+      throw new UsageError('--usage reads session logs only: give --log FILE (one or more) and nothing else');
+    if (!a.logs.length) throw new UsageError('--usage needs the session logs to read: --log FILE [--log FILE …]');
+    return a;
+  }
   if (v.cols !== undefined) a.cols = intArg('--cols', v.cols);
   if (v.rows !== undefined) a.rows = intArg('--rows', v.rows);
   if (v.t0 !== undefined) {
@@ -103,7 +119,16 @@ function read(file: string): string {
   }
 }
 
+/** `replay --log … --usage`: every session in the logs, what it spent, one JSON object a line. */
+function usage(args: Args, out: (s: string) => void): void {
+  const book = new UsageBook();
+  for (const f of args.logs) decodeLogFile(f, read(f), book);
+  const facts = new ModelFacts();
+  for (const s of book.all()) out(jsonLine(usageJson(figures(s, facts))));
+}
+
 function replay(args: Args, out: (s: string) => void): void {
+  if (args.usage) return usage(args, out);
   const cast = parseCast(read(args.file), args.file);
   const line = (d: { t: number; agent: string; state: string; source: string; evidence: string; waitKind?: string; reason?: string }) => {
     const o: Record<string, unknown> = { t: round(d.t), agent: d.agent, state: d.state, source: d.source, evidence: d.evidence };

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { FileReadError, readRegularFile } from '../common/fsutil';
 import type { Board } from '../handoff/board';
 import { BOARDS_PATH, DISPATCH_PATH, DOORBELL_PATH } from '../handoff/doorbell';
+import { type SessionUsageJson, USAGE_PATH } from '../usage/route';
 import { ClientError, hubFromEnv, request } from '../handoff/hubClient';
 import { REPORT_BODY_LIMIT } from '../hooks/wire';
 import { jsonLine as jsonText, printable } from '../common/printable';
@@ -203,15 +204,32 @@ async function dispatch(argv: string[], out: (s: string) => void, err: (s: strin
   );
 }
 
+/** One line per session: terminal, agent, model, context fill, tokens, cost. The hub's text is escaped. */
+function printSessions(sessions: readonly SessionUsageJson[], out: (s: string) => void): void {
+  const p = (v: unknown) => printable(String(v));
+  for (const s of sessions) {
+    const t = s.tokens;
+    const ctx = s.contextUsed !== null && s.contextWindow ? `${Math.round((s.contextUsed / s.contextWindow) * 100)}%` : '-';
+    const cost = s.cost === null ? '-' : `$${s.cost.toFixed(2)}${s.costSource === 'estimated' ? ' (estimated)' : ''}`;
+    out(
+      `${p(s.terminal?.name ?? '-')}\t${p(s.agent)}\t${p(s.model ?? '-')}\tcontext ${ctx}\t${t.input + t.output + t.cacheRead + t.cacheWrite} tokens\t${cost}`,
+    );
+  }
+}
+
 async function status(argv: string[], out: (s: string) => void): Promise<number> {
   const f = flags(argv, { json: 'switch' });
   const a = await request(hubFromEnv(), 'GET', BOARDS_PATH);
   if (a.status !== 200) throw new Error(`the hub answered ${a.status}`);
-  const body = a.body as { boards: Board[]; ungrouped: unknown[] };
+  const body = a.body as { boards: Board[]; ungrouped: unknown[]; sessions?: SessionUsageJson[] };
+  // A VS Code window's hub also tells each session's usage; `agent-lens serve` has none (404): no sessions then.
+  const u = await request(hubFromEnv(), 'GET', USAGE_PATH);
+  if (u.status === 200) body.sessions = (u.body as { sessions: SessionUsageJson[] }).sessions;
   if (f.json) {
     out(jsonLine(body));
     return 0;
   }
+  printSessions(body.sessions ?? [], out);
   if (!body.boards.length) out('no boards yet');
   // Every field is the hub's (and, through it, what agents and dispatch requests sent): escaped, so a control
   // character in a task id or an error_reason cannot move the cursor or recolour this terminal.

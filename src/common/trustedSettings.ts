@@ -47,6 +47,12 @@ export const SETTING_POLICY = {
   // The registry's launch lines and steps decide what is typed where; the root is where boards are written.
   'agentLens.handoff.teamFile': 'trusted',
   'agentLens.handoff.root': 'trusted',
+  // A repository could raise the warning marks out of reach, or make a session look cheap.
+  'agentLens.usage.showContextFromPercent': 'trusted',
+  'agentLens.usage.warnContextPercent': 'trusted',
+  'agentLens.usage.costBudget': 'trusted',
+  'agentLens.usage.tokenBudget': 'trusted',
+  'agentLens.usage.prices': 'trusted',
   // What lets a click in VS Code allow an agent's tool call.
   'agentLens.answer.fromVSCode': 'application',
 } as const satisfies Record<string, SettingPolicy>;

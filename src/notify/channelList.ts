@@ -89,4 +89,4 @@ export function parseQuietHours(text: string): QuietHours | undefined {
   return { from, to };
 }
 
-export const EVENT_ORDER: readonly NotifyEventKind[] = ['wait', 'turn-completed', 'turn-failed', 'reply'];
+export const EVENT_ORDER: readonly NotifyEventKind[] = ['wait', 'turn-completed', 'turn-failed', 'reply', 'usage'];

@@ -33,6 +33,7 @@ export function eventName(e: NotifyEventKind): string {
   if (e === 'wait') return l10n.t('a dialog left open');
   if (e === 'turn-completed') return l10n.t('a long turn completed');
   if (e === 'reply') return l10n.t('a reply that ends with a question');
+  if (e === 'usage') return l10n.t('a session near its context limit or over its budget');
   return l10n.t('a long turn failed');
 }
 

@@ -4,9 +4,10 @@ import { minutesOf } from './quietHours';
 
 /**
  * What a channel may be told of: a dialog left open, a long turn that completed, or one that failed, and — only
- * when asked for, since many replies end with one — a reply that ends with a question.
+ * when asked for, since many replies end with one — a reply that ends with a question, or a session whose context
+ * is nearly full or that passed its budget.
  */
-export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed', 'reply'] as const;
+export const NOTIFY_EVENTS = ['wait', 'turn-completed', 'turn-failed', 'reply', 'usage'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);

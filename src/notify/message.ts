@@ -41,6 +41,17 @@ export type NotifyEvent =
       workedMs: number;
       at: number;
     })
+  | (Clickable & {
+      kind: 'usage';
+      /** One per session and kind of warning. */
+      id: string;
+      agent: AgentKind;
+      terminal: string;
+      folder?: string;
+      /** What passed its mark, as the row's tooltip says it ("context 93% full: …"). */
+      warning: string;
+      at: number;
+    })
   | { kind: 'test'; at: number };
 
 /** What a push says: one title and one body, plain text with nothing outside text can turn into a link or markup. */
@@ -85,6 +96,10 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
       ...(e.click ? { click: e.click } : {}),
     };
   }
+  if (e.kind === 'usage') {
+    const title = l10n.t('{0}: {1}', agentName(e.agent), e.warning);
+    return { title: outside(title, TITLE_MAX), body: l10n.t('in {0}', where), event: 'usage', count: 1, ...(e.click ? { click: e.click } : {}) };
+  }
   const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
   const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
   return { title: outside(title, TITLE_MAX), body, event: turnKind(e.state), count: 1, ...(e.click ? { click: e.click } : {}) };
@@ -117,6 +132,7 @@ export function summaryOf(ms: readonly Message[]): Message {
 export function eventKindOf(e: NotifyEvent): NotifyEventKind | 'test' {
   if (e.kind === 'test') return 'test';
   if (e.kind === 'wait') return e.waitKind === 'reply-question' ? 'reply' : 'wait';
+  if (e.kind === 'usage') return 'usage';
   return turnKind(e.state);
 }
 

@@ -18,6 +18,7 @@ const TAGS: Record<Message['event'], string> = {
   reply: 'question',
   'turn-completed': 'white_check_mark',
   'turn-failed': 'x',
+  usage: 'warning',
   summary: 'robot',
   test: 'robot',
 };

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, type OpenCodeRows } from '../jsonl';
+import type { UsageBook } from '../usage/book';
 
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
@@ -25,9 +26,9 @@ export class LogFileError extends Error {}
  * harness stores them (`storage.json`: `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by
  * their `db`, a kilo*.db).
  */
-export function decodeLogFile(file: string, text: string): DecodedLog {
+export function decodeLogFile(file: string, text: string, usage?: UsageBook): DecodedLog {
   const trimmed = text.trimStart();
-  if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed);
+  if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed, usage);
   const lines = text.split('\n');
   const agent = sniffLineAgent(lines);
   if (!agent)
@@ -37,10 +38,21 @@ export function decodeLogFile(file: string, text: string): DecodedLog {
         file,
       ),
     );
-  const dec = decoderFor(agent, undefined, file);
+  const dec = decoderFor(agent, undefined, file, usage);
   const events: LogEvent[] = [];
-  for (const l of lines) if (l.trim() !== '') events.push(...dec.line(l.replace(/\r$/, '')));
+  for (const l of lines) if (l.trim() !== '') told(events, dec.line(l.replace(/\r$/, '')), usage);
   return { file, kind: LINE_LOG_KIND[agent], events, problems: dec.problems.total };
+}
+
+/**
+ * Each decoded event, and the usage book hears of each turn as the extension's log sources tell it: right after
+ * the records that came before it, so a turn's tokens are the ones its own lines added.
+ */
+function told(events: LogEvent[], decoded: LogEvent[], usage: UsageBook | undefined): void {
+  for (const e of decoded) {
+    events.push(e);
+    usage?.event(e);
+  }
 }
 
 const LINE_LOG_KIND = {
@@ -82,7 +94,7 @@ function looksLikeRowsDump(text: string): boolean {
  * A dump holds each row as it ended up; fed in the order the rows were created (sessions first), the
  * decoder sees a turn start when its user message appears and its end when the reply's row does.
  */
-function decodeRows(file: string, text: string): DecodedLog {
+function decodeRows(file: string, text: string, usage?: UsageBook): DecodedLog {
   const o = JSON.parse(text) as Record<string, unknown>;
   if (o.part !== undefined && !Array.isArray(o.part))
     throw new LogFileError(
@@ -91,6 +103,7 @@ function decodeRows(file: string, text: string): DecodedLog {
   const dec = createOpenCodeDecoder(
     undefined,
     typeof o.db === 'string' && /(^|[/\\])kilo[^/\\]*\.db$/.test(o.db) ? 'kilocode' : 'opencode',
+    usage,
   );
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;
@@ -100,7 +113,8 @@ function decodeRows(file: string, text: string): DecodedLog {
       if (!ok) skipped++;
       return ok;
     });
-  const events: LogEvent[] = [...dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] })];
+  const events: LogEvent[] = [];
+  told(events, dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] }), usage);
   type Row = { table: 'message' | 'part'; row: { time_created: number } };
   const rows: Row[] = [
     ...objects(o.message).map((row) => ({ table: 'message' as const, row })),
@@ -109,12 +123,14 @@ function decodeRows(file: string, text: string): DecodedLog {
   const created = (r: Row) => (typeof r.row.time_created === 'number' ? r.row.time_created : 0);
   rows.sort((a, b) => created(a) - created(b));
   for (const r of rows)
-    events.push(
-      ...dec.rows(
+    told(
+      events,
+      dec.rows(
         r.table === 'message'
           ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] }
           : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] },
       ),
+      usage,
     );
   return { file, kind: 'opencode rows', events, problems: dec.problems.total + skipped };
 }

@@ -95,7 +95,8 @@ export class UsageBook implements UsageSink {
   private session(agent: AgentKind, sessionId: string, at: number): SessionUsage {
     const key = usageKey(agent, sessionId);
     let s = this.sessions.get(key);
-    if (s) this.sessions.delete(key); // re-inserted below: Map order is recency
+    if (s)
+      this.sessions.delete(key); // re-inserted below: Map order is recency
     else s = blank(agent, sessionId);
     s.updatedAt = Math.max(s.updatedAt, at);
     this.sessions.set(key, s);

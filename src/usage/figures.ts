@@ -89,5 +89,42 @@ function cost(s: SessionUsage, facts: ModelFacts): Pick<UsageFigures, 'cost' | '
 }
 
 export function priced(t: Tokens, p: Price): number {
-  return (t.input * p.input + t.output * p.output + t.cacheRead * (p.cacheRead ?? p.input) + t.cacheWrite * (p.cacheWrite ?? p.input)) / 1e6;
+  return (
+    (t.input * p.input + t.output * p.output + t.cacheRead * (p.cacheRead ?? p.input) + t.cacheWrite * (p.cacheWrite ?? p.input)) / 1e6
+  );
+}
+
+/**
+ * The figures as JSON, one shape everywhere they leave the window (`agent-lens replay --usage`, `status --json`,
+ * the extension API): absent figures are null, not missing. The last reply is not in it: it is the agent's text,
+ * for the user's eyes in the views, not for every process that holds the hub's token.
+ */
+export interface UsageJson {
+  session: string;
+  agent: string;
+  model: string | null;
+  turns: number;
+  tokens: Tokens;
+  contextUsed: number | null;
+  contextWindow: number | null;
+  cost: number | null;
+  costSource: 'log' | 'estimated' | null;
+  pricesChecked: string | null;
+  partial: boolean;
+}
+
+export function usageJson(f: UsageFigures): UsageJson {
+  return {
+    session: f.session,
+    agent: f.agent,
+    model: f.model ?? null,
+    turns: f.turns,
+    tokens: { ...f.tokens },
+    contextUsed: f.contextUsed ?? null,
+    contextWindow: f.contextWindow ?? null,
+    cost: f.cost === undefined ? null : Math.round(f.cost * 1e6) / 1e6,
+    costSource: f.costSource,
+    pricesChecked: f.pricesChecked ?? null,
+    partial: f.partial,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * Every command Agent Lens registers, by one name each. package.json's `contributes.commands` lists the same
- * ids (test/unit/views/commandIds.test.ts checks both ways); `openRow` is internal: a row's click, never in a menu.
+ * ids (test/unit/views/commandIds.test.ts checks both ways); `openRow` and `openDetailsRow` are internal: a row's
+ * click in the Agents or the Session Details view, never in a menu.
  */
 export const COMMAND_IDS = {
   focusTerminal: 'agentLens.focusTerminal',
@@ -27,10 +28,11 @@ export const COMMAND_IDS = {
   addRoute: 'agentLens.addRoute',
   removeRoute: 'agentLens.removeRoute',
   openRow: 'agentLens.openRow',
+  openDetailsRow: 'agentLens.openDetailsRow',
 } as const;
 
 export type CommandName = keyof typeof COMMAND_IDS;
 export type CommandId = (typeof COMMAND_IDS)[CommandName];
 
 /** Registered but in no menu or palette: run by a row's click. */
-export const INTERNAL_COMMANDS: readonly CommandId[] = [COMMAND_IDS.openRow];
+export const INTERNAL_COMMANDS: readonly CommandId[] = [COMMAND_IDS.openRow, COMMAND_IDS.openDetailsRow];

@@ -23,6 +23,8 @@ import { LIMITS, markdown, noIcons, type PickSpec, plain } from './untrusted';
 import { isAgent } from '../common/agents';
 import { COMMAND_IDS } from './commandIds';
 import type { TreeRow } from './treeRow';
+import type { UsageFigures } from '../usage/figures';
+import { DEFAULT_THRESHOLDS, usageBadge, usageLine, usageMarkdown, usageTotals, type UsageThresholds } from './usageText';
 
 /**
  * The pure view model: what the tree, the badge, the status bar and the quick pick show, as plain data.
@@ -43,6 +45,9 @@ export interface ViewInput {
   answered?: readonly { at: number; terminalId: string; where: string; option: string }[];
   /** Waits that can be answered from here, by wait id (src/answer/pending.ts decides which). */
   answers?: ReadonlyMap<string, AnswerOffer>;
+  /** What each terminal's agent session has spent, by terminal id (src/usage), and when that is shown or warned of. */
+  usage?: ReadonlyMap<string, UsageFigures>;
+  thresholds?: UsageThresholds;
 }
 
 /** A wait's dialog, offered for an answer from VS Code. */
@@ -83,7 +88,8 @@ export function treeRows(v: ViewInput): TreeRow[] {
       children,
     });
   }
-  for (const t of [...byId.values()].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency)) rows.push(terminalRow(t, v.now));
+  for (const t of [...byId.values()].filter((t) => !waitingTerminals.has(t.id)).sort(byUrgency))
+    rows.push(terminalRow(t, v.now, v.usage?.get(t.id), v.thresholds ?? DEFAULT_THRESHOLDS));
   if (!v.terminals.length) rows.push(emptyRow());
   if (v.handoff) rows.push(...handoffRows(v.handoff, v.now));
   if (v.hooks?.length) rows.push(hookRows(v.hooks));
@@ -91,7 +97,7 @@ export function treeRows(v: ViewInput): TreeRow[] {
 }
 
 /** Labels and descriptions hold terminal names, questions and summaries: plain text, bounded, at every depth. */
-function shownRow(r: TreeRow): TreeRow {
+export function shownRow(r: TreeRow): TreeRow {
   const out = { ...r, label: plain(r.label, LIMITS.label), description: plain(r.description, LIMITS.description) };
   if (r.children) out.children = r.children.map(shownRow);
   return out;
@@ -187,13 +193,14 @@ function emptyRow(): TreeRow {
   };
 }
 
-function terminalRow(t: TerminalState, now: number): TreeRow {
+function terminalRow(t: TerminalState, now: number, usage: UsageFigures | undefined, thresholds: UsageThresholds): TreeRow {
+  const badge = usageBadge(usage, thresholds);
   return {
     key: `terminal:${t.id}`,
     label: t.name,
-    description: describe(t, now),
+    description: badge ? `${describe(t, now)} · ${badge}` : describe(t, now),
     icon: stateIcon(t),
-    tooltip: tooltipMarkdown(t, now),
+    tooltip: usage ? `${tooltipMarkdown(t, now)}\n\n${usageMarkdown(usage, thresholds)}` : tooltipMarkdown(t, now),
     contextValue: isAgent(t) ? `agent.${t.state}` : 'shell',
     terminalId: t.id,
     command: { id: COMMAND_IDS.showTerminal, args: [t.id] },
@@ -258,21 +265,25 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
         : l10n.t('Agent Lens: {0} working, {1} waiting, {2} agent terminals', working, waiting, agents.length);
     out.summary = {
       text: `$(sync${working ? '~spin' : ''}) ${working}  $(bell${waiting ? '-dot' : ''}) ${waiting}`,
-      tooltip: l10n.t('{0}. Click to pick a terminal, most urgent first.', label),
+      tooltip: withLine(l10n.t('{0}. Click to pick a terminal, most urgent first.', label), usageTotals([...(v.usage?.values() ?? [])])),
       ariaLabel: label,
       warning: waiting > 0,
     };
   }
   const s = v.terminals.find((t) => t.id === v.activeTerminalId);
-  if (s && isAgent(s)) out.active = activeItem(s);
+  if (s && isAgent(s)) out.active = activeItem(s, v.usage?.get(s.id));
   return out;
 }
 
+function withLine(text: string, line: string | undefined): string {
+  return line ? `${text}\n${line}` : text;
+}
+
 /** The active terminal's item: its state's reason, its name and the evidence are anyone's, so plain (and no icons in the text). */
-function activeItem(s: TerminalState): StatusItem {
+function activeItem(s: TerminalState, usage: UsageFigures | undefined): StatusItem {
   const state = plain(stateLabel(s), LIMITS.name);
   const label = plain(l10n.t('Active terminal {0}: {1} is {2}', plain(s.name, LIMITS.name), agentName(s.agent), state), LIMITS.tooltip);
-  const tooltip = [label, l10n.t('Source: {0}', s.source), l10n.t('Evidence: {0}', s.evidence)]
+  const tooltip = [label, l10n.t('Source: {0}', s.source), l10n.t('Evidence: {0}', s.evidence), ...(usage ? [usageLine(usage)] : [])]
     .map((line) => plain(line, LIMITS.tooltip))
     .join('\n');
   return {
@@ -326,6 +337,8 @@ export function historyLines(v: ViewInput): string[] {
   for (const t of v.terminals) {
     const s = { ...t, name: names.get(t.id) ?? t.name };
     out.push(`[${s.name}] now ${describe(s, v.now)} (shown from ${s.source})`);
+    const usage = v.usage?.get(t.id);
+    if (usage) out.push(`[${s.name}]   usage: ${usageLine(usage)}`);
     for (const w of s.words)
       out.push(
         `[${s.name}]   latest ${w.source}: ${new Date(w.at).toISOString()} ${w.state}${w.reason ? ` · ${w.reason}` : ''} — ${w.evidence}`,

@@ -8,6 +8,7 @@ import type { StateChange, TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
 import type { HandoffNotice } from './handoff';
 import type { TreeSnapshotItem } from './tree';
+import { type UsageFigures, usageJson, type UsageJson } from '../usage/figures';
 
 /**
  * What other extensions get from `vscode.extensions.getExtension('agent-lens.agent-lens').exports`: version 1.
@@ -47,6 +48,8 @@ export interface AgentTerminal {
   /** The agent's own session id, once a source named it. */
   sessionId?: string;
   cwd?: string;
+  /** What the agent session has spent, from its own log (src/usage): tokens, context, cost. */
+  usage?: UsageJson;
 }
 
 /** One open wait as the API shows it. */
@@ -83,19 +86,21 @@ export interface AgentLensTestSurface {
     | undefined;
   ui: {
     tree(): TreeSnapshotItem[];
+    details(): TreeSnapshotItem[];
     statusBar(): { summary?: string; active?: string; handoff?: string; summaryWarning: boolean };
     /** The last notifications raised (newest last). */
     notifications(): { terminalId: string; waitId: string; message: string; at: number }[];
   };
 }
 
-export function publicTerminal(t: TerminalState): AgentTerminal {
+export function publicTerminal(t: TerminalState, usage?: UsageFigures): AgentTerminal {
   const out: AgentTerminal = { id: t.id, name: t.name, agent: t.agent, state: t.state, source: t.source, since: t.since };
   if (t.reason !== undefined) out.reason = t.reason;
   if (t.waitKind !== undefined) out.waitKind = t.waitKind;
   if (t.waitId !== undefined) out.waitId = t.waitId;
   if (t.agentSessionId !== undefined) out.sessionId = t.agentSessionId;
   if (t.cwd !== undefined) out.cwd = t.cwd;
+  if (usage) out.usage = usageJson(usage);
   return out;
 }
 

@@ -5,6 +5,7 @@ import { SETTING_POLICY, type SettingKey, settingValue } from '../common/trusted
 import { AGENT_KINDS, type AgentKind } from '../common/agents';
 import { AGENTS } from '../agents/registry';
 import type { LogLocations } from '../sources/logs/logSources';
+import type { UsageThresholds } from '../views/usageText';
 import { DESKTOP_MODES, type DesktopMode, TURN_ENDS, type TurnEnds } from '../notify/channelPicks';
 
 /** Mirrors `contributes.configuration` in package.json. */
@@ -28,6 +29,9 @@ export interface AgentLensConfig {
   /** Where handoff boards live and where team.toml is (empty: the default under the workspace's .agent-lens). */
   handoffRoot: PathSetting;
   handoffTeamFile: PathSetting;
+  /** When a row shows its context fill and warns, the budgets, and the user's prices (parsed by src/usage/overrides.ts). */
+  usage: UsageThresholds;
+  usagePrices: unknown;
 }
 
 /** A path setting and the settings layer that gave it: a workspace's choice is held to that workspace's folder. */
@@ -75,6 +79,13 @@ export function readConfig(): AgentLensConfig {
     sessionLogPaths: Object.fromEntries(AGENTS.flatMap((a) => (a.logs ? [[a.id, paths(get(a.logs.setting))]] : []))),
     handoffRoot: pathSetting('agentLens.handoff.root', trusted),
     handoffTeamFile: pathSetting('agentLens.handoff.teamFile', trusted),
+    usage: {
+      showFrom: num('agentLens.usage.showContextFromPercent', 70, 0, 100) / 100,
+      warnFrom: num('agentLens.usage.warnContextPercent', 90, 1, 100) / 100,
+      costBudget: num('agentLens.usage.costBudget', 0, 0, 1e9),
+      tokenBudget: num('agentLens.usage.tokenBudget', 0, 0, 1e12),
+    },
+    usagePrices: get('agentLens.usage.prices'),
   };
 }
 

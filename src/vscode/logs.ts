@@ -10,6 +10,7 @@ import type { AgentLensConfig } from './config';
 import { escaped, tagged } from '../common/log';
 import { OPENCODE_FAMILY } from '../agents/opencode/family';
 import { agentOf } from '../agents/registry';
+import type { UsageBook } from '../usage/book';
 
 interface Running {
   jsonl: JsonlLogSource;
@@ -24,6 +25,7 @@ export function startLogSources(
   store: AgentStore,
   config: () => AgentLensConfig,
   log: vscode.LogOutputChannel,
+  usage?: UsageBook,
 ): vscode.Disposable & { reconfigure(): void; turnEnded: NonNullable<HookSourceOptions['turnEnded']> } {
   let running: Running | undefined;
   let key = '';
@@ -45,13 +47,14 @@ export function startLogSources(
     const sink = (o: Parameters<AgentStore['observe']>[0]) => store.observe(o);
     // The sources' lines quote file names and log records: escaped, so a record cannot forge a log line.
     const r: Running = {
-      jsonl: new JsonlLogSource({ locations: loc, sink, log: tagged(escaped(log), 'session logs') }),
+      jsonl: new JsonlLogSource({ locations: loc, sink, usage, log: tagged(escaped(log), 'session logs') }),
       databases: OPENCODE_FAMILY.map(
         (agent) =>
           new OpenCodeLogSource({
             agent,
             databases: loc[agent] ?? [],
             sink,
+            usage,
             log: tagged(escaped(log), `${agentOf(agent).screen.displayName} database`),
           }),
       ),
@@ -61,6 +64,7 @@ export function startLogSources(
             agent,
             dirs: loc[agent] ?? [],
             sink,
+            usage,
             log: tagged(escaped(log), `${agentOf(agent).screen.displayName} sessions`),
           }),
       ),

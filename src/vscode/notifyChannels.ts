@@ -53,6 +53,11 @@ export class PushChannels implements vscode.Disposable {
     this.loaded = this.reload();
   }
 
+  /** A session near its context limit or over its budget: told to the channels that list the `usage` event. */
+  usage(e: Extract<NotifyEvent, { kind: 'usage' }>): void {
+    this.fanout?.notify(e);
+  }
+
   /** The channels as stored, once read. */
   async list(): Promise<PushChannel[]> {
     await this.loaded;

@@ -31,7 +31,13 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
 
   private lastTick = 0;
 
-  constructor(private readonly input: () => ViewInput) {
+  constructor(
+    private readonly input: () => ViewInput,
+    /** Which rows this tree shows: the agents (default), or another view's (Session Details). */
+    private readonly rows: (v: ViewInput) => TreeRow[] = treeRows,
+    /** The internal command a click runs (see rowClick): one per view, since each has its own selection. */
+    private readonly openCommand: string = COMMAND_IDS.openRow,
+  ) {
     // Time in state moves on: every second while an age is shown to the second, else every half minute.
     this.timer = setInterval(() => {
       const v = input();
@@ -47,7 +53,7 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
   }
 
   getChildren(row?: TreeRow): TreeRow[] {
-    return row ? (row.children ?? []) : treeRows(this.input());
+    return row ? (row.children ?? []) : this.rows(this.input());
   }
 
   getTreeItem(row: TreeRow): vscode.TreeItem {
@@ -70,14 +76,14 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
     // No arguments on the item's own command: VS Code keeps a command with arguments only until the next
     // refresh of the tree, and a click that lands in between fails ("Actual command not found"). The click
     // selects the row first; COMMAND_IDS.openRow runs the row's command for the selection (see rowClick).
-    if (row.command) item.command = { command: COMMAND_IDS.openRow, title: label };
+    if (row.command) item.command = { command: this.openCommand, title: label };
     item.accessibilityInformation = { label: description ? `${label}: ${description}` : label };
     return item;
   }
 
   /** The row a click on `picked` means in the tree as it is now (see currentRow). */
   row(picked: Pick<TreeRow, 'key' | 'terminalId'>): TreeRow | undefined {
-    return currentRow(treeRows(this.input()), picked);
+    return currentRow(this.rows(this.input()), picked);
   }
 
   /** The tree as data, top to bottom. */
@@ -101,7 +107,7 @@ export class AgentTreeProvider implements vscode.TreeDataProvider<TreeRow>, vsco
         if (r.children) walk(r.children);
       }
     };
-    walk(treeRows(this.input()));
+    walk(this.rows(this.input()));
     return out;
   }
 

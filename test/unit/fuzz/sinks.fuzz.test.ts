@@ -6,6 +6,8 @@ import type { HandoffView } from '../../../src/views/handoffRows';
 import { stateCodicon } from '../../../src/views/labels';
 import * as msg from '../../../src/views/messages';
 import { badge, historyLines, pickItems, statusBar, treeRows, type ViewInput } from '../../../src/views/model';
+import { detailRows } from '../../../src/views/usageRows';
+import type { UsageFigures } from '../../../src/usage/figures';
 import type { TreeRow } from '../../../src/views/treeRow';
 import * as picks from '../../../src/views/picks';
 import * as notifyPicks from '../../../src/notify/channelPicks';
@@ -80,6 +82,32 @@ function world(h: Hostile, active: string): ViewInput {
     activeTerminalId: active,
     hooks: [{ agent: 'codex', scope: 'user', state: 'error', path: h.path, note: h.note }],
     handoff,
+    // The model's name and the last reply are the agent's text; a full context puts the warning on the row too.
+    usage: new Map([
+      ['A', usageOf(h, 0.95)],
+      ['B', usageOf(h, 0.5)],
+    ]),
+  };
+}
+
+function usageOf(h: Hostile, fill: number): UsageFigures {
+  return {
+    agent: 'claude-code',
+    session: h.key,
+    model: h.agentName,
+    turns: 3,
+    tokens: { input: 1200, output: 300, cacheRead: 5000, cacheWrite: 10 },
+    contextUsed: fill * 200_000,
+    contextWindow: 200_000,
+    contextFill: fill,
+    cost: 0.42,
+    costSource: 'estimated',
+    pricesChecked: '2026-12-06',
+    turnTokens: [10, 500, 20],
+    turnMs: [1000, 61_000, 3000],
+    lastReply: h.summary,
+    partial: false,
+    updatedAt: 0,
   };
 }
 
@@ -87,6 +115,7 @@ function checkViews(h: Hostile): void {
   for (const active of ['A', 'B']) {
     const v = world(h, active);
     assert.ok(checkTree(treeRows(v)) >= 15, 'every kind of row was built');
+    assert.ok(checkTree(detailRows(v)) >= 10, 'every kind of Session Details row was built');
     const sb = statusBar(v);
     const s = v.terminals.find((t) => t.id === active)!;
     for (const [item, icons] of [
