@@ -44,11 +44,18 @@ export class ModelFacts {
   }
 }
 
-/** `anthropic/Claude-Opus-5-5` → `claude-opus-5-5`: lower case, without a provider or `models/` prefix. */
+/**
+ * `anthropic/Claude-Opus-5-5` → `claude-opus-5-5`: lower case, without a provider, `models/` or Bedrock
+ * `us.anthropic.` prefix. Copilot and droid write Claude versions dotted (`claude-sonnet-4.5`); Anthropic's id is
+ * dashed, and a dotted one would fall to the family's oldest row (`claude-opus-4.5` on Opus 4, 3× the price), so
+ * the dot becomes a dash, as Claude Code's own id parser does.
+ */
 export function normalizeModel(model: string): string {
-  const id = model.trim().toLowerCase();
+  let id = model.trim().toLowerCase();
   const slash = id.lastIndexOf('/');
-  return slash >= 0 ? id.slice(slash + 1) : id;
+  if (slash >= 0) id = id.slice(slash + 1);
+  id = id.replace(/^(?:[a-z]{2,6}\.)?anthropic\./, '');
+  return id.replace(/^(claude-[a-z]+-\d{1,2})\.(\d)/, '$1-$2');
 }
 
 export function figures(s: SessionUsage, facts: ModelFacts): UsageFigures {
