@@ -39,9 +39,16 @@ export class ModelFacts {
     if (!model) return undefined;
     const id = normalizeModel(model);
     let best: ModelRow | undefined;
-    for (const r of this.rows) if (id.startsWith(r.prefix) && (!best || r.prefix.length > best.prefix.length)) best = r;
+    for (const r of this.rows) if (startsWord(id, r.prefix) && (!best || r.prefix.length > best.prefix.length)) best = r;
     return best;
   }
+}
+
+/** `prefix` starts `id` and ends at a separator or at its end: `gpt-5` covers `gpt-5-mini`, never `gpt-50`. */
+function startsWord(id: string, prefix: string): boolean {
+  if (!id.startsWith(prefix)) return false;
+  if (id.length === prefix.length || /[-@[:._/ ]$/.test(prefix)) return true;
+  return '-@[:._/ '.includes(id[prefix.length]);
 }
 
 /**

@@ -32,7 +32,14 @@ function input(f: UsageFigures | undefined, thresholds = DEFAULT_THRESHOLDS): Vi
   const store = new AgentStore();
   store.openTerminal('T', 'api');
   store.observe(obs('jsonl-watcher', 1000, 'working', { agent: 'codex', locator: { terminalId: 'T', sessionId: 'S' } }));
-  return { terminals: store.terminals(), waits: [], now: 2000, activeTerminalId: 'T', usage: f ? new Map([['T', f]]) : undefined, thresholds };
+  return {
+    terminals: store.terminals(),
+    waits: [],
+    now: 2000,
+    activeTerminalId: 'T',
+    usage: f ? new Map([['T', f]]) : undefined,
+    thresholds,
+  };
 }
 
 describe('usage in the views', () => {
@@ -43,7 +50,7 @@ describe('usage in the views', () => {
     assert.match(row(figs({ contextFill: 0.93 })).description, / · ⚠ ctx 93%$/);
     assert.match(row(figs()).tooltip!, /Context: 186k of 258\.4k tokens \(72%\)/);
     assert.match(row(figs()).tooltip!, /Cost: \$0\.42 \(estimated from list prices of 2026-12-06\)/);
-    assert.match(row(figs()).tooltip!, /Last reply: README\.md has 3 lines\./);
+    assert.match(row(figs()).tooltip!, /Last reply: README\\\.md has 3 lines/);
     assert.match(row(figs()).tooltip!, /tokens per turn ▁█▄/);
   });
 
