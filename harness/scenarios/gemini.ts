@@ -2,7 +2,7 @@
  * Gemini CLI 0.61.0 scenarios: inline Ink TUI, no completion line, so a turn's end
  * is anchored on the last words of the scripted reply; the approval dialog is the bottom of the screen.
  */
-import { type Scenario, type Segment, type Step, atMark, atStart, screen, wait, waitText } from '../scenario';
+import { type Scenario, type Segment, type Step, atMark, atStart, quit, screen, wait, waitExit, waitText } from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -65,6 +65,9 @@ const MULTISTEP: MultistepRun = {
   approvedCues: ['allowed once', 'allowed once'],
   exited: { state: 'exited', from: screen(GEMINI.goodbye), cue: '"Agent powering down. Goodbye!" summary, then the process exits' },
 };
+
+const USAGE_FIRST = /The readme describes demo-app\./;
+const USAGE_SECOND = /Noted: nothing else to do\./;
 
 export const geminiScenarios: Scenario[] = [
   ...basicScenarios(GEMINI_BASICS),
@@ -144,6 +147,39 @@ export const geminiScenarios: Scenario[] = [
       ...startup(),
       working(),
       { state: 'failed', from: screen(GEMINI.apiError), cue: '"✕ [API Error: {…400…}]" + "ℹ This request failed."' },
+    ],
+  },
+  {
+    id: '40-usage-two-turns',
+    agent: A,
+    description:
+      'Usage: read_file README.md (read-only: no dialog) then a text answer, a second prompt answered with text, then /quit. The mock logs the usage it served; test/unit/usage compares the session log with it.',
+    mock: {
+      turns: [
+        { type: 'tool', name: 'read_file', text: "I'll read the readme.", input: { file_path: 'README.md' } },
+        text('The readme describes demo-app.'),
+        text('Noted: nothing else to do.'),
+      ],
+    },
+    steps: [
+      ...ready,
+      ...ask('what does the readme say?'),
+      waitText(USAGE_FIRST, 30_000, 'first turn finished'),
+      wait(5000),
+      ...ask('thanks', 'submit2'),
+      waitText(USAGE_SECOND, 30_000, 'second turn finished'),
+      wait(4000),
+      quit(),
+      waitExit(15_000, 'exit'),
+    ],
+    tailMs: 500,
+    expect: [
+      ...startup(),
+      working(),
+      completedAt(USAGE_FIRST),
+      { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
+      completedAt(USAGE_SECOND),
+      MULTISTEP.exited,
     ],
   },
 ];

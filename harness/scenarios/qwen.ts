@@ -5,7 +5,20 @@
  * follow-up suggestion (`[SUGGESTION MODE: …]`, with the tools): the chat mock answers it with empty text without
  * consuming a scripted turn. Facts: test/fixtures/live/qwen/FACTS.md.
  */
-import { type Anchor, type Scenario, type Segment, type Step, atMark, atStart, enter, screen, wait, waitText } from '../scenario';
+import {
+  type Anchor,
+  type Scenario,
+  type Segment,
+  type Step,
+  atMark,
+  atStart,
+  enter,
+  quit,
+  screen,
+  wait,
+  waitExit,
+  waitText,
+} from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -93,6 +106,9 @@ const MULTISTEP: MultistepRun = {
     cue: '/quit: "Agent powering down. Goodbye!" summary box, then the screen is cleared to "To continue this session, run / qwen --resume <id>"; exit 0',
   },
 };
+
+const USAGE_FIRST = /The readme describes demo-app\./;
+const USAGE_SECOND = /Noted: nothing else to do\./;
 
 export const qwenScenarios: Scenario[] = [
   ...basics,
@@ -209,5 +225,38 @@ export const qwenScenarios: Scenario[] = [
     steps: [...ready, ...ask('What is the capital of France?'), waitText(QWEN.apiError, 30_000, 'error shown'), wait(8000)],
     tailMs: 0,
     expect: [...startup(), working(), { state: 'failed', from: screen(QWEN.apiError), cue: '"✕ [API Error: 400 …]"' }],
+  },
+  {
+    id: '40-usage-two-turns',
+    agent: A,
+    description:
+      'Usage: read_file README.md (read-only: no dialog) then a text answer, a second prompt answered with text, then /quit. The mock logs the usage it served; test/unit/usage compares the session log with it.',
+    mock: {
+      turns: [
+        { type: 'tool', name: 'read_file', text: "I'll read the readme.", input: { file_path: '{{CWD}}/README.md' } },
+        text('The readme describes demo-app.'),
+        text('Noted: nothing else to do.'),
+      ],
+    },
+    steps: [
+      ...ready,
+      ...ask('what does the readme say?'),
+      waitText(USAGE_FIRST, 30_000, 'first turn finished'),
+      wait(5000),
+      ...ask('thanks', 'submit2'),
+      waitText(USAGE_SECOND, 30_000, 'second turn finished'),
+      wait(4000),
+      quit(),
+      waitExit(15_000, 'exit'),
+    ],
+    tailMs: 500,
+    expect: [
+      ...startup(),
+      working(),
+      completedAt(USAGE_FIRST),
+      { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
+      completedAt(USAGE_SECOND),
+      MULTISTEP.exited,
+    ],
   },
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UsageSink } from '../usage/types';
+import { count, type Tokens, type UsageRecord, type UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -19,7 +19,7 @@ import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 /** Every relevant line holds one of these (Qwen Code writes compact JSON.stringify output). */
 export const QWEN_NEEDLES = ['"type":"user"', '"type":"assistant"', '"type":"tool_result"', '"qwen-code.api_error"'] as const;
 
-const Part = z.object({ text: z.string().nullish(), functionCall: z.unknown(), functionResponse: z.unknown() });
+const Part = z.object({ text: z.string().nullish(), thought: z.unknown(), functionCall: z.unknown(), functionResponse: z.unknown() });
 const Record_ = z.object({
   uuid: z.string().nullish(),
   sessionId: z.string(),
@@ -29,6 +29,19 @@ const Record_ = z.object({
   cwd: z.string().nullish(),
 });
 const Said = Record_.extend({ message: z.object({ parts: z.array(Part).nullish() }) });
+/** An assistant record's usage, as Qwen Code converted the provider's (see `callTokens`). */
+const UsageMetadata = z.object({
+  promptTokenCount: z.unknown(),
+  candidatesTokenCount: z.unknown(),
+  totalTokenCount: z.unknown(),
+  cachedContentTokenCount: z.unknown(),
+});
+const Assistant = Said.extend({
+  // A usage field of an unexpected shape loses its figures, never the response's turn event.
+  model: z.string().nullish().catch(undefined),
+  usageMetadata: UsageMetadata.nullish().catch(undefined),
+  contextWindowSize: z.unknown(),
+});
 const Telemetry = Record_.extend({
   systemPayload: z.object({
     uiEvent: z.object({
@@ -56,12 +69,8 @@ function cancelledReason(response: unknown): string | undefined {
 /** The provenance of the system's own messages (not a prompt anyone sent). */
 const SYSTEM = 'system';
 
-export function createQwenDecoder(
-  onProblem?: (kind: string, detail: string) => void,
-  _file?: string,
-  _usage?: UsageSink,
-): LineDecoder {
-  return new QwenDecoder(onProblem);
+export function createQwenDecoder(onProblem?: (kind: string, detail: string) => void, _file?: string, usage?: UsageSink): LineDecoder {
+  return new QwenDecoder(onProblem, usage);
 }
 
 /** One chat log's reader: the turn in progress is all it keeps. */
@@ -69,7 +78,10 @@ class QwenDecoder implements LineDecoder {
   readonly problems: ProblemCounter;
   private turn?: { id?: string; ended: boolean };
 
-  constructor(onProblem?: (kind: string, detail: string) => void) {
+  constructor(
+    onProblem?: (kind: string, detail: string) => void,
+    private readonly usage?: UsageSink,
+  ) {
     this.problems = new ProblemCounter(onProblem);
   }
 
@@ -82,7 +94,10 @@ class QwenDecoder implements LineDecoder {
       case 'user':
         return this.checked(Said, entry, (u) => this.onPrompt(u));
       case 'assistant':
-        return this.checked(Said, entry, (r) => this.onResponse(r));
+        return this.checked(Assistant, entry, (r) => {
+          this.onUsage(r);
+          return this.onResponse(r);
+        });
       case 'tool_result':
         return this.checked(Said, entry, (t) => this.onToolResult(t));
       case 'system':
@@ -106,6 +121,32 @@ class QwenDecoder implements LineDecoder {
     if (calls) return this.going(r, 'qwen.response', `${calls} tool calls`);
     if (!this.turn || this.turn.ended) return [];
     return this.event(r, { state: 'completed', evidence: evidence('qwen.response', 'text'), ifTurnEnded: true });
+  }
+
+  /**
+   * A response's model, tokens and text. Qwen Code 0.24.4 writes each model response once, when it has streamed
+   * (`recordAssistantTurn`), with the provider's usage converted to Gemini's `usageMetadata`; the record's own uuid
+   * is the call's id. Its context fill is the footer's: `lastPromptTokenCount / contextWindowSize`
+   * (ContextUsageDisplay), the count being the response's promptTokenCount, or its totalTokenCount where the
+   * provider gave no breakdown (GeminiChat). The window is logged as `contextWindowSize` where the CLI knows one
+   * (set in the settings, or found by `tokenLimit`'s model patterns); else the footer shows no fill at all.
+   */
+  private onUsage(r: z.infer<typeof Assistant>): void {
+    if (!this.usage) return;
+    const at = epochMs(r.timestamp);
+    if (Number.isNaN(at)) return;
+    const text = (r.message.parts ?? []).filter((p) => typeof p.text === 'string' && p.thought !== true).map((p) => p.text);
+    const rec: UsageRecord = { agent: 'qwen', sessionId: r.sessionId, at, reply: text.join('') };
+    if (r.model) rec.model = r.model;
+    const u = r.usageMetadata;
+    if (u) {
+      rec.call = { id: r.uuid ?? `${r.sessionId}@${r.timestamp}`, tokens: callTokens(u) };
+      const fill = present(u.promptTokenCount) ? count(u.promptTokenCount) : count(u.totalTokenCount);
+      if (fill > 0) rec.contextUsed = fill;
+    }
+    const window = count(r.contextWindowSize);
+    if (window > 0) rec.contextWindow = window;
+    this.usage.usage(rec);
   }
 
   /**
@@ -167,4 +208,26 @@ class QwenDecoder implements LineDecoder {
   private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
     return checkedEntry(this.problems, ['sessionId', 'timestamp'], schema, entry, then);
   }
+}
+
+/**
+ * The four prices of one response, as Qwen Code reads its own logs (its usage report's `readUsage`,
+ * chunks/chunk-WH7PDTZL.js): promptTokenCount includes the cached tokens (OpenAI's prompt_tokens includes
+ * cached_tokens; the Anthropic converter adds cache reads and writes to the prompt), and the output, thinking
+ * included, is `total - prompt` where both are given ("the output including thinking under BOTH usage conventions":
+ * OpenAI's reasoning inside candidatesTokenCount, Gemini's thoughts beside it), else candidatesTokenCount. Cache
+ * writes are not told apart in the log (inside the prompt): they count as fresh input.
+ */
+function callTokens(u: z.infer<typeof UsageMetadata>): Tokens {
+  const prompt = count(u.promptTokenCount);
+  const cached = Math.min(count(u.cachedContentTokenCount), prompt);
+  const total = count(u.totalTokenCount);
+  const output =
+    present(u.promptTokenCount) && present(u.totalTokenCount) && total > prompt ? total - prompt : count(u.candidatesTokenCount);
+  return { input: prompt - cached, output, cacheRead: cached, cacheWrite: 0 };
+}
+
+/** A count the provider gave (a finite number ≥ 0), as Qwen Code tells a given count from a missing one. */
+function present(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
 }

@@ -126,6 +126,7 @@ export const EXPECTED: Record<string, Expect> = {
   // Never given a prompt (Gemini deletes such a log at exit: saved empty).
   'live/gemini/22-first-start-vscode': IDLE,
   'live/gemini/28-numbered-plan': HELD,
+  'live/gemini/40-usage-two-turns': { ...HELD, completed: 2 },
   'live/copilot/01-idle-start': IDLE,
   'live/copilot/02-plain-answer': DONE,
   // A reply that asks is a completed turn in the log (the screen and its hooks show the question).
@@ -159,6 +160,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/qwen/20-headless-ok': HELD,
   'live/qwen/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
   'live/qwen/28-numbered-plan': HELD,
+  'live/qwen/40-usage-two-turns': { ...HELD, completed: 2 },
   'live/droid/01-idle-start': IDLE,
   'live/droid/02-plain-answer': DONE,
   'live/droid/03-question-reply': DONE,
