@@ -23,6 +23,8 @@ import { benchLinear } from './linear';
 import { benchLogs } from './logs';
 import { benchNotify } from './notify';
 import { benchPeers } from './peers';
+import { benchUsage } from './usage';
+import { UsageBook } from '../src/usage/book';
 import { benchProvenance } from './provenance';
 import { AGENT_COMMAND as COMMAND_OF } from '../harness/commandLine';
 
@@ -215,7 +217,9 @@ memory(recs, chunks);
 
 /** Session logs: the whole path an appended line takes, watcher → splitter → decoder → store. */
 const store = new AgentStore();
-const decoder = decoderFor('claude-code');
+// As the extension reads logs: the decoder hands usage to the book, which hears of every turn too.
+const book = new UsageBook();
+const decoder = decoderFor('claude-code', undefined, undefined, book);
 void benchPeers(
   (s) => console.log(s),
   recs.map((r) => ({ agent: r.name.split('/')[0], cast: r.cast, commandLine: r.commandLine })),
@@ -225,10 +229,14 @@ void benchPeers(
     benchLogs(
       (s) => console.log(s),
       (line) => {
-        for (const e of decoder.line(line)) store.observe(logEventToObservation(e));
+        for (const e of decoder.line(line)) {
+          book.event(e);
+          store.observe(logEventToObservation(e));
+        }
       },
     ),
   )
+  .then(() => benchUsage((s) => console.log(s), ROOT))
   .then(() => benchHooks((s) => console.log(s)))
   .then(() => benchAnswer((s) => console.log(s)))
   .then(() => benchAnswerAgents((s) => console.log(s)))
