@@ -13,6 +13,7 @@ import { qwenScenarios } from './qwen';
 import { headlessScenarios } from './headless';
 import { numberedPlanScenarios } from './numberedPlans';
 import { opencodeScenarios } from './opencode';
+import { opencodeUsageScenarios } from './opencodeUsage';
 import { quitWhileWorkingScenarios } from './quitWhileWorking';
 import { staleLineScenarios } from './staleLines';
 
@@ -33,4 +34,5 @@ export const ALL_SCENARIOS: Scenario[] = [
   ...staleLineScenarios,
   ...numberedPlanScenarios,
   ...quitWhileWorkingScenarios,
+  ...opencodeUsageScenarios,
 ];

@@ -4,6 +4,7 @@ import { evidence, zodDetail } from './common';
 import { type LogEvent, ProblemCounter } from './types';
 import { parseJson } from '../common/json';
 import type { OpenCodeFamily } from '../agents/opencode/family';
+import { newUsageState, OpenCodeUsage, type UsageState } from './opencodeUsage';
 
 /**
  * OpenCode 1.18.33 keeps sessions in SQLite, and Kilo 7.7.7 in the same tables (its FACTS.md §10); the DB reader hands rows here.
@@ -94,6 +95,8 @@ interface SessionState {
   /** message id → part id → error text of a tool part that ended in error. */
   toolErrors: Map<string, Map<string, string>>;
   lastKey?: string;
+  /** Only with a usage sink. */
+  usage?: UsageState;
 }
 
 type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'> & { turn?: string };
@@ -102,9 +105,9 @@ type Derived = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'at' | 'prompt'>
 export function createOpenCodeDecoder(
   onProblem?: (kind: string, detail: string) => void,
   agent: OpenCodeFamily = 'opencode',
-  _usage?: UsageSink,
+  usage?: UsageSink,
 ): OpenCodeDecoder {
-  return new OpenCodeRowDecoder(agent, onProblem);
+  return new OpenCodeRowDecoder(agent, onProblem, usage && new OpenCodeUsage(agent, usage));
 }
 
 /** Reads OpenCode's rows as they change: the newest message of each role per session decides its state. */
@@ -115,6 +118,7 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
   constructor(
     private readonly agent: OpenCodeFamily,
     onProblem?: (kind: string, detail: string) => void,
+    private readonly usage?: OpenCodeUsage,
   ) {
     this.problems = new ProblemCounter(onProblem);
   }
@@ -160,14 +164,19 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
     // Only the newest message of each role decides; an update of an older one changes nothing.
     if (!isOlder(msg, s[msg.role])) s[msg.role] = msg;
     touched.add(r.data.session_id);
+    // A subagent's session (known by its row) is not shown, so its use is not booked either.
+    if (this.usage && msg.role === 'assistant' && s.top !== false)
+      this.usage.message((s.usage ??= newUsageState()), r.data.session_id, msg, data, s.assistant === msg);
   }
 
   private onPart(row: unknown, touched: Set<string>): void {
     const r = PartSchema.safeParse(row);
     if (!r.success) return this.problems.count('schema', () => zodDetail('part', r.error));
-    // Only tool parts matter; text, step and snapshot parts (the bulk) are not even parsed when already objects.
-    if (typeof r.data.data === 'string' && !r.data.data.includes('"tool"')) return;
-    const data = parseData(r.data.data, 'part', this.problems);
+    // Only tool parts matter (and text parts, for the reply); step and snapshot parts are not even parsed.
+    const raw = r.data.data;
+    if (typeof raw === 'string' && !raw.includes('"tool"') && !(this.usage && raw.includes('"type":"text"'))) return;
+    const data = parseData(raw, 'part', this.problems);
+    if (data?.type === 'text') return this.onTextPart(r.data, row, data);
     if (!data || data.type !== 'tool') return;
     const p = ToolPartData.safeParse(data);
     if (!p.success) return this.problems.count('schema', () => zodDetail('part.data', p.error));
@@ -180,6 +189,13 @@ class OpenCodeRowDecoder implements OpenCodeDecoder {
       forgetOldest(s.toolErrors, ERRORS_KEPT);
     } else errors?.delete(r.data.id);
     touched.add(r.data.session_id);
+  }
+
+  private onTextPart(r: { id: string; message_id: string; session_id: string }, row: unknown, data: Record<string, unknown>): void {
+    const s = this.sessions.get(r.session_id);
+    if (!this.usage || !s?.usage) return; // no assistant message of its session seen: not a reply
+    const t = (row as { time_updated?: unknown }).time_updated;
+    this.usage.part(s.usage, r.session_id, { id: r.id, messageId: r.message_id, at: typeof t === 'number' ? t : 0 }, data);
   }
 
   private emitChanges(touched: Set<string>): LogEvent[] {

@@ -88,6 +88,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/opencode/08-esc-interrupt': INTERRUPTED,
   'live/opencode/09-api-error-401': { final: 'failed', reason: 'API error 401' },
   'live/opencode/10-multistep-quit': { final: 'completed', completed: 2 }, // two prompts
+  'live/opencode/40-usage-two-turns': { final: 'completed', completed: 2 }, // two prompts, a read in the first
   'live/opencode/28-numbered-plan': DONE,
   'live/opencode/20-headless-ok': DONE,
   'live/opencode/21-headless-server-error': { final: 'failed', reason: 'API error 400' },
@@ -102,6 +103,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/kilocode/07-esc-interrupt': INTERRUPTED,
   'live/kilocode/08-server-error-500': { final: 'failed', reason: 'API error 500' },
   'live/kilocode/09-multistep-quit': { final: 'completed', completed: 2 }, // two prompts
+  'live/kilocode/40-usage-two-turns': { final: 'completed', completed: 2 }, // two prompts, a read in the first
   'live/kilocode/16-api-error-400': { final: 'failed', reason: 'API error 400' },
   'live/kilocode/20-headless-ok': DONE,
   // The mock's 400 reads "Internal server error": retried five times, then failed (FACTS.md §9).
