@@ -48,7 +48,13 @@ function corpus(dir: string, file: string): string[] {
   const out: string[] = [];
   for (const scenario of fs.readdirSync(dir).sort()) {
     const f = path.join(dir, scenario, file);
-    if (fs.existsSync(f)) out.push(...fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()));
+    if (fs.existsSync(f))
+      out.push(
+        ...fs
+          .readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim()),
+      );
   }
   return out;
 }

@@ -118,7 +118,13 @@ function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): 
   const { tree, view, statusBar, render, details, detailsView } = views(input);
   const answering = (late.answering = new Answering(pending, store, terminals, log, () => config().answerFromVSCode));
   const { notifier, raised, notify, push } = notifications(context, store, config, activeId, log, answering);
-  const usage = (late.usage = new UsageHost(store, config, log, () => render(), (e) => push.usage(e)));
+  const usage = (late.usage = new UsageHost(
+    store,
+    config,
+    log,
+    () => render(),
+    (e) => push.usage(e),
+  ));
   const hooks = (late.hooks = new HookCommands(context, log, () => render()));
   const handoff = (late.handoff = new HandoffHost(context, store, terminals, log, () => render()));
   context.subscriptions.push(
@@ -188,9 +194,7 @@ function notifications(
 }
 
 /** The side bar's tree, its badge and the status bar, redrawn together. */
-function views(
-  input: () => ViewInput,
-): Pick<Parts, 'tree' | 'view' | 'statusBar' | 'render' | 'details' | 'detailsView'> {
+function views(input: () => ViewInput): Pick<Parts, 'tree' | 'view' | 'statusBar' | 'render' | 'details' | 'detailsView'> {
   const tree = new AgentTreeProvider(input);
   const view = vscode.window.createTreeView('agentLens.terminals', { treeDataProvider: tree, showCollapseAll: false });
   const details = new AgentTreeProvider(input, detailRows, COMMAND_IDS.openDetailsRow);
@@ -296,7 +300,9 @@ function api(
     ui: {
       tree: () => p.tree.snapshot(),
       details: () => p.details.snapshot(),
-      statusBar: () => p.statusBar.snapshot(), notifications: () => p.raised.map((r) => ({ ...r })) },
+      statusBar: () => p.statusBar.snapshot(),
+      notifications: () => p.raised.map((r) => ({ ...r })),
+    },
   };
   const changedTerminal = new vscode.EventEmitter<string>();
   context.subscriptions.push(

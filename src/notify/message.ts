@@ -98,7 +98,13 @@ export function messageOf(e: NotifyEvent, details: boolean): Message {
   }
   if (e.kind === 'usage') {
     const title = l10n.t('{0}: {1}', agentName(e.agent), e.warning);
-    return { title: outside(title, TITLE_MAX), body: l10n.t('in {0}', where), event: 'usage', count: 1, ...(e.click ? { click: e.click } : {}) };
+    return {
+      title: outside(title, TITLE_MAX),
+      body: l10n.t('in {0}', where),
+      event: 'usage',
+      count: 1,
+      ...(e.click ? { click: e.click } : {}),
+    };
   }
   const title = l10n.t('{0}: turn {1}', agentName(e.agent), stateLabel({ state: e.state, reason: details ? e.reason : undefined }));
   const body = l10n.t('in {0}, after {1} of work', where, duration(e.workedMs));
