@@ -17,6 +17,7 @@ import {
   abortableSleep,
   approxTokens,
   logUsage,
+  promptTokens,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -124,7 +125,7 @@ class AnthropicHandler implements ProtocolHandler {
       return;
     }
     if (kind === 'count_tokens') {
-      sendJson(ctx.res, 200, { input_tokens: approxTokens(ctx.rawBody) });
+      sendJson(ctx.res, 200, { input_tokens: promptTokens(ctx) });
       return;
     }
     const title = ctx.script.title ?? 'Mock session';
@@ -152,7 +153,7 @@ class AnthropicHandler implements ProtocolHandler {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: approxTokens(ctx.rawBody), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+          usage: { input_tokens: promptTokens(ctx), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
         },
       },
       'message_start',
@@ -162,7 +163,7 @@ class AnthropicHandler implements ProtocolHandler {
   }
 
   private finish(ctx: ServeContext, stopReason: string, outTokens: number): void {
-    logUsage(ctx, approxTokens(ctx.rawBody), outTokens);
+    logUsage(ctx, promptTokens(ctx), outTokens);
     sse(
       ctx,
       { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outTokens } },
@@ -201,9 +202,9 @@ class AnthropicHandler implements ProtocolHandler {
         content: [{ type: 'text', text: turn.text }],
         stop_reason: 'end_turn',
         stop_sequence: null,
-        usage: { input_tokens: approxTokens(ctx.rawBody), output_tokens: approxTokens(turn.text) },
+        usage: { input_tokens: promptTokens(ctx), output_tokens: approxTokens(turn.text) },
       });
-      logUsage(ctx, approxTokens(ctx.rawBody), approxTokens(turn.text));
+      logUsage(ctx, promptTokens(ctx), approxTokens(turn.text));
       return;
     }
     this.start(ctx, b);
@@ -227,9 +228,9 @@ class AnthropicHandler implements ProtocolHandler {
         content,
         stop_reason: 'tool_use',
         stop_sequence: null,
-        usage: { input_tokens: approxTokens(ctx.rawBody), output_tokens: 30 },
+        usage: { input_tokens: promptTokens(ctx), output_tokens: 30 },
       });
-      logUsage(ctx, approxTokens(ctx.rawBody), 30);
+      logUsage(ctx, promptTokens(ctx), 30);
       return;
     }
     this.start(ctx, b);

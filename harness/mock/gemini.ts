@@ -23,6 +23,7 @@ import {
   abortableSleep,
   approxTokens,
   logUsage,
+  promptTokens,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -96,7 +97,7 @@ class GeminiHandler implements ProtocolHandler {
   }
 
   private response(ctx: ServeContext, parts: Array<Record<string, unknown>>, finish: boolean, outTokens = 0): Record<string, unknown> {
-    const inTok = approxTokens(ctx.rawBody);
+    const inTok = promptTokens(ctx);
     if (outTokens > 0) logUsage(ctx, inTok, outTokens);
     return {
       candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: 'STOP' } : {}) }],
@@ -108,7 +109,7 @@ class GeminiHandler implements ProtocolHandler {
 
   async serveSide(ctx: ServeContext, kind: string): Promise<void> {
     if (kind === 'count_tokens') {
-      sendJson(ctx.res, 200, { totalTokens: approxTokens(ctx.rawBody) });
+      sendJson(ctx.res, 200, { totalTokens: promptTokens(ctx) });
       return;
     }
     const text = kind === 'router' ? ROUTER_ANSWER : (ctx.script.title ?? 'Mock session summary.');

@@ -20,6 +20,7 @@ import {
   abortableSleep,
   approxTokens,
   logUsage,
+  promptTokens,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -102,7 +103,7 @@ class ChatHandler implements ProtocolHandler {
   private end(ctx: ServeContext, id: string, finish: string, outTokens: number): void {
     const b = (ctx.body ?? {}) as ChatBody;
     this.chunk(ctx, id, {}, finish);
-    const inTok = approxTokens(ctx.rawBody);
+    const inTok = promptTokens(ctx);
     logUsage(ctx, inTok, outTokens);
     sse(ctx, {
       id,
@@ -135,7 +136,7 @@ class ChatHandler implements ProtocolHandler {
     const id = `chatcmpl-mock-${++this.chatCounter}`;
     if (b.stream !== true) {
       await abortableSleep(ctx, turn.firstDelayMs ?? 0);
-      const inTok = approxTokens(ctx.rawBody);
+      const inTok = promptTokens(ctx);
       const outTok = approxTokens(turn.text);
       logUsage(ctx, inTok, outTok);
       sendJson(ctx.res, 200, {

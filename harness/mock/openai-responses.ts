@@ -18,6 +18,7 @@ import {
   abortableSleep,
   approxTokens,
   logUsage,
+  promptTokens,
   chunkDelays,
   sendJson,
   splitChunks,
@@ -134,7 +135,7 @@ class ResponsesHandler implements ProtocolHandler {
   }
 
   private complete(ctx: ServeContext, base: Record<string, unknown>, output: unknown[], outTokens: number): void {
-    const inTok = approxTokens(ctx.rawBody);
+    const inTok = promptTokens(ctx);
     logUsage(ctx, inTok, outTokens);
     this.ev(ctx, 'response.completed', {
       response: {

@@ -75,6 +75,11 @@ export interface MockScript {
   threads?: Record<string, Turn[]>;
   /** What to answer when the turns are used up (default: a short text). */
   fallback?: Turn;
+  /**
+   * The prompt size every response reports in its usage, instead of the request's own estimate: a session near
+   * its context limit, for the usage views, without sending a million tokens.
+   */
+  promptTokens?: number;
 }
 
 /** Hands out a thread's turns in order, honouring `repeat` and `sticky`; the fallback once they are used up. */
@@ -169,6 +174,11 @@ export function describeTurn(turn: Turn): unknown {
  */
 export function logUsage(ctx: { log(e: Record<string, unknown>): void }, input: number, output: number): void {
   ctx.log({ event: 'usage', input, output });
+}
+
+/** The prompt's tokens as a response's usage reports them: the script's `promptTokens`, else an estimate. */
+export function promptTokens(ctx: { script: MockScript; rawBody: string }): number {
+  return ctx.script.promptTokens ?? approxTokens(ctx.rawBody);
 }
 
 /** Rough token estimate for usage fields. */
