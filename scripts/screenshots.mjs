@@ -55,6 +55,11 @@ export const SHOTS = [
     by: 'answering.user.test.ts: Choose… on the real pi’s extension dialog: the modal with the dialog’s text',
   },
   {
+    to: 'usage.png',
+    from: '../e2e-user/usage/usage-row-and-details.png',
+    by: 'usage.user.test.ts: the context warning on the row and Session Details, real Claude Code',
+  },
+  {
     to: 'walkthrough.png',
     from: 'walkthrough-start-agent.png',
     by: "walkthrough.e2e.test.ts: the walkthrough's first step, its page beside it",
