@@ -25,7 +25,9 @@ export const LINE_DECODERS = {
   copilot: createCopilotDecoder,
   qwen: createQwenDecoder,
   droid: createDroidDecoder,
-} satisfies Partial<Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, file?: string, usage?: UsageSink) => LineDecoder>>;
+} satisfies Partial<
+  Record<AgentKind, (onProblem?: (kind: string, detail: string) => void, file?: string, usage?: UsageSink) => LineDecoder>
+>;
 
 export type LineLogAgent = keyof typeof LINE_DECODERS;
 

@@ -7,7 +7,7 @@ import { agentName, stateIcon } from './labels';
 import { shownRow, type ViewInput } from './model';
 import { displayNames } from './names';
 import type { TreeRow } from './treeRow';
-import { LIMITS, markdown, plain } from './untrusted';
+import { LIMITS, markdown } from './untrusted';
 import {
   costLine,
   DEFAULT_THRESHOLDS,

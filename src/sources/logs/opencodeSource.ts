@@ -18,7 +18,7 @@ export interface OpenCodeSourceOptions {
   agent?: OpenCodeFamily;
   databases: string[];
   sink(o: Observation): void;
-  log?: Logger;  /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
+  log?: Logger; /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
   usage?: UsageBook;
 }
 

@@ -20,7 +20,7 @@ export interface SnapshotSourceOptions {
   /** The agent's configuration folders (each holds the descriptor's `under` folder). */
   dirs: string[];
   sink(o: Observation): void;
-  log?: Logger;  /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
+  log?: Logger; /** Gets what the logs say about tokens, context and cost, and each turn's start and end (src/usage). */
   usage?: UsageBook;
 }
 
