@@ -177,6 +177,42 @@ export const claudeScenarios: Scenario[] = [
     ],
   },
   {
+    id: '40-usage-two-turns',
+    agent: A,
+    description:
+      'Usage figures (issue 30): turn 1 reads README.md (Read needs no dialog) and answers; turn 2 is a plain answer; then /exit. The mock logs the usage of each response. Long rests, so the screen’s ~0.2 s lag at each transition weighs less.',
+    mock: {
+      title: 'Read the README',
+      turns: [
+        { type: 'tool', name: 'Read', text: "I'll read the README.", input: { file_path: '{{CWD}}/README.md' } },
+        { type: 'text', text: 'The README says this is a tiny demo project for the recording harness.\n', chunks: 'lines' },
+        { type: 'text', text: 'It has three lines.\n', chunks: 'lines' },
+      ],
+    },
+    steps: [
+      ready,
+      wait(4000),
+      ...submit('what does the README say?', 'submit1'),
+      waitText(CLAUDE.completed, 30_000, 'turn 1 finished'),
+      wait(8000),
+      ...submit('how many lines does it have?', 'submit2'),
+      waitText(/It has three lines/, 30_000),
+      waitText(/✻[^\n]*for \d+s[\s\S]*✻[^\n]*for \d+s/, 30_000, 'turn 2 finished'),
+      wait(8000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
+    tailMs: 500,
+    expect: [
+      ...startup(),
+      { state: 'working', from: atMark('submit1'), cue: 'footer "esc to interrupt"' },
+      completed(1),
+      { state: 'working', from: atMark('submit2'), cue: 'footer "esc to interrupt"' },
+      completed(2),
+      { state: 'exited', from: atExit, cue: 'process exited ("Resume this session with:")' },
+    ],
+  },
+  {
     id: '11-narrow-80x24-approval',
     agent: A,
     cols: 80,

@@ -98,6 +98,33 @@ const LONG_TEXT = Array.from(
   (_, i) => `${i + 1}. Step ${i + 1} of the plan: move one more helper into its own module and update its imports.`,
 ).join('\n');
 
+/** Turn 1 (a command, then its answer), turn 2 (a plain answer ending in `lastWords`), then /quit: 10 and 40. */
+function twoTurnsThenQuit(ask1: string, ask2: string, lastWords: RegExp): Pick<Scenario, 'steps' | 'tailMs' | 'expect'> {
+  return {
+    steps: [
+      ...ready,
+      ...submit(ask1, 'submit'),
+      waitText(CODEX.completed, 30_000, 'turn 1 finished'),
+      wait(3000),
+      ...submit(ask2, 'submit2'),
+      waitText(lastWords, 30_000),
+      waitText(/Worked for[\s\S]*Worked for/, 30_000, 'turn 2 finished'),
+      wait(3000),
+      quit(),
+      waitExit(15_000, 'exit seen'),
+    ],
+    tailMs: 500,
+    expect: [
+      ...startup(),
+      working(),
+      completed(1),
+      { state: 'working', from: atMark('submit2'), cue: 'status row "Working"' },
+      completed(2),
+      { state: 'exited', from: atExit, cue: 'process exited ("Disconnected from this task …")' },
+    ],
+  };
+}
+
 export const codexScenarios: Scenario[] = [
   {
     id: '01-idle-start',
@@ -296,27 +323,21 @@ export const codexScenarios: Scenario[] = [
         { type: 'text', text: 'notes.txt says: remember to write tests.' },
       ],
     },
-    steps: [
-      ...ready,
-      ...submit('How many lines do README.md and notes.txt have?', 'submit'),
-      waitText(CODEX.completed, 30_000, 'turn 1 finished'),
-      wait(3000),
-      ...submit('What does notes.txt say?', 'submit2'),
-      waitText(/remember to write tests\./, 30_000),
-      waitText(/Worked for[\s\S]*Worked for/, 30_000, 'turn 2 finished'),
-      wait(3000),
-      quit(),
-      waitExit(15_000, 'exit seen'),
-    ],
-    tailMs: 500,
-    expect: [
-      ...startup(),
-      working(),
-      completed(1),
-      { state: 'working', from: atMark('submit2'), cue: 'status row "Working"' },
-      completed(2),
-      { state: 'exited', from: atExit, cue: 'process exited ("Disconnected from this task …")' },
-    ],
+    ...twoTurnsThenQuit('How many lines do README.md and notes.txt have?', 'What does notes.txt say?', /remember to write tests\./),
+  },
+  {
+    id: '40-usage-two-turns',
+    agent: A,
+    description: 'Usage (issue 30): like 10, turn 1 reads README.md (cat, no approval); the mock logs the usage of each response.',
+    mock: {
+      title: 'Read the README',
+      turns: [
+        { type: 'tool', name: 'exec', input: codexExec('cat README.md') },
+        { type: 'text', text: 'The README says this is a tiny demo project for the recording harness.' },
+        { type: 'text', text: 'It has three lines.' },
+      ],
+    },
+    ...twoTurnsThenQuit('What does the README say?', 'How many lines does it have?', /It has three lines\./),
   },
   {
     id: '11-narrow-80x24-approval',

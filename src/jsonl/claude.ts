@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UsageSink } from '../usage/types';
+import { ClaudeUsage, claudeUsageLine } from './claudeUsage';
 import { checkedEntry, epochMs, evidence, mustParse, parseObject } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -12,9 +13,14 @@ import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 /** Every relevant entry holds one of these (Claude writes compact JSON.stringify output). */
 export const CLAUDE_NEEDLES = ['"type":"user"', '"type":"assistant"', '"turn_duration"'] as const;
 
+/** Whether the decoder must parse the line: the needles' test (mustParse), or an entry with usage only. */
+export function claudeMustParse(text: string): boolean {
+  return mustParse(text, CLAUDE_NEEDLES) || claudeUsageLine(text);
+}
+
 const INTERRUPTED = '[Request interrupted by user';
 
-/** Keep schemas to the fields read: undeclared keys (tool inputs, results, usage) are neither checked nor copied. */
+/** Keep schemas to the fields read: undeclared keys (tool inputs, results) are neither checked nor copied. */
 const Block = z.object({
   type: z.string(),
   text: z.string().nullish(),
@@ -46,7 +52,15 @@ const User = Base.extend({
 type User = z.infer<typeof User>;
 
 const Assistant = Base.extend({
-  message: z.object({ stop_reason: z.string().nullish(), content: z.array(Block).nullish() }),
+  message: z.object({
+    id: z.string().nullish(),
+    model: z.string().nullish(),
+    stop_reason: z.string().nullish(),
+    content: z.array(Block).nullish(),
+    /** Read field by field with count(): a missing or odd count is 0, never a schema failure that loses the entry. */
+    usage: z.unknown(),
+  }),
+  isUnmetered: z.boolean().nullish(),
   isApiErrorMessage: z.boolean().nullish(),
   apiErrorStatus: z.number().nullish(),
   apiErrorType: z.string().nullish(),
@@ -71,21 +85,19 @@ interface Turn {
   tools: Map<string, string>;
 }
 
-export function createClaudeDecoder(
-  onProblem?: (kind: string, detail: string) => void,
-  _file?: string,
-  _usage?: UsageSink,
-): LineDecoder {
-  return new ClaudeDecoder(onProblem);
+export function createClaudeDecoder(onProblem?: (kind: string, detail: string) => void, _file?: string, usage?: UsageSink): LineDecoder {
+  return new ClaudeDecoder(onProblem, usage);
 }
 
 /** One transcript's reader: the turn in progress is all it keeps. */
 class ClaudeDecoder implements LineDecoder {
   readonly problems: ProblemCounter;
   private turn: Turn = { tools: new Map() };
+  private readonly usage?: ClaudeUsage;
 
-  constructor(onProblem?: (kind: string, detail: string) => void) {
+  constructor(onProblem?: (kind: string, detail: string) => void, usage?: UsageSink) {
     this.problems = new ProblemCounter(onProblem);
+    if (usage) this.usage = new ClaudeUsage(usage);
   }
 
   private event(entry: Base, e: Emit): LogEvent[] {
@@ -131,6 +143,7 @@ class ClaudeDecoder implements LineDecoder {
   }
 
   private onAssistant(a: Assistant): LogEvent[] {
+    this.usage?.assistant(a, true);
     for (const b of a.message.content ?? []) if (b.type === 'tool_use' && b.id && b.name) this.turn.tools.set(b.id, b.name);
     if (!a.isApiErrorMessage) return [];
     const reason = a.apiErrorStatus ? `API error ${a.apiErrorStatus}` : 'API error';
@@ -149,17 +162,33 @@ class ClaudeDecoder implements LineDecoder {
   }
 
   private decode(entry: Record<string, unknown>): LogEvent[] {
-    if (entry.isSidechain === true) return []; // subagent entries: the main turn's entries say what matters
+    // Subagent entries: the main turn's entries say what matters; a subagent's calls still cost (claudeUsage.ts).
+    if (entry.isSidechain === true)
+      return entry.type === 'assistant' && this.usage ? this.checked(Assistant, entry, (a) => this.onSideCall(a)) : [];
     switch (entry.type) {
       case 'user':
         return this.checked(User, entry, (u) => this.onUser(u));
       case 'assistant':
         return this.checked(Assistant, entry, (a) => this.onAssistant(a));
       case 'system':
+        if (entry.subtype === 'compact_boundary' && this.usage) return this.checked(Base, entry, (b) => this.onCompacted(b));
         return entry.subtype === 'turn_duration' ? this.checked(TurnDuration, entry, (t) => this.onTurnDuration(t)) : [];
+      case 'cost-state':
+        this.usage?.costState(entry);
+        return [];
       default:
         return []; // unknown or irrelevant entry types are not problems
     }
+  }
+
+  private onSideCall(a: Assistant): LogEvent[] {
+    this.usage?.assistant(a, false);
+    return [];
+  }
+
+  private onCompacted(b: Base): LogEvent[] {
+    this.usage?.compacted(b.sessionId, b.timestamp);
+    return [];
   }
 
   private checked<S extends z.ZodTypeAny>(schema: S, entry: Record<string, unknown>, then: (v: z.infer<S>) => LogEvent[]): LogEvent[] {
@@ -168,7 +197,7 @@ class ClaudeDecoder implements LineDecoder {
 
   line(text: string): LogEvent[] {
     try {
-      if (!mustParse(text, CLAUDE_NEEDLES)) return [];
+      if (!claudeMustParse(text)) return [];
       const entry = parseObject(text, this.problems);
       return entry ? this.decode(entry) : [];
     } catch (err) {

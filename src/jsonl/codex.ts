@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UsageSink } from '../usage/types';
+import { CodexUsage, codexUsageLine } from './codexUsage';
 import { epochMs, evidence, mustParse, parseObject, words, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
@@ -11,6 +12,11 @@ import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /** Every relevant line holds one of these as a string value. */
 export const CODEX_NEEDLES = ['"session_meta"', '"task_started"', '"task_complete"', '"turn_aborted"', '"UserMessage"'] as const;
+
+/** Whether the decoder must parse the line: the needles' test (mustParse), or a line with usage only. */
+export function codexMustParse(text: string): boolean {
+  return mustParse(text, CODEX_NEEDLES) || codexUsageLine(text);
+}
 
 const Line = z.object({ timestamp: z.string(), type: z.string(), payload: z.record(z.unknown()) });
 type Line = z.infer<typeof Line>;
@@ -32,13 +38,10 @@ const RELEVANT = new Set(['task_started', 'item_completed', 'task_complete', 'tu
 
 type Emit = Pick<LogEvent, 'state' | 'reason' | 'evidence' | 'prompt'> & { turn?: string | null };
 
-export function createCodexDecoder(
-  onProblem?: (kind: string, detail: string) => void,
-  _file?: string,
-  _usage?: UsageSink,
-): LineDecoder {
+export function createCodexDecoder(onProblem?: (kind: string, detail: string) => void, _file?: string, usage?: UsageSink): LineDecoder {
   const problems = new ProblemCounter(onProblem);
   let session: { id: string; cwd?: string } | undefined;
+  const tokens = usage ? new CodexUsage(usage) : undefined;
 
   function onMeta(payload: unknown): LogEvent[] {
     const m = Meta.safeParse(payload);
@@ -50,6 +53,7 @@ export function createCodexDecoder(
 
   function onEvent(line: Line): LogEvent[] {
     const kind = line.payload.type;
+    if (tokens && session) tokens.event(session.id, line.timestamp, kind, line.payload);
     if (typeof kind !== 'string' || !RELEVANT.has(kind)) return [];
     if (!session) {
       problems.count('no-session-meta', `${kind} before session_meta`);
@@ -74,22 +78,34 @@ export function createCodexDecoder(
     problems,
     line(text: string): LogEvent[] {
       try {
-        if (!mustParse(text, CODEX_NEEDLES)) return [];
+        if (!codexMustParse(text)) return [];
         const raw = parseObject(text, problems);
         if (!raw) return [];
-        if (raw.type !== 'session_meta' && raw.type !== 'event_msg') return []; // other line types say nothing here
-        const line = Line.safeParse(raw);
-        if (!line.success) {
-          problems.count('schema', () => zodDetail(String(raw.type), line.error));
+        if (raw.type !== 'session_meta' && raw.type !== 'event_msg' && raw.type !== 'turn_context') return []; // other line types say nothing here
+        const line = asLine(raw);
+        if (!line) {
+          const r = Line.safeParse(raw); // only for the problem's detail: zod costs microseconds per line
+          problems.count('schema', () => (r.success ? String(raw.type) : zodDetail(String(raw.type), r.error)));
           return [];
         }
-        return line.data.type === 'session_meta' ? onMeta(line.data.payload) : onEvent(line.data);
+        if (line.type === 'turn_context') {
+          if (tokens && session) tokens.turnContext(session.id, line.timestamp, line.payload);
+          return [];
+        }
+        return line.type === 'session_meta' ? onMeta(line.payload) : onEvent(line);
       } catch (err) {
         problems.count('internal', (err as Error).message); // never throw into the file watcher
         return [];
       }
     },
   };
+}
+
+/** The `Line` schema's test by hand (zod's record parse copies every payload key). */
+function asLine(raw: Record<string, unknown>): Line | undefined {
+  const p = raw.payload;
+  const ok = typeof raw.timestamp === 'string' && typeof raw.type === 'string' && p !== null && typeof p === 'object' && !Array.isArray(p);
+  return ok ? (raw as Line) : undefined;
 }
 
 /** One relevant `event_msg` payload → what it says, or undefined (schema problem counted, or nothing to say). */

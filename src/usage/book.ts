@@ -25,6 +25,8 @@ export interface SessionUsage {
   contextUsed?: number;
   /** Only where the log says it; the model table gives the rest (figures.ts). */
   contextWindow?: number;
+  /** Where the agent's own fill leaves a baseline out (types.ts). */
+  contextBaseline?: number;
   turns: number;
   /** Tokens and wall time of each finished turn, oldest first, at most TURNS_KEPT. */
   readonly turnTokens: number[];
@@ -68,6 +70,7 @@ export class UsageBook implements UsageSink {
     if (r.totals) this.setTotals(s, r.totals);
     if (r.contextUsed !== undefined) s.contextUsed = r.contextUsed;
     if (r.contextWindow !== undefined) s.contextWindow = r.contextWindow;
+    if (r.contextBaseline !== undefined) s.contextBaseline = r.contextBaseline;
     if (r.reply !== undefined && r.reply.trim() !== '') s.lastReply = r.reply;
     if (r.partial) s.partial = true;
     this.changed.fire(s);

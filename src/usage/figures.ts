@@ -11,7 +11,7 @@ export interface UsageFigures {
   tokens: Tokens;
   contextUsed?: number;
   contextWindow?: number;
-  /** contextUsed ÷ contextWindow, 0…1 (may pass 1 when the agent is about to compact). */
+  /** (contextUsed − baseline) ÷ (contextWindow − baseline), 0…1 (may pass 1 when the agent is about to compact). */
   contextFill?: number;
   cost?: number;
   costSource: 'log' | 'estimated' | null;
@@ -82,10 +82,15 @@ export function figures(s: SessionUsage, facts: ModelFacts): UsageFigures {
   if (s.model) out.model = s.model;
   if (s.contextUsed !== undefined) out.contextUsed = s.contextUsed;
   if (contextWindow) out.contextWindow = contextWindow;
-  if (s.contextUsed !== undefined && contextWindow) out.contextFill = s.contextUsed / contextWindow;
+  if (s.contextUsed !== undefined && contextWindow) out.contextFill = contextFill(s.contextUsed, contextWindow, s.contextBaseline ?? 0);
   if (s.lastReply) out.lastReply = s.lastReply;
   Object.assign(out, cost(s, facts));
   return out;
+}
+
+/** The agent's own fill: a baseline always in the context (Codex's 12,000) is left out of both sides. */
+export function contextFill(used: number, window: number, baseline: number): number {
+  return window > baseline ? Math.max(0, used - baseline) / (window - baseline) : used / window;
 }
 
 /** The log's own cost when it priced every call; else an estimate when every model used has a price; else none. */

@@ -47,6 +47,11 @@ export interface UsageRecord {
   contextUsed?: number;
   /** The window's size where the log says it (Codex `model_context_window`); else the model table's. */
   contextWindow?: number;
+  /**
+   * Tokens the agent leaves out of its own fill percentage, as always in the context (Codex: 12,000 for its prompt
+   * and tools); the fill is then (used − baseline) ÷ (window − baseline), the figure the agent itself shows.
+   */
+  contextBaseline?: number;
   /** The agent's last reply to the user (untrusted text; the views bound and escape it). */
   reply?: string;
   /** Set by the log source, not the decoder: the file was first read from its tail, earlier calls are not counted. */

@@ -59,6 +59,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/claude-code/27-model-404': { final: 'failed', reason: 'API error 404' },
   'live/claude-code/28-numbered-plan': DONE,
   'live/claude-code/25-background-subagent': DONE, // turn 1 ends with pendingBackgroundAgentCount 1 (working); the follow-up turn completes
+  'live/claude-code/40-usage-two-turns': { final: 'completed', completed: 2 },
   'live/codex/01-idle-start': IDLE, // a rollout with only session_meta
   'live/codex/02-plain-answer': DONE,
   'live/codex/03-question-reply': DONE,
@@ -77,6 +78,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/codex/28-numbered-plan': DONE,
   'live/codex/29-quit-while-working': INTERRUPTED, // "Exit" in its dialog aborts the turn
   'live/codex/30-slash-quit-while-working': { final: 'working' }, // /quit leaves the turn open in the rollout
+  'live/codex/40-usage-two-turns': { final: 'completed', completed: 2 },
   'live/opencode/01-idle-start': IDLE,
   'live/opencode/02-plain-answer': DONE,
   'live/opencode/03-question-reply': DONE,
