@@ -71,10 +71,9 @@ function sessionRow(s: TerminalState, f: UsageFigures, t: UsageThresholds): Tree
   children.push(child('tokens', tokenLine(f), 'symbol-numeric'));
   const cost = costLine(f);
   if (cost) children.push(child('cost', cost, 'credit-card'));
-  if (f.turns) children.push(child('turns', turnLine(f), 'pulse'));
-  if (f.turnTokens.length)
-    children.push(child('sparkline', `${sparkline(f.turnTokens)}`, 'graph-line', l10n.t('Tokens per turn, oldest first')));
   if (f.lastReply) children.push(child('reply', firstLine(f.lastReply), 'comment', markdown(f.lastReply, LIMITS.tooltip)));
+  // The sparkline of tokens per turn ends the turns' line: a row of its own would fall below a short view.
+  if (f.turns) children.push(child('turns', turnLine(f), 'pulse', l10n.t('Tokens per turn, oldest first: {0}', sparkline(f.turnTokens))));
   return {
     key: `usage:${s.id}`,
     label: s.name,

@@ -74,9 +74,8 @@ describe('usage in the views', () => {
         'Context 186k of 258.4k (72%)',
         'Tokens: 40k in · 1.23k out · 8k cache read · 0 cache write',
         'Cost: $0.42 (estimated from list prices of 2026-12-06)',
-        'Turns: 2, the last took 4s, 3s on average; tokens per turn ▁█▄',
-        '▁█▄',
         'README.md has 3 lines.',
+        'Turns: 2, the last took 4s, 3s on average; tokens per turn ▁█▄',
       ],
     );
     assert.strictEqual(detailRows(input(undefined))[0].key, 'usage:none');
