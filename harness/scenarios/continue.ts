@@ -4,7 +4,7 @@
  * streaming on screen), so a turn's end is anchored on the reply's last words. The approval box takes the place of
  * the input box while the spinner row above it keeps counting.
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, key, screen, wait, waitText } from '../scenario';
+import { type Scenario, type Segment, type Step, atExit, atMark, atStart, key, quit, screen, wait, waitExit, waitText } from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -130,6 +130,48 @@ function errorScenario(id: string, status: number, message: string | undefined, 
   };
 }
 
+const USAGE_FIRST = /The readme describes demo-app\./;
+const USAGE_SECOND = /Noted: nothing else to do\./;
+
+/**
+ * Usage (issue 30): the session file's usage against what the mock served (test/unit/usage/continue.test.ts). The
+ * harness copies no session file of cn's (sessionLogs.ts copies JSON-lines logs): `continue-session.json` and its
+ * snapshots are added from the kept run, as for the other recordings (FACTS.md §7).
+ */
+const usageTwoTurns: Scenario = {
+  id: '40-usage-two-turns',
+  agent: A,
+  description:
+    'Usage: Read README.md (read-only: no dialog) then a text answer, a second prompt answered with text, then /exit. The mock logs the usage it served.',
+  mock: {
+    turns: [
+      { type: 'tool', name: 'Read', input: { filepath: 'README.md' } },
+      text('The readme describes demo-app.'),
+      text('Noted: nothing else to do.'),
+    ],
+  },
+  steps: [
+    ...ready,
+    ...ask('what does the readme say?'),
+    waitText(USAGE_FIRST, 30_000, 'first turn finished'),
+    wait(5000),
+    ...ask('thanks', 'submit2'),
+    waitText(USAGE_SECOND, 30_000, 'second turn finished'),
+    wait(4000),
+    quit(),
+    waitExit(15_000, 'exit'),
+  ],
+  tailMs: 500,
+  expect: [
+    ...startup(),
+    working(),
+    completedAt(USAGE_FIRST),
+    { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
+    completedAt(USAGE_SECOND),
+    MULTISTEP.exited,
+  ],
+};
+
 export const continueScenarios: Scenario[] = [
   ...basicScenarios(CONTINUE_BASICS),
   dialogScenario(CONTINUE_BASICS, {
@@ -192,4 +234,5 @@ export const continueScenarios: Scenario[] = [
     'Every request answers HTTP 400 "Invalid request": not retried, "Error: 400 …" ends the turn.',
   ),
   numberedPlanScenario(CONTINUE_BASICS),
+  usageTwoTurns,
 ];

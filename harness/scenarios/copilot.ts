@@ -4,7 +4,21 @@
  * a turn's end is anchored on the reply's last words with the resting footer back below them. Esc interrupts only
  * when pressed twice (`esc esc interrupt`); a single Esc answers an approval dialog with "No" and stops the turn.
  */
-import { type Scenario, type Segment, type Step, atExit, atMark, atStart, enter, key, screen, wait, waitText } from '../scenario';
+import {
+  type Scenario,
+  type Segment,
+  type Step,
+  atExit,
+  atMark,
+  atStart,
+  enter,
+  key,
+  quit,
+  screen,
+  wait,
+  waitExit,
+  waitText,
+} from '../scenario';
 import {
   type BasicsOf,
   basicScenarios,
@@ -242,6 +256,44 @@ const folderTrust: Scenario = {
   ],
 };
 
+const USAGE_FIRST = /The readme describes demo-app\./;
+const USAGE_SECOND = /Noted: nothing else to do\./;
+
+/** Usage (issue 30): the session log's usage records against what the mock served (test/unit/usage/copilot.test.ts). */
+const usageTwoTurns: Scenario = {
+  id: '40-usage-two-turns',
+  agent: A,
+  description:
+    'Usage: view README.md (read-only: no dialog) then a text answer, a second prompt answered with text, then /exit. The mock logs the usage it served.',
+  mock: {
+    turns: [
+      { type: 'tool', name: 'view', input: { path: '{{CWD}}/README.md' } },
+      text('The readme describes demo-app.'),
+      text('Noted: nothing else to do.'),
+    ],
+  },
+  steps: [
+    ...ready,
+    ...ask('what does the readme say?'),
+    waitText(doneRe(USAGE_FIRST), 30_000, 'first turn finished'),
+    wait(5000),
+    ...ask('thanks', 'submit2'),
+    waitText(doneRe(USAGE_SECOND), 30_000, 'second turn finished'),
+    wait(4000),
+    quit(),
+    waitExit(15_000, 'exit'),
+  ],
+  tailMs: 500,
+  expect: [
+    ...startup(),
+    working(),
+    completedAt(USAGE_FIRST),
+    { state: 'working', from: atMark('submit2'), cue: 'second prompt' },
+    completedAt(USAGE_SECOND),
+    MULTISTEP.exited,
+  ],
+};
+
 export const copilotScenarios: Scenario[] = [
   ...basicScenarios(COPILOT_BASICS),
   ...approvals,
@@ -255,4 +307,5 @@ export const copilotScenarios: Scenario[] = [
     steps: [...ready, ...ask('Plan the parser fix.'), waitText(doneRe(PLAN_DONE), 60_000, 'done'), wait(6000)],
   },
   folderTrust,
+  usageTwoTurns,
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UsageSink } from '../usage/types';
 import { evidence, zodDetail } from './common';
+import { continueUsage, SessionUsage } from './continueUsage';
 import { type LogEvent, ProblemCounter } from './types';
 import { JsonDepthError, parseJson } from '../common/json';
 
@@ -29,6 +30,7 @@ const Session = z.object({
   sessionId: z.string(),
   workspaceDirectory: z.string().nullish(),
   history: z.array(z.unknown()),
+  usage: SessionUsage,
 });
 const Part = z.object({ text: z.string().nullish() }).passthrough();
 const ToolState = z.object({
@@ -56,16 +58,21 @@ export interface SnapshotDecoder {
   readonly problems: ProblemCounter;
 }
 
-export function createContinueDecoder(onProblem?: (kind: string, detail: string) => void, _usage?: UsageSink): SnapshotDecoder {
-  return new ContinueDecoder(onProblem);
+export function createContinueDecoder(onProblem?: (kind: string, detail: string) => void, usage?: UsageSink): SnapshotDecoder {
+  return new ContinueDecoder(onProblem, usage);
 }
 
 class ContinueDecoder implements SnapshotDecoder {
   readonly problems: ProblemCounter;
   /** The outcomes told, by history item (its index and what it holds): told once, whatever is rewritten around it. */
   private readonly told: string[] = [];
+  /** What the book was told last: a rewrite that changes none of it (the title, a tool's state) tells nothing. */
+  private lastUsage = '';
 
-  constructor(onProblem?: (kind: string, detail: string) => void) {
+  constructor(
+    onProblem?: (kind: string, detail: string) => void,
+    private readonly usage?: UsageSink,
+  ) {
     this.problems = new ProblemCounter(onProblem);
   }
 
@@ -85,6 +92,7 @@ class ContinueDecoder implements SnapshotDecoder {
     }
     const session = this.parse(text);
     if (!session) return [];
+    if (this.usage && Number.isFinite(at)) this.tellUsage(session, at);
     const index = session.history.length - 1;
     if (index < 0) return [];
     const item = Item.safeParse(session.history[index]);
@@ -101,6 +109,14 @@ class ContinueDecoder implements SnapshotDecoder {
     const out: LogEvent = { agent: 'continue-cli', sessionId: session.sessionId, at, ...e };
     if (session.workspaceDirectory) out.cwd = session.workspaceDirectory;
     return [out];
+  }
+
+  private tellUsage(session: z.infer<typeof Session>, at: number): void {
+    const rec = continueUsage(session, at);
+    const key = JSON.stringify({ ...rec, at: 0 });
+    if (key === this.lastUsage) return;
+    this.lastUsage = key;
+    this.usage?.usage(rec);
   }
 
   /**

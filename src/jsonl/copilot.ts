@@ -2,6 +2,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import type { UsageSink } from '../usage/types';
 import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
+import { CopilotUsage } from './copilotUsage';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 
 /**
@@ -26,14 +27,25 @@ export const COPILOT_NEEDLES = [
   '"type":"permission.completed"',
   '"type":"abort"',
   '"type":"session.error"',
+  // Usage only (copilotUsage.ts): each model call's tokens, and the model chosen before any call.
+  '"type":"session.usage_record"',
+  '"type":"session.model_change"',
 ] as const;
 
 const Entry = z.object({ type: z.string(), timestamp: z.string(), data: z.record(z.unknown()) });
 const Start = Entry.extend({
-  data: z.object({ sessionId: z.string(), context: z.object({ cwd: z.string().nullish() }).nullish() }),
+  data: z.object({
+    sessionId: z.string(),
+    context: z.object({ cwd: z.string().nullish() }).nullish(),
+    selectedModel: z.string().nullish().catch(undefined),
+  }),
 });
 const Prompt = Entry.extend({ data: z.object({ content: z.string().nullish(), interactionId: z.string().nullish() }) });
-const Reply = Entry.extend({ data: z.object({ toolRequests: z.array(z.unknown()).nullish() }) });
+const Reply = Entry.extend({
+  data: z.object({ toolRequests: z.array(z.unknown()).nullish(), content: z.string().nullish().catch(undefined) }),
+  // Set on a sub-agent's records (session-events.schema.json): its words are not the session's reply.
+  agentId: z.string().nullish().catch(undefined),
+});
 const Permission = Entry.extend({ data: z.object({ result: z.object({ kind: z.string() }).nullish() }) });
 const Abort = Entry.extend({ data: z.object({ reason: z.string().nullish() }) });
 const Failure = Entry.extend({
@@ -48,12 +60,8 @@ function sessionOfPath(file: string | undefined): string | undefined {
   return file && path.basename(file) === 'events.jsonl' ? path.basename(path.dirname(file)) : undefined;
 }
 
-export function createCopilotDecoder(
-  onProblem?: (kind: string, detail: string) => void,
-  file?: string,
-  _usage?: UsageSink,
-): LineDecoder {
-  return new CopilotDecoder(onProblem, sessionOfPath(file));
+export function createCopilotDecoder(onProblem?: (kind: string, detail: string) => void, file?: string, usage?: UsageSink): LineDecoder {
+  return new CopilotDecoder(onProblem, sessionOfPath(file), usage);
 }
 
 /** One session log's reader: the session, its folder and the turn in progress are all it keeps. */
@@ -62,12 +70,15 @@ class CopilotDecoder implements LineDecoder {
   private cwd?: string;
   /** `call`: what the model call in progress wrote so far (nothing, when it failed or was cut short). */
   private turn?: { id?: string; ended: boolean; call: 'none' | 'tools' | 'reply'; denied: boolean };
+  private readonly usage?: CopilotUsage;
 
   constructor(
     onProblem: ((kind: string, detail: string) => void) | undefined,
     private sessionId: string | undefined,
+    sink?: UsageSink,
   ) {
     this.problems = new ProblemCounter(onProblem);
+    if (sink) this.usage = new CopilotUsage(sink, () => this.sessionId);
   }
 
   line(text: string): LogEvent[] {
@@ -92,6 +103,9 @@ class CopilotDecoder implements LineDecoder {
         return this.checked(Abort, entry, (a) => this.onAbort(a));
       case 'session.error':
         return this.checked(Failure, entry, (f) => this.onError(f));
+      case 'session.usage_record':
+      case 'session.model_change':
+        return this.checked(Entry, entry, () => this.usage?.record(entry) ?? []);
       default:
         return [];
     }
@@ -100,6 +114,7 @@ class CopilotDecoder implements LineDecoder {
   private onStart(s: z.infer<typeof Start>): LogEvent[] {
     this.sessionId ??= s.data.sessionId;
     this.cwd = s.data.context?.cwd ?? undefined;
+    if (s.data.selectedModel) this.usage?.model(s.timestamp, s.data.selectedModel);
     return [];
   }
 
@@ -111,6 +126,7 @@ class CopilotDecoder implements LineDecoder {
   /** A model call's message: its tool requests keep the turn going; without any, the call that ends next is the last. */
   private onReply(r: z.infer<typeof Reply>): LogEvent[] {
     const calls = r.data.toolRequests?.length ?? 0;
+    if (r.data.content && !r.agentId) this.usage?.reply(r.timestamp, r.data.content);
     if (this.turn) this.turn.call = calls ? 'tools' : 'reply';
     return calls ? this.going(r, 'copilot.assistant-message', `${calls} tool calls`) : [];
   }

@@ -31,6 +31,8 @@ const Message = z.object({
     content: z.union([z.string(), z.array(Part)]),
     visibility: z.string().nullish(),
     hookEventName: z.string().nullish(),
+    // The model of an assistant message (`custom:Mock-Model-0`, a Factory model id): the usage book's only figure.
+    modelId: z.string().nullish().catch(undefined),
   }),
 });
 const Outcome = z.object({ turnId: z.string().nullish(), reason: z.string() });
@@ -47,12 +49,8 @@ const API_ERROR = /^BYOK Error: (\d{3})\b/;
 const COMPLETED = 'completed';
 const CANCELLED = 'cancelled';
 
-export function createDroidDecoder(
-  onProblem?: (kind: string, detail: string) => void,
-  _file?: string,
-  _usage?: UsageSink,
-): LineDecoder {
-  return new DroidDecoder(onProblem);
+export function createDroidDecoder(onProblem?: (kind: string, detail: string) => void, _file?: string, usage?: UsageSink): LineDecoder {
+  return new DroidDecoder(onProblem, usage);
 }
 
 /** One session log's reader: the session, and what its turn in progress said last. */
@@ -63,7 +61,10 @@ class DroidDecoder implements LineDecoder {
   /** The time of the latest record: an outcome, which has none, is as old as the record before it. */
   private lastAt?: number;
 
-  constructor(onProblem?: (kind: string, detail: string) => void) {
+  constructor(
+    onProblem?: (kind: string, detail: string) => void,
+    private readonly usage?: UsageSink,
+  ) {
     this.problems = new ProblemCounter(onProblem);
   }
 
@@ -100,6 +101,7 @@ class DroidDecoder implements LineDecoder {
     const parts = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     const text = parts.find((p) => p.type === 'text' && typeof p.text === 'string')?.text ?? '';
     if (role === 'assistant') {
+      this.onAssistant(at, m.message.modelId, parts);
       const calls = parts.filter((p) => p.type === 'tool_use').length;
       return calls ? this.going(at, evidence('droid.assistant', `${calls} tool calls`)) : [];
     }
@@ -117,6 +119,20 @@ class DroidDecoder implements LineDecoder {
     }
     this.turn = { id: m.id, denied: false };
     return this.event(at, { state: 'working', evidence: evidence('droid.prompt', text), prompt: true });
+  }
+
+  /**
+   * What droid's log says of usage: the model of each assistant message, and its text as the last reply. Its
+   * tokens are not in the log: droid 0.225.2 keeps them in `<session id>.settings.json` beside it (`tokenUsage`,
+   * `lastCallTokenUsage`: `commitTurnTokenUsage` in the binary), a file Agent Lens does not read.
+   */
+  private onAssistant(at: number, model: string | null | undefined, parts: z.infer<typeof Part>[]): void {
+    if (!this.usage || !this.session) return;
+    const reply = parts
+      .filter((p) => p.type === 'text' && typeof p.text === 'string')
+      .map((p) => p.text)
+      .join('\n');
+    this.usage.usage({ agent: 'droid', sessionId: this.session.id, at, reply, ...(model ? { model } : {}) });
   }
 
   /**

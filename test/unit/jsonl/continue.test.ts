@@ -34,6 +34,11 @@ const EXPECTED: Record<string, { state: 'completed' | 'failed'; reason?: string;
   '16-api-error-400': [],
   '20-headless-ok': [{ state: 'completed', t: 5.729 }],
   '28-numbered-plan': [{ state: 'completed', t: 11.734 }],
+  // Two prompts (a Read without a dialog in the first): each reply is told; the title came with the first (5.621).
+  '40-usage-two-turns': [
+    { state: 'completed', t: 5.621 },
+    { state: 'completed', t: 11.679 },
+  ],
 };
 
 function snapshots(scenario: string): Snapshot[] {
@@ -74,11 +79,11 @@ describe('Continue CLI session file decoder (recorded snapshots)', () => {
         assert.deepStrictEqual([e.agent, e.sessionId, e.cwd], ['continue-cli', last.sessionId, last.workspaceDirectory]);
         assert.match(e.evidence, /^continue\.(reply|tool-call): /);
       }
-      // The file as the run left it, read by a fresh decoder (a reader started late), tells the same outcome.
+      // The file as the run left it, read by a fresh decoder (a reader started late), tells the same last outcome.
       const late = createContinueDecoder().snapshot(fs.readFileSync(path.join(DIR, scenario, 'continue-session.json'), 'utf8'), 1);
       assert.deepStrictEqual(
         late.map((e) => e.state),
-        want.map((w) => w.state),
+        want.slice(-1).map((w) => w.state),
       );
     });
   }

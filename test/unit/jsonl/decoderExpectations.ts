@@ -149,6 +149,7 @@ export const EXPECTED: Record<string, Expect> = {
   'live/copilot/28-numbered-plan': DONE,
   // Never given a prompt: Copilot writes no log (saved empty).
   'live/copilot/30-folder-trust': IDLE,
+  'live/copilot/40-usage-two-turns': { final: 'completed', completed: 2 }, // two prompts, a view in the first
   'live/qwen/01-idle-start': IDLE,
   'live/qwen/02-plain-answer': HELD,
   'live/qwen/03-question-reply': HELD,
