@@ -69,15 +69,18 @@ export function duration(ms: number): string {
   return l10n.t('{0}h {1}m', h, m % 60);
 }
 
-/** "Claude Code · waiting for approval · 12s", "shell", or "shell · command not found: claude". */
-export function describe(s: TerminalState, now: number): string {
+/**
+ * "Claude Code · waiting for approval · 12s", "shell", or "shell · command not found: claude". `extra` goes before
+ * the time, where a narrow side bar still shows it ("Claude Code · completed · ⚠ ctx 93% · 11s").
+ */
+export function describe(s: TerminalState, now: number, extra = ''): string {
   if (!isAgent(s)) {
     if (s.state === 'exited') return LOOK.exited.label();
     // A mistyped or missing agent command leaves a shell: say why no agent is listed.
     const failed = Object.values(SHELL_FAILURES).find((f) => s.evidence.startsWith(`${f}:`));
     return failed ? `${agentName(NO_AGENT)} · ${s.evidence}` : agentName(NO_AGENT);
   }
-  return `${agentName(s.agent)} · ${stateLabel(s)} · ${duration(now - s.since)}`;
+  return `${agentName(s.agent)} · ${stateLabel(s)}${extra ? ` · ${extra}` : ''} · ${duration(now - s.since)}`;
 }
 
 /** Where a word came from, as a user reads it (the raw source names stay in the log and the history). */

@@ -198,7 +198,7 @@ function terminalRow(t: TerminalState, now: number, usage: UsageFigures | undefi
   return {
     key: `terminal:${t.id}`,
     label: t.name,
-    description: badge ? `${describe(t, now)} · ${badge}` : describe(t, now),
+    description: describe(t, now, badge),
     icon: stateIcon(t),
     tooltip: usage ? `${tooltipMarkdown(t, now)}\n\n${usageMarkdown(usage, thresholds)}` : tooltipMarkdown(t, now),
     contextValue: isAgent(t) ? `agent.${t.state}` : 'shell',

@@ -90,10 +90,15 @@ export function turnLine(f: UsageFigures): string {
   return l10n.t(
     'Turns: {0}, the last took {1}, {2} on average; tokens per turn {3}',
     f.turns,
-    duration(last ?? 0),
-    duration(mean),
+    took(last ?? 0),
+    took(mean),
     sparkline(f.turnTokens),
   );
+}
+
+/** A turn's wall time: tenths of a second under ten seconds (a quick reply is not "0s"), else as the views say it. */
+function took(ms: number): string {
+  return ms < 10_000 ? l10n.t('{0}s', (Math.max(0, ms) / 1000).toFixed(1)) : duration(ms);
 }
 
 /** One line of plain text with every figure: the state history, the active terminal's status-bar tooltip. */

@@ -1,6 +1,24 @@
 import { userMachine, type UserMachine } from './agents';
 import { sleep, Workbench } from './workbench';
 
+/** Drags the edge of an element (a sash: a view's size) by `by` pixels, as a user's mouse does. */
+async function drag(
+  wb: Workbench,
+  selector: string,
+  from: (b: { x: number; y: number; width: number; height: number }) => [number, number],
+  by: [number, number],
+): Promise<void> {
+  const box = await wb.page.locator(selector).first().boundingBox();
+  if (!box) return;
+  const [x, y] = from(box);
+  await wb.page.mouse.move(x, y);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move(x + by[0] / 2, y + by[1] / 2, { steps: 5 });
+  await wb.page.mouse.move(x + by[0], y + by[1], { steps: 5 });
+  await wb.page.mouse.up();
+  await sleep(300);
+}
+
 /**
  * What a session spends, as a user meets it: the real Claude Code against its mock, whose responses report a prompt
  * near the model's context window. The row warns, and Session Details (opened from its collapsed header, as a user
@@ -47,6 +65,10 @@ describe('usage: a session near its context limit, on its row and in Session Det
       10_000,
     );
     await wb.waitRow('the reply’s first line', (r) => /Refactored the parser into three modules\./.test(r.aria), 10_000);
+    // For the README's picture: a wider side bar, Session Details taller, the install toasts gone.
+    await wb.clearToasts();
+    await drag(wb, '.part.sidebar', (b) => [b.x + b.width - 1, b.y + b.height / 2], [240, 0]);
+    await drag(wb, '.part.sidebar .pane-header:has-text("Session Details")', (b) => [b.x + b.width / 2, b.y - 1], [0, -300]);
     await wb.screenshot('usage-row-and-details');
   });
 });

@@ -45,13 +45,14 @@ function input(f: UsageFigures | undefined, thresholds = DEFAULT_THRESHOLDS): Vi
 describe('usage in the views', () => {
   it('puts the context fill on the row from 70%, and a warning sign from 90%', () => {
     const row = (f: UsageFigures) => treeRows(input(f)).find((r) => r.terminalId === 'T')!;
-    assert.match(row(figs()).description, / · ctx 72%$/);
+    assert.match(row(figs()).description, /^Codex · working · ctx 72% · 1s$/);
     assert.doesNotMatch(row(figs({ contextUsed: 100_000, contextFill: 0.387 })).description, /ctx/);
-    assert.match(row(figs({ contextFill: 0.93 })).description, / · ⚠ ctx 93%$/);
+    assert.match(row(figs({ contextFill: 0.93 })).description, / · ⚠ ctx 93% · 1s$/);
     assert.match(row(figs()).tooltip!, /Context: 186k of 258\.4k tokens \(72%\)/);
     assert.match(row(figs()).tooltip!, /Cost: \$0\.42 \(estimated from list prices of 2026-12-06\)/);
     assert.match(row(figs()).tooltip!, /Last reply: README\\\.md has 3 lines/);
     assert.match(row(figs()).tooltip!, /tokens per turn ▁█▄/);
+    assert.match(row(figs({ turnMs: [65_000, 800] })).tooltip!, /the last took 0\.8s, 32s on average/);
   });
 
   it('warns of a budget passed, each kind once by name', () => {
@@ -75,7 +76,7 @@ describe('usage in the views', () => {
         'Tokens: 40k in · 1.23k out · 8k cache read · 0 cache write',
         'Cost: $0.42 (estimated from list prices of 2026-12-06)',
         'README.md has 3 lines.',
-        'Turns: 2, the last took 4s, 3s on average; tokens per turn ▁█▄',
+        'Turns: 2, the last took 4.0s, 3.0s on average; tokens per turn ▁█▄',
       ],
     );
     assert.strictEqual(detailRows(input(undefined))[0].key, 'usage:none');
