@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { createOpenCodeDecoder, decoderFor, type LineLogAgent, type LogEvent, type OpenCodeRows } from '../jsonl';
 import type { UsageBook } from '../usage/book';
+import { UsageFeed } from './usageFeed';
 
 /** A session log given to a replay: what it holds and what it says, in the log's own time. */
 export interface DecodedLog {
@@ -26,9 +27,16 @@ export class LogFileError extends Error {}
  * harness stores them (`storage.json`: `{db, session, message, part}`; Kilo's, `kilo-storage.json`, are told apart by
  * their `db`, a kilo*.db).
  */
-export function decodeLogFile(file: string, text: string, usage?: UsageBook): DecodedLog {
+export function decodeLogFile(file: string, text: string, book?: UsageBook): DecodedLog {
+  const feed = book && new UsageFeed(book);
+  const log = decodeAny(file, text, book, feed);
+  feed?.end();
+  return log;
+}
+
+function decodeAny(file: string, text: string, book: UsageBook | undefined, feed: UsageFeed | undefined): DecodedLog {
   const trimmed = text.trimStart();
-  if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed, usage);
+  if (looksLikeRowsDump(trimmed)) return decodeRows(file, trimmed, book, feed);
   const lines = text.split('\n');
   const agent = sniffLineAgent(lines);
   if (!agent)
@@ -38,9 +46,9 @@ export function decodeLogFile(file: string, text: string, usage?: UsageBook): De
         file,
       ),
     );
-  const dec = decoderFor(agent, undefined, file, usage);
+  const dec = decoderFor(agent, undefined, file, book);
   const events: LogEvent[] = [];
-  for (const l of lines) if (l.trim() !== '') told(events, dec.line(l.replace(/\r$/, '')), usage);
+  for (const l of lines) if (l.trim() !== '') told(events, dec.line(l.replace(/\r$/, '')), feed);
   return { file, kind: LINE_LOG_KIND[agent], events, problems: dec.problems.total };
 }
 
@@ -48,10 +56,10 @@ export function decodeLogFile(file: string, text: string, usage?: UsageBook): De
  * Each decoded event, and the usage book hears of each turn as the extension's log sources tell it: right after
  * the records that came before it, so a turn's tokens are the ones its own lines added.
  */
-function told(events: LogEvent[], decoded: LogEvent[], usage: UsageBook | undefined): void {
+function told(events: LogEvent[], decoded: LogEvent[], feed: UsageFeed | undefined): void {
   for (const e of decoded) {
     events.push(e);
-    usage?.event(e);
+    feed?.event(e);
   }
 }
 
@@ -94,7 +102,7 @@ function looksLikeRowsDump(text: string): boolean {
  * A dump holds each row as it ended up; fed in the order the rows were created (sessions first), the
  * decoder sees a turn start when its user message appears and its end when the reply's row does.
  */
-function decodeRows(file: string, text: string, usage?: UsageBook): DecodedLog {
+function decodeRows(file: string, text: string, book: UsageBook | undefined, feed: UsageFeed | undefined): DecodedLog {
   const o = JSON.parse(text) as Record<string, unknown>;
   if (o.part !== undefined && !Array.isArray(o.part))
     throw new LogFileError(
@@ -103,7 +111,7 @@ function decodeRows(file: string, text: string, usage?: UsageBook): DecodedLog {
   const dec = createOpenCodeDecoder(
     undefined,
     typeof o.db === 'string' && /(^|[/\\])kilo[^/\\]*\.db$/.test(o.db) ? 'kilocode' : 'opencode',
-    usage,
+    book,
   );
   // A row that is not an object is a broken dump line: counted as a problem, not fed to the decoder.
   let skipped = 0;
@@ -114,7 +122,7 @@ function decodeRows(file: string, text: string, usage?: UsageBook): DecodedLog {
       return ok;
     });
   const events: LogEvent[] = [];
-  told(events, dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] }), usage);
+  told(events, dec.rows({ session: objects(o.session) as unknown as OpenCodeRows['session'], message: [], part: [] }), feed);
   type Row = { table: 'message' | 'part'; row: { time_created: number } };
   const rows: Row[] = [
     ...objects(o.message).map((row) => ({ table: 'message' as const, row })),
@@ -130,7 +138,7 @@ function decodeRows(file: string, text: string, usage?: UsageBook): DecodedLog {
           ? { session: [], message: [r.row as OpenCodeRows['message'][number]], part: [] }
           : { session: [], message: [], part: [r.row as OpenCodeRows['part'][number]] },
       ),
-      usage,
+      feed,
     );
   return { file, kind: 'opencode rows', events, problems: dec.problems.total + skipped };
 }

@@ -37,6 +37,8 @@ export interface SessionUsage {
   updatedAt: number;
   /** The turn in progress: when it started and the session's token total then. */
   open?: { at: number; tokensAtStart: number };
+  /** The token total when the last turn ended. */
+  endedAt?: number;
   /** Recent calls by id, so a rewritten call replaces its earlier figures. */
   readonly recent: Map<string, CallUsage & { model?: string }>;
 }
@@ -80,14 +82,22 @@ export class UsageBook implements UsageSink {
   event(e: LogEvent): void {
     if (e.state === 'working' && !e.prompt) return;
     const s = this.session(e.agent, e.sessionId, e.at);
+    const total = totalTokens(s.tokens);
     if (e.state === 'working') {
-      s.open = { at: e.at, tokensAtStart: totalTokens(s.tokens) };
+      s.open = { at: e.at, tokensAtStart: total };
     } else if (s.open) {
       s.turns++;
-      keep(s.turnTokens, totalTokens(s.tokens) - s.open.tokensAtStart);
+      keep(s.turnTokens, total - s.open.tokensAtStart);
       keep(s.turnMs, Math.max(0, e.at - s.open.at));
       s.open = undefined;
-    } else return; // a second end for the same turn (a failure after its completion) is not a turn
+      s.endedAt = total;
+    } else if (total > (s.endedAt ?? 0)) {
+      // A log that tells ends only (Continue's file has no prompt record): a turn of the tokens since the last end,
+      // of unknown length.
+      s.turns++;
+      keep(s.turnTokens, total - (s.endedAt ?? 0));
+      s.endedAt = total;
+    } else return; // a second end for the same turn (a failure after its completion) added nothing: not a turn
     this.changed.fire(s);
   }
 

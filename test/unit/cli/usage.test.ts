@@ -20,8 +20,8 @@ const LOGS: Record<string, string> = {
   qwen: 'qwen-session.jsonl',
   opencode: 'storage.json',
   kilocode: 'kilo-storage.json',
-  droid: 'droid-session.jsonl',
   copilot: 'copilot-events.jsonl',
+  // droid's session log carries no tokens (they go to a settings file beside it, which Agent Lens does not read).
 };
 
 function usageRecordings(): { agent: string; dir: string; log: string }[] {

@@ -55,6 +55,20 @@ describe('usage book', () => {
     assert.deepStrictEqual(s.turnMs, [2000, 500]);
   });
 
+  it("counts a turn from its end alone when the log has no prompt record (Continue's), but not an end that added nothing", () => {
+    const b = new UsageBook();
+    const call = (id: string, n: number) => b.usage({ agent: 'claude-code', sessionId: 's1', at: 1, call: { id, tokens: T(n, 0) } });
+    call('a', 100);
+    b.event(ev('completed', 10));
+    b.event(ev('failed', 11)); // the same turn's second word: nothing new since
+    call('b', 50);
+    b.event(ev('completed', 20));
+    const s = b.get('claude-code', 's1')!;
+    assert.strictEqual(s.turns, 2);
+    assert.deepStrictEqual(s.turnTokens, [100, 50]);
+    assert.deepStrictEqual(s.turnMs, [], 'no start, so no length');
+  });
+
   it('stays bounded: sessions, turns and remembered calls', () => {
     const b = new UsageBook();
     for (let i = 0; i < MAX_SESSIONS + 20; i++) b.usage({ agent: 'codex', sessionId: `s${i}`, at: i, totals: T(1, 1) });
