@@ -18,6 +18,7 @@ export class Emitter<T> {
   };
 
   fire(e: T): void {
+    if (this.listeners.length === 0) return; // a hot path (a record per log line) with nobody listening
     for (const l of [...this.listeners]) {
       try {
         l(e);

@@ -53,6 +53,8 @@ export function usageKey(agent: string, sessionId: string): string {
  */
 export class UsageBook implements UsageSink {
   private readonly sessions = new Map<string, SessionUsage>();
+  /** The session the last record was for (the most recent in `sessions`). */
+  private last: SessionUsage | undefined;
   private readonly changed = new Emitter<SessionUsage>();
   /** Fired after each record or turn that changed a session (the adapter coalesces repaints). */
   readonly onDidChange = this.changed.event;
@@ -106,6 +108,12 @@ export class UsageBook implements UsageSink {
   }
 
   private session(agent: AgentKind, sessionId: string, at: number): SessionUsage {
+    // Most records are the newest session's again (one log appended at a time): it is already the most recent.
+    const last = this.last;
+    if (last && last.sessionId === sessionId && last.agent === agent) {
+      if (at > last.updatedAt) last.updatedAt = at;
+      return last;
+    }
     const key = usageKey(agent, sessionId);
     let s = this.sessions.get(key);
     if (s)
@@ -114,6 +122,7 @@ export class UsageBook implements UsageSink {
     s.updatedAt = Math.max(s.updatedAt, at);
     this.sessions.set(key, s);
     if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    this.last = s;
     return s;
   }
 
@@ -139,9 +148,11 @@ export class UsageBook implements UsageSink {
   }
 
   private count(s: SessionUsage, t: Tokens, model: string | undefined, sign: number): void {
-    s.tokens = addTokens(s.tokens, t, sign);
+    addInto(s.tokens, t, sign);
     const m = model ?? '';
-    s.byModel.set(m, addTokens(s.byModel.get(m) ?? NO_TOKENS, t, sign));
+    const per = s.byModel.get(m);
+    if (per) addInto(per, t, sign);
+    else s.byModel.set(m, addTokens(NO_TOKENS, t, sign));
   }
 
   /** The agent's own running totals: what they add since the last ones is the current model's. */
@@ -170,6 +181,14 @@ function blank(agent: AgentKind, sessionId: string): SessionUsage {
     updatedAt: 0,
     recent: new Map(),
   };
+}
+
+/** `a += sign × b`, in place: a record's sums without a new object per record. */
+function addInto(a: Tokens, b: Tokens, sign: number): void {
+  a.input += sign * b.input;
+  a.output += sign * b.output;
+  a.cacheRead += sign * b.cacheRead;
+  a.cacheWrite += sign * b.cacheWrite;
 }
 
 function keep(list: number[], v: number): void {

@@ -25,7 +25,9 @@ export class UsageHost implements vscode.Disposable {
   readonly book = new UsageBook();
   private facts = new ModelFacts();
   private readonly warned = new Set<string>();
+  private readonly dirty = new Set<SessionUsage>();
   private readonly sub: { dispose(): void };
+  private disposed = false;
 
   constructor(
     private readonly store: AgentStore,
@@ -35,9 +37,11 @@ export class UsageHost implements vscode.Disposable {
     private readonly tell: (e: Extract<NotifyEvent, { kind: 'usage' }>) => void,
   ) {
     this.reconfigure();
+    // A log read in one go tells the book of many records: each session they changed is looked at once after.
     this.sub = this.book.onDidChange((s) => {
       onChange();
-      this.consider(s);
+      if (this.dirty.size === 0) queueMicrotask(() => this.considerDirty());
+      this.dirty.add(s);
     });
   }
 
@@ -79,12 +83,20 @@ export class UsageHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.sub.dispose();
     this.book.dispose();
   }
 
-  private consider(s: SessionUsage): void {
+  private considerDirty(): void {
+    const sessions = [...this.dirty];
+    this.dirty.clear();
+    if (this.disposed) return;
     const terminals = this.store.terminals();
+    for (const s of sessions) this.consider(s, terminals);
+  }
+
+  private consider(s: SessionUsage, terminals: readonly TerminalState[]): void {
     const t = terminals.find((x) => x.agent === s.agent && x.agentSessionId === s.sessionId);
     if (!t) return; // a session no terminal of this window shows runs elsewhere
     const warning = usageWarning(figures(s, this.facts), this.thresholds());
