@@ -71,6 +71,7 @@ const ADAPTERS_MAY_USE = [
   'views',
   'notify',
   'answer',
+  'usage',
 ];
 export const LAYERS = {
   common: [],
@@ -81,11 +82,12 @@ export const LAYERS = {
   formats: ['common', 'hooks'],
   store: ['common'],
   hub: ['common'],
-  sources: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'hub', 'store'],
-  replay: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'sources', 'store'],
+  usage: ['common', 'jsonl', 'hub'],
+  sources: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'hub', 'store', 'usage'],
+  replay: ['common', 'agents', 'detect', 'jsonl', 'hooks', 'formats', 'sources', 'store', 'usage'],
   handoff: ['common', 'hub', 'sources', 'store'],
   integrations: ['common', 'agents', 'detect', 'hooks', 'hub'],
-  views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations'],
+  views: ['common', 'agents', 'detect', 'store', 'handoff', 'integrations', 'usage'],
   notify: ['common', 'agents', 'store', 'views'],
   answer: ['common', 'agents', 'detect', 'hooks', 'hub', 'sources', 'store'],
   vscode: ADAPTERS_MAY_USE,

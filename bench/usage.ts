@@ -11,7 +11,7 @@ import { LineSplitter } from '../src/jsonl/lines';
 import { logEventToObservation } from '../src/sources/logs/logSources';
 import { AgentStore } from '../src/store/store';
 import { UsageBook } from '../src/usage/book';
-import { totalTokens } from '../src/usage/types';
+import { totalTokens } from '../src/common/usage';
 
 const MB = 1024 * 1024;
 const TARGET = 100 * MB;

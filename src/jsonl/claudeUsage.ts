@@ -1,4 +1,4 @@
-import { addTokens, count, NO_TOKENS, type Tokens, type UsageRecord, type UsageSink } from '../usage/types';
+import { addTokens, count, NO_TOKENS, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
 import { epochMs } from './common';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UsageSink } from '../usage/types';
+import type { UsageSink } from '../common/usage';
 import { CodexUsage, codexUsageLine } from './codexUsage';
 import { epochMs, evidence, mustParse, parseObject, words, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';

@@ -1,4 +1,4 @@
-import { count, type Tokens, type UsageRecord, type UsageSink } from '../usage/types';
+import { count, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
 import { epochMs } from './common';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UsageSink } from '../usage/types';
+import type { UsageSink } from '../common/usage';
 import { evidence, zodDetail } from './common';
 import { continueUsage, SessionUsage } from './continueUsage';
 import { type LogEvent, ProblemCounter } from './types';

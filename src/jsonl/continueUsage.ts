@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, type Tokens, totalTokens, type UsageRecord } from '../usage/types';
+import { count, type Tokens, totalTokens, type UsageRecord } from '../common/usage';
 
 /**
  * What Continue CLI 1.5.47's session file says a session spends, for the usage book. Read from its bundled

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { z } from 'zod';
-import type { UsageSink } from '../usage/types';
+import type { UsageSink } from '../common/usage';
 import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
 import { CopilotUsage } from './copilotUsage';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';

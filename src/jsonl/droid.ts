@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UsageSink } from '../usage/types';
+import type { UsageSink } from '../common/usage';
 import { checkedEntry, decodeLine, epochMs, evidence, words } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 

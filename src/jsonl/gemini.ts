@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, type Tokens, type UsageRecord, type UsageSink } from '../usage/types';
+import { count, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
 import { checkedEntry, decodeLine, epochMs, evidence, zodDetail } from './common';
 import { type LineDecoder, type LogEvent, ProblemCounter } from './types';
 

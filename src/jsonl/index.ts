@@ -6,7 +6,7 @@ import { createCopilotDecoder } from './copilot';
 import { createGeminiDecoder } from './gemini';
 import { createQwenDecoder } from './qwen';
 import type { LineDecoder } from './types';
-import type { UsageSink } from '../usage/types';
+import type { UsageSink } from '../common/usage';
 import { createContinueDecoder, type SnapshotDecoder } from './continue';
 
 export { createOpenCodeDecoder } from './opencode';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenCodeFamily } from '../agents/opencode/family';
-import { count, type UsageRecord, type UsageSink } from '../usage/types';
+import { count, type UsageRecord, type UsageSink } from '../common/usage';
 
 /**
  * What OpenCode's (and Kilo's) rows say a session spends, for the usage book. Read from OpenCode 1.18.33's bundled

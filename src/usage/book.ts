@@ -1,7 +1,7 @@
 import type { AgentKind } from '../common/agents';
 import { Emitter } from '../common/emitter';
 import type { LogEvent } from '../jsonl/types';
-import { addTokens, type CallUsage, NO_TOKENS, type Tokens, totalTokens, type UsageRecord, type UsageSink } from './types';
+import { addTokens, type CallUsage, NO_TOKENS, type Tokens, totalTokens, type UsageRecord, type UsageSink } from '../common/usage';
 
 /** Sessions kept; the least recently active drop off first (a long-lived window sees hundreds of sessions). */
 export const MAX_SESSIONS = 500;

@@ -1,6 +1,6 @@
 import type { SessionUsage } from './book';
 import { MODEL_TABLE, type ModelRow, type Price, PRICES_CHECKED } from './modelTable';
-import { type Tokens, totalTokens } from './types';
+import { type Tokens, totalTokens } from '../common/usage';
 
 /** One session's figures as every view shows them (tree row, tooltip, details, status --json, the API). */
 export interface UsageFigures {

@@ -9,7 +9,7 @@ import { TurnEnds } from './turnEnds';
 import type { Provenance } from '../../store/observation';
 import { type Logger } from '../../common/log';
 import type { UsageBook } from '../../usage/book';
-import type { UsageSink } from '../../usage/types';
+import type { UsageSink } from '../../common/usage';
 
 /**
  * Where the agents keep their session logs, per agent: configuration folders for JSON-lines logs and for

@@ -3,7 +3,7 @@ import { MAX_SESSIONS, TURNS_KEPT, UsageBook } from '../../../src/usage/book';
 import { figures, ModelFacts, priced } from '../../../src/usage/figures';
 import { priceOverrides } from '../../../src/usage/overrides';
 import type { LogEvent } from '../../../src/jsonl/types';
-import type { Tokens } from '../../../src/usage/types';
+import type { Tokens } from '../../../src/common/usage';
 
 const T = (input: number, output: number, cacheRead = 0, cacheWrite = 0): Tokens => ({ input, output, cacheRead, cacheWrite });
 const ev = (state: LogEvent['state'], at: number, prompt = false): LogEvent => ({

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { decoderFor, type LogEvent } from '../../../src/jsonl';
 import { claudeMustParse } from '../../../src/jsonl/claude';
 import { type SessionUsage, UsageBook } from '../../../src/usage/book';
-import { type Tokens, NO_TOKENS, addTokens } from '../../../src/usage/types';
+import { type Tokens, NO_TOKENS, addTokens } from '../../../src/common/usage';
 import { FIXTURES, ROOT } from '../helpers';
 
 /**

@@ -6,7 +6,7 @@ import { codexMustParse } from '../../../src/jsonl/codex';
 import { CODEX_CONTEXT_BASELINE } from '../../../src/jsonl/codexUsage';
 import { type SessionUsage, UsageBook } from '../../../src/usage/book';
 import { contextFill } from '../../../src/usage/figures';
-import { type Tokens, NO_TOKENS, addTokens } from '../../../src/usage/types';
+import { type Tokens, NO_TOKENS, addTokens } from '../../../src/common/usage';
 import { FIXTURES, ROOT } from '../helpers';
 
 /**

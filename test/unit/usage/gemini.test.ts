@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createGeminiDecoder } from '../../../src/jsonl/gemini';
 import { UsageBook } from '../../../src/usage/book';
-import { totalTokens } from '../../../src/usage/types';
+import { totalTokens } from '../../../src/common/usage';
 import { decodeUsage, jsonLines, mockUsage, sessionLogs } from './geminiQwenLogs';
 
 /**

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { createQwenDecoder } from '../../../src/jsonl/qwen';
 import { UsageBook } from '../../../src/usage/book';
-import { totalTokens } from '../../../src/usage/types';
+import { totalTokens } from '../../../src/common/usage';
 import { decodeUsage, jsonLines, mockUsage, sessionLogs } from './geminiQwenLogs';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentKind } from '../common/agents';
+import type { AgentKind } from './agents';
 
 /**
  * What the agents' own session logs say a session spends: tokens per model call, the context window's fill and,
