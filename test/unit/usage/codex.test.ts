@@ -112,7 +112,8 @@ const get = (key: string) => {
 
 describe('usage: Codex rollouts', () => {
   it('finds the rollouts, the new recording among them', () => {
-    assert.ok(ALL.length >= 20, `${ALL.length} rollouts`);
+    // ../shared/recordings is beside a developer's checkout, not in a clean clone: the live ones are always here.
+    assert.ok(ALL.filter((f) => f.key.startsWith('live/')).length >= 19, `${ALL.length} rollouts`);
     get('live/40-usage-two-turns');
   });
 
@@ -157,7 +158,8 @@ describe('usage: Codex rollouts', () => {
   });
 
   it('a turn aborted before any response has no usage (info null)', () => {
-    for (const key of ['live/08-esc-interrupt', 'live/29-quit-while-working', 'shared/07-interrupt-esc']) {
+    const shared = fs.existsSync(ROOTS.shared) ? ['shared/07-interrupt-esc'] : [];
+    for (const key of ['live/08-esc-interrupt', 'live/29-quit-while-working', ...shared]) {
       const s = decode(get(key)).s!;
       assert.deepStrictEqual(s.tokens, NO_TOKENS, key);
       assert.strictEqual(s.contextUsed, undefined, key);
