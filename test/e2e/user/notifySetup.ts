@@ -6,6 +6,7 @@
  */
 import type { Seen } from '../../unit/notify/loopback';
 import { waitUntil, type Workbench } from './workbench';
+import { NOTIFY_EVENTS } from '../../../src/notify/config';
 
 export interface QuickItem {
   /** The row's accessible label (the item's label, then its description and detail). */
@@ -50,7 +51,11 @@ export async function addNtfyChannel(wb: Workbench, topicUrl: string, seen: Seen
   await wb.answerQuickInput(topicUrl);
   await wb.waitQuickInput('the optional token box', (q) => q.visible && /ntfy access token/.test(q.title));
   await wb.answerQuickInput('');
-  await wb.waitQuickInput('the events list', (q) => q.visible && /Notify this channel of/.test(q.title) && q.items.length === 4);
+  // One item per kind of event a channel may be told of (wait, long turns, replies, usage).
+  await wb.waitQuickInput(
+    'the events list',
+    (q) => q.visible && /Notify this channel of/.test(q.title) && q.items.length === NOTIFY_EVENTS.length,
+  );
   const events = await quickItems(wb);
   const ticked = events.filter((e) => e.checked).map((e) => e.aria);
   if (ticked.length !== 1 || !ticked[0].startsWith(ONLY))
