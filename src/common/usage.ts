@@ -72,6 +72,16 @@ export function addTokens(a: Tokens, b: Tokens, sign = 1): Tokens {
   };
 }
 
+/**
+ * A provider's count whose input includes what the cache gave and wrote (OpenAI's, Copilot CLI's) as the four
+ * prices: fresh input is what neither the cache gave nor wrote.
+ */
+export function fromInclusiveInput(input: unknown, output: unknown, cacheRead: unknown, cacheWrite: unknown): Tokens {
+  const read = count(cacheRead);
+  const write = count(cacheWrite);
+  return { input: Math.max(0, count(input) - read - write), output: count(output), cacheRead: read, cacheWrite: write };
+}
+
 export function totalTokens(t: Tokens): number {
   return t.input + t.output + t.cacheRead + t.cacheWrite;
 }

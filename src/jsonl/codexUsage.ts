@@ -1,4 +1,4 @@
-import { count, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
+import { count, fromInclusiveInput, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
 import { epochMs } from './common';
 
 /**
@@ -89,14 +89,7 @@ export class CodexUsage {
 
 /** A Codex `TokenUsage` as the book's four prices: fresh input is what neither the cache gave nor wrote. */
 export function codexTokens(u: Record<string, unknown>): Tokens {
-  const cacheRead = count(u.cached_input_tokens);
-  const cacheWrite = count(u.cache_write_input_tokens);
-  return {
-    input: Math.max(0, count(u.input_tokens) - cacheRead - cacheWrite),
-    output: count(u.output_tokens),
-    cacheRead,
-    cacheWrite,
-  };
+  return fromInclusiveInput(u.input_tokens, u.output_tokens, u.cached_input_tokens, u.cache_write_input_tokens);
 }
 
 /** codex-rs `tokens_in_context_window`: the response's `total_tokens` (input + output when a log lacks it). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
+import { count, fromInclusiveInput, type Tokens, type UsageRecord, type UsageSink } from '../common/usage';
 import { epochMs } from './common';
 import type { LogEvent } from './types';
 
@@ -99,12 +99,5 @@ export class CopilotUsage {
 }
 
 function callTokens(u: z.infer<typeof Usage>): Tokens {
-  const cacheRead = count(u.cacheReadTokens);
-  const cacheWrite = count(u.cacheWriteTokens);
-  return {
-    input: Math.max(0, count(u.inputTokens) - cacheRead - cacheWrite),
-    output: count(u.outputTokens),
-    cacheRead,
-    cacheWrite,
-  };
+  return fromInclusiveInput(u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
 }
