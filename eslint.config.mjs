@@ -169,6 +169,21 @@ export default tseslint.config(
     files: VSCODE_ALLOWED,
     rules: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': ['error', ...UI_SYNTAX, ...SHELL_SYNTAX] },
   },
+  {
+    // One seam picks the platform, so the unit suite can run as macOS and as Windows (test/platform/force.cjs).
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/platform.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'platform',
+          message: 'Use hostPlatform() from src/common/platform.ts: the unit suite forces it per platform.',
+        },
+      ],
+    },
+  },
   ...Object.keys(LAYERS).map(layerRule),
   {
     // The e2e suite drives VS Code itself; the UI module is the one place the sinks are called.

@@ -1,3 +1,4 @@
+import { hostPlatform } from './platform';
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -86,7 +87,7 @@ export function unsafeDirReason(dir: string): string | undefined {
     return `${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
   }
   if (!st.isDirectory()) return `${dir} is not a folder${st.isSymbolicLink() ? ' (a symlink)' : ''}`;
-  if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined;
+  if (hostPlatform() === 'win32' || typeof process.getuid !== 'function') return undefined;
   if (st.uid !== process.getuid()) return `${dir} belongs to uid ${st.uid}, not to this user (uid ${process.getuid()})`;
   if (st.mode & 0o022) return `${dir} is writable by its group or by others (mode ${(st.mode & 0o777).toString(8)}): run chmod go-w on it`;
   return undefined;

@@ -1,3 +1,4 @@
+import { hostPlatform } from '../common/platform';
 import * as fs from 'fs';
 import type * as net from 'net';
 import * as path from 'path';
@@ -107,7 +108,7 @@ export class ConnectionGuard {
     private readonly ownUid: number | undefined = process.getuid?.(),
     private readonly proc = '/proc',
   ) {
-    this.kernel = process.platform === 'linux' && fs.existsSync(path.join(proc, 'net', 'tcp'));
+    this.kernel = hostPlatform() === 'linux' && fs.existsSync(path.join(proc, 'net', 'tcp'));
   }
 
   accept(socket: net.Socket): void {

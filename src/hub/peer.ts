@@ -1,3 +1,4 @@
+import { hostPlatform } from '../common/platform';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ConnectionFacts } from './connections';
@@ -182,7 +183,7 @@ export class PeerFinder {
 
   constructor(
     private readonly proc = '/proc',
-    private readonly platform: NodeJS.Platform = process.platform,
+    private readonly platform: NodeJS.Platform = hostPlatform(),
   ) {}
 
   identify(conn: ConnectionFacts, claim: Claim): PeerVerdict {

@@ -1,3 +1,4 @@
+import { hostPlatform } from '../common/platform';
 import { type ChildProcess, execFile, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -59,7 +60,7 @@ export function commandSender(ch: Extract<Channel, { kind: 'command' }>, o: Send
 
 /** The operating system's own notification (./desktop.ts), with this machine's programs. */
 export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: SenderOptions): Send {
-  const platform = o.platform ?? process.platform;
+  const platform = o.platform ?? hostPlatform();
   const env = o.env ?? process.env;
   const has = (p: string) => onPath(p, env);
   const clicks = new Set<ChildProcess>();

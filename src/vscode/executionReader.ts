@@ -1,3 +1,4 @@
+import { hostPlatform } from '../common/platform';
 import * as vscode from 'vscode';
 import { sleep } from '../common/poll';
 import { printable } from '../common/printable';
@@ -65,7 +66,7 @@ export class ExecutionReader {
  * command line started (`cd app && claude` starts one folder up), so ask the agent process itself.
  */
 async function followAgentCwd(t: vscode.Terminal, session: TerminalSession, d: ExecutionReaderDeps): Promise<void> {
-  if (process.platform !== 'linux') return;
+  if (hostPlatform() !== 'linux') return;
   for (const ms of [1500, 4000, 10_000]) {
     await sleep(ms);
     if (!session.reading) return;

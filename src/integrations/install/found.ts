@@ -3,6 +3,7 @@
  * its commands (from its signature, the one list of what names an agent) is an executable on PATH, or when
  * the folder its hook file lives in exists (the agent has run here and made its config folder).
  */
+import { hostPlatform } from '../../common/platform';
 import * as fs from 'fs';
 import * as path from 'path';
 import { SIGNATURES } from '../../detect/signatures';
@@ -38,7 +39,7 @@ export function agentFound(
   agent: AgentKind,
   hookFile: string,
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = hostPlatform(),
 ): Found {
   const sig = SIGNATURES.find((s) => s.agent === agent);
   for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: `${cmd} on PATH` };

@@ -1,3 +1,4 @@
+import { hostPlatform } from '../../common/platform';
 import * as fs from 'fs';
 import { agentFromProcess } from '../../detect/commandLine';
 import { parseProcStat } from './processTree';
@@ -27,7 +28,7 @@ export class AgentCensus {
 
   constructor(
     private readonly procRoot = '/proc',
-    private readonly platform: NodeJS.Platform = process.platform,
+    private readonly platform: NodeJS.Platform = hostPlatform(),
   ) {}
 
   count(agent: AgentKind, cwd: string): number | undefined {

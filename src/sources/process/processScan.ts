@@ -1,3 +1,4 @@
+import { hostPlatform } from '../../common/platform';
 import { promises as fsp } from 'fs';
 import type { AgentKind } from '../../common/agents';
 import type { Logger } from '../../common/log';
@@ -100,6 +101,6 @@ export async function agentUnder(shellPid: number): Promise<FoundAgent | undefin
 
 /** The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. */
 async function agentCwd(pid: number): Promise<string | undefined> {
-  if (process.platform !== 'linux') return undefined;
+  if (hostPlatform() !== 'linux') return undefined;
   return fsp.readlink(`/proc/${pid}/cwd`).catch(() => undefined);
 }

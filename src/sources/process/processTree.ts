@@ -1,3 +1,4 @@
+import { hostPlatform } from '../../common/platform';
 import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
 import { agentFromProcess } from '../../detect/commandLine';
@@ -121,7 +122,7 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
  * One process's own name and arguments (Linux /proc, `ps` on macOS and BSD; undefined on Windows or when it is
  * gone): a tmux pane's process may be the agent itself, and a terminal's foreground may be its own shell.
  */
-export async function processInfo(pid: number, platform: NodeJS.Platform = process.platform): Promise<ProcInfo | undefined> {
+export async function processInfo(pid: number, platform: NodeJS.Platform = hostPlatform()): Promise<ProcInfo | undefined> {
   if (platform === 'linux') return linuxInfo(pid, 0);
   if (platform === 'win32') return undefined;
   return parsePs(await runAnyway('ps', ['-o', 'pid=,ppid=,comm=,args=', '-p', String(pid)])).find((p) => p.pid === pid);
@@ -165,7 +166,7 @@ function run(cmd: string, args: string[]): Promise<string> {
 }
 
 /** The processes below a terminal's shell, on Linux (/proc), macOS (ps) and Windows (CIM via PowerShell). */
-export async function processesUnder(root: number, platform: NodeJS.Platform = process.platform, limit = 256): Promise<ProcInfo[]> {
+export async function processesUnder(root: number, platform: NodeJS.Platform = hostPlatform(), limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
   if (platform === 'win32') {
     const json = await run('powershell.exe', [
@@ -186,7 +187,7 @@ export async function processesUnder(root: number, platform: NodeJS.Platform = p
  */
 export async function ttySize(
   shellPid: number,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = hostPlatform(),
 ): Promise<{ cols: number; rows: number } | undefined> {
   try {
     let tty: string | undefined;
@@ -271,7 +272,7 @@ function runAnyway(cmd: string, args: string[]): Promise<string> {
  * The job fields of some processes: /proc on Linux, one `ps` elsewhere; a process that is gone is left out.
  * Undefined on Windows, whose consoles have no process groups to read.
  */
-export async function readJobs(pids: readonly number[], platform: NodeJS.Platform = process.platform): Promise<TtyJob[] | undefined> {
+export async function readJobs(pids: readonly number[], platform: NodeJS.Platform = hostPlatform()): Promise<TtyJob[] | undefined> {
   if (platform === 'win32') return undefined;
   if (platform === 'linux') {
     const jobs = await Promise.all(pids.map((p) => fsp.readFile(`/proc/${p}/stat`, 'utf8').then(parseProcJob, () => undefined)));
@@ -281,7 +282,7 @@ export async function readJobs(pids: readonly number[], platform: NodeJS.Platfor
 }
 
 /** Whether `agent` is in the foreground of `root`'s terminal (see foregroundFrom); 'unknown' on Windows while it runs. */
-export async function foregroundOf(root: number, agent: number, platform: NodeJS.Platform = process.platform): Promise<Foreground> {
+export async function foregroundOf(root: number, agent: number, platform: NodeJS.Platform = hostPlatform()): Promise<Foreground> {
   const jobs = await readJobs([root, agent], platform);
   if (!jobs) return pidAlive(root) && pidAlive(agent) ? 'unknown' : 'gone';
   return foregroundFrom(
@@ -297,7 +298,7 @@ export async function foregroundOf(root: number, agent: number, platform: NodeJS
  */
 export async function ttyHolder(
   root: number,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = hostPlatform(),
 ): Promise<{ tpgid: number; leader?: ProcInfo } | undefined> {
   const jobs = await readJobs([root], platform);
   if (!jobs) return undefined;
