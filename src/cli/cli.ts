@@ -6,41 +6,11 @@ import { replayFused } from '../replay/fused';
 import { HookFileError, hookReports, parseHookFile } from '../formats/hookFile';
 import { decodeLogFile, LogFileError } from '../replay/logFiles';
 import { replayCast } from '../replay/replay';
-import { HANDOFF_USAGE, handoffCommand } from './cliHandoff';
+import { handoffCommand } from './cliHandoff';
+import { asksHelp, USAGE, VERB_USAGE } from './usage';
 import { jsonLine, printable } from '../common/printable';
 import { UsageBook } from '../usage/book';
 import { figures, ModelFacts, usageJson } from '../usage/figures';
-
-const USAGE = `usage: agent-lens replay FILE.cast [--command-line "CMD"] [--cols N --rows N] [--screen]
-                          [--log FILE [--log FILE …]] [--hooks FILE [--hooks FILE …]] [--t0 EPOCH_SECONDS]
-       agent-lens replay --log FILE [--log FILE …] --usage
-
-Replays an asciinema v2/v3 recording through the Agent Lens detector and prints one JSON object per
-line on every change of agent or state:
-  {"t": 12.345, "agent": "claude-code", "state": "waiting", "source": "pty-scrape", "evidence": "..."}
-
-  --command-line CMD  the shell-integration command line that started the program (e.g. "claude")
-  --cols N --rows N   terminal size (default: the recording's)
-  --screen            print the final rendered screen after the states
-  --log FILE          the agent's session log for this recording (Claude Code transcript .jsonl, Codex
-                      rollout .jsonl, Gemini CLI or Qwen Code chat log .jsonl, Copilot CLI events.jsonl,
-                      or an OpenCode rows dump .json); fed through the same store and
-                      arbitration as the extension, so the lines show the shown state and its source
-  --hooks FILE        hook payloads recorded for this recording, one JSON object a line:
-                        {"t": SECONDS, "agent": "claude-code", "payload": {…}}   (t on the cast's clock)
-                        {"at_ms": EPOCH_MS, "agent": "codex", "payload": {…}}    (placed by --t0)
-                      agent: claude-code, codex, opencode, hermes, gemini, qwen or copilot; payload: the hook's stdin
-                      JSON, OpenCode's bus event {type, properties} or Hermes's {hook, …}; read by the
-                      extension's hook mapping and source (source "hook"), in time order with the rest
-  --t0 SECONDS        wall-clock time (epoch seconds, fractions allowed) of the cast's t = 0, to place
-                      the logs' records and "at_ms" hooks on the cast's clock (default: the header's
-                      "timestamp")
-  --usage             no recording: read the --log files and print one JSON object per agent session in
-                      them, what it spent: {"session", "agent", "model", "turns", "tokens": {"input",
-                      "output", "cacheRead", "cacheWrite"}, "contextUsed", "contextWindow", "cost",
-                      "costSource": "log"|"estimated"|null, "pricesChecked", "partial"}
-
-${HANDOFF_USAGE}`;
 
 /** A usage or input problem: one line on stderr, exit 2, no stack trace. */
 class UsageError extends Error {}
@@ -174,6 +144,13 @@ const HANDOFF_COMMANDS = new Set(['serve', 'task', 'dispatch', 'status', 'notify
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
   try {
     const [cmd, ...rest] = argv;
+    const verbHelp = cmd === 'help' ? rest[0] : cmd !== undefined && asksHelp(rest) ? cmd : undefined;
+    if (verbHelp !== undefined) {
+      const text = Object.hasOwn(VERB_USAGE, verbHelp) ? VERB_USAGE[verbHelp] : undefined;
+      if (!text) throw new UsageError(`no command "${verbHelp}" (the commands: ${Object.keys(VERB_USAGE).join(', ')})`);
+      out(text);
+      return 0;
+    }
     if (cmd !== undefined && HANDOFF_COMMANDS.has(cmd)) return handoffCommand(cmd, rest, out, err);
     if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
       out(USAGE);

@@ -15,31 +15,6 @@ import { logTo } from '../common/log';
 /** A usage or input problem: one line on stderr, exit 2. */
 export class HandoffUsageError extends Error {}
 
-export const HANDOFF_USAGE = `       agent-lens serve --root DIR [--team FILE] [--port N] [--notify FILE] --info-file FILE
-       agent-lens serve --workspace DIR [--root DIR] [--team FILE] [--port N] [--notify FILE] --info-file FILE
-       agent-lens notify test --notify FILE
-       agent-lens task report --id AGENT::TASK --status done|progress|blocked --summary TEXT [--report PATH]
-       agent-lens task cancel --id AGENT::TASK --reason TEXT
-       agent-lens dispatch --agent AGENT --task-id TASK --brief FILE [--message TEXT]
-       agent-lens status [--json]
-
-  serve      runs the hub without VS Code: the handoff doorbell, the hook endpoint, boards under DIR and the
-             registry (--team, default DIR/team.toml); writes {"port","token"} to the --info-file (mode 0600),
-             never prints the token, stops on SIGTERM. Delivery goes to tmux panes (tmux send-keys).
-             --workspace DIR: boards and registry default to DIR/.agent-lens/{handoff,team.toml}, as in VS Code,
-             and those defaults are the workspace's: a link in them from DIR down is refused, nothing is written.
-             --notify FILE: push a dialog still open after delaySeconds to the file's channels (ntfy, webhook,
-             command); FILE is JSON of mode 0600, e.g. {"delaySeconds": 15, "channels": [{"kind": "ntfy",
-             "url": "https://ntfy.sh/TOPIC", "token": "…"}, {"kind": "webhook", "url": "…", "format": "slack"},
-             {"kind": "command", "argv": ["notify-send", "Agent Lens"]}]}.
-  notify test
-             sends one test message on each channel of --notify FILE; exits 1 with one line per failing channel.
-  task, dispatch, status
-             talk to the hub named by the file in $AGENT_LENS_HUB (set in VS Code terminals by the extension;
-             export it to the --info-file for serve). The token is read from that file, never from argv.
-  dispatch   types Agent Lens's own line ("Read <brief> and execute it.") into the agent's pane; --message is
-             refused (422) unless the agent's section of team.toml sets allow_custom_message = true.`;
-
 type Flags = Record<string, string | true>;
 
 function flags(argv: string[], known: Record<string, 'value' | 'switch'>): Flags {
