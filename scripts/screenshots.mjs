@@ -60,6 +60,11 @@ export const SHOTS = [
     by: 'usage.user.test.ts: the context warning on the row and Session Details, real Claude Code',
   },
   {
+    to: 'zh-cn.png',
+    from: '../e2e-user/chinese/zh-cn-tree-status-notification.png',
+    by: 'chinese.user.test.ts: VS Code in Chinese, the real Claude Code waiting for approval: tree, status bar, notification',
+  },
+  {
     to: 'walkthrough.png',
     from: 'walkthrough-start-agent.png',
     by: "walkthrough.e2e.test.ts: the walkthrough's first step, its page beside it",

@@ -46,6 +46,8 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** Answer the workspace-trust question: trust (default), or stay in Restricted Mode. */
   trust?: boolean;
+  /** VS Code's display language (`--locale`), with a language pack declaring it (test/e2e/user/displayLanguage). */
+  locale?: 'zh-cn';
 }
 
 let installed: Promise<string> | undefined;
@@ -68,6 +70,51 @@ function installExtension(): Promise<string> {
     return path.join(dir, 'ext');
   })();
   return installed;
+}
+
+const PACK_SOURCE = path.join(ROOT, 'test', 'e2e', 'user', 'displayLanguage');
+const PACK_ID = 'agent-lens-test.display-language-zh-cn';
+
+/**
+ * Installs the zh-cn display-language fixture beside the .vsix, as a user installs a language pack, and writes the
+ * language-pack index VS Code keeps in its user-data folder. VS Code writes that index when a pack is installed
+ * from its UI; code-server's `--install-extension` does not, and without it `--locale zh-cn` falls back to English.
+ */
+async function displayLanguage(extensions: string, userData: string, locale: string): Promise<void> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'al-lang-'));
+  try {
+    const vsix = path.join(out, 'lang.vsix');
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix],
+      {
+        cwd: PACK_SOURCE,
+        stdio: 'ignore',
+      },
+    );
+    execFileSync(
+      process.execPath,
+      [CS_ENTRY, '--install-extension', vsix, '--force', '--extensions-dir', extensions, '--user-data-dir', out],
+      {
+        env: { ...process.env, HOME: out },
+        stdio: 'ignore',
+      },
+    );
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+  const version = (JSON.parse(fs.readFileSync(path.join(PACK_SOURCE, 'package.json'), 'utf8')) as { version: string }).version;
+  const main = path.join(extensions, `${PACK_ID}-${version}`, 'translations', 'main.i18n.json');
+  if (!fs.existsSync(main)) throw new Error(`the display-language fixture did not install: no ${main}`);
+  const index = {
+    [locale]: {
+      hash: `agentlens-${version}`,
+      extensions: [{ extensionIdentifier: { id: PACK_ID }, version }],
+      translations: { vscode: main },
+      label: '中文(简体)',
+    },
+  };
+  fs.writeFileSync(path.join(userData, 'languagepacks.json'), JSON.stringify(index));
 }
 
 async function freePort(): Promise<number> {
@@ -103,6 +150,7 @@ export async function launch(o: WorkbenchOptions): Promise<CodeServer> {
   const userData = path.join(tmp, 'user-data');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...o.settings }, null, 2));
+  if (o.locale) await displayLanguage(extensions, userData, o.locale);
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -128,6 +176,7 @@ export async function launch(o: WorkbenchOptions): Promise<CodeServer> {
     userData,
     '--extensions-dir',
     extensions,
+    ...(o.locale ? ['--locale', o.locale] : []),
     o.workspace,
   ];
   const server = spawn(process.execPath, args, { env, cwd: o.workspace, detached: true, stdio: ['ignore', log, log] });
