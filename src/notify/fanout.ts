@@ -35,7 +35,7 @@ export class NotifyFanout {
   constructor(
     channels: readonly Channel[],
     private readonly log: Logger,
-    o: { post?: PostOptions; env?: NodeJS.ProcessEnv; clock?: Clock; onClick?(uri: string): void } = {},
+    o: { post?: PostOptions; env?: NodeJS.ProcessEnv; clock?: Clock; onClick?(uri: string): void; platform?: NodeJS.Platform } = {},
   ) {
     this.clock = o.clock ?? wallClock;
     this.lanes = channels.map((channel) => {
@@ -44,7 +44,7 @@ export class NotifyFanout {
       return {
         channel,
         name,
-        send: senderFor(channel, { post: o.post, env: o.env, output, onClick: o.onClick }),
+        send: senderFor(channel, { post: o.post, env: o.env, output, onClick: o.onClick, platform: o.platform }),
         lastSentAt: -Infinity,
         held: [],
         timer: undefined,

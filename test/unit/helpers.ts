@@ -1,3 +1,4 @@
+import { onLinux } from '../../src/common/platform';
 import type { ChildProcessWithoutNullStreams } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -120,4 +121,15 @@ export function testDispatcher(
     log: logTo((_l, m) => void o.log?.push(m)),
   });
   return { d, boards, typed };
+}
+
+/**
+ * For a suite that asks the real Linux kernel (its socket table, /proc of live processes): its tests are pending, not
+ * failed, when the unit suite runs with the platform forced to macOS or Windows (npm run test:platforms), whose
+ * readers never ask that kernel. Call it inside the describe.
+ */
+export function needsLinuxKernel(): void {
+  before(function () {
+    if (!onLinux()) this.skip();
+  });
 }

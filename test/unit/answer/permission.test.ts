@@ -15,7 +15,7 @@ import { writeDiscovery } from '../../../src/hub/discovery';
 import { Hub, Reply } from '../../../src/hub/hub';
 import { permissionCommandPath } from '../../../src/integrations/commands';
 import { installReporter } from '../../../src/integrations/reporter/reporterFiles';
-import { ROOT } from '../helpers';
+import { ROOT, needsLinuxKernel } from '../helpers';
 import { report, type Rig, startRig, until, waitOfT } from './holdRig';
 
 const PAYLOAD = {
@@ -187,6 +187,7 @@ describe('answer: the answering hook program (agent-lens-permission claude-code)
 });
 
 describe('answer: the real hook held by the real hold route (the kernel names the sender)', function () {
+  needsLinuxKernel();
   this.timeout(60_000);
   let home: string;
   let rig: Rig;

@@ -2,6 +2,7 @@
  * Finding a request's sender through the kernel (src/hub/peer.ts): real processes send real requests to a real
  * hub, each with a claim of where it comes from; the finder looks only where the claim points.
  */
+import { needsLinuxKernel } from '../helpers';
 import * as assert from 'assert';
 import { type ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -37,6 +38,7 @@ sock.on('connect', async () => {
 `;
 
 describe('peer: who sent a request, from the kernel, looking only where the claim points', function () {
+  needsLinuxKernel();
   this.timeout(30_000);
   let hub: Hub;
   const finder = new PeerFinder();
@@ -69,7 +71,7 @@ describe('peer: who sent a request, from the kernel, looking only where the clai
   beforeEach(() => (verdicts.length = 0));
   after(async () => {
     others.forEach((p) => p.kill('SIGKILL'));
-    await hub.close();
+    await hub?.close();
   });
 
   it('reads /proc/<pid>/stat after the last ")" (a command name may hold spaces and parentheses)', () => {

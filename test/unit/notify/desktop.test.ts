@@ -132,7 +132,7 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
     const fan = new NotifyFanout(
       [ChannelSchema.parse({ kind: 'desktop', minIntervalSeconds: 0 })],
       logTo(() => undefined),
-      { env: desktop().env },
+      { env: desktop().env, platform: 'linux' },
     );
     fan.notify(wait);
     await fan.settled();
@@ -144,6 +144,7 @@ describe('desktop notifications on a real notification server (Xvfb, D-Bus, duns
         logTo(() => undefined),
         {
           env: { ...desktop().env, PATH: onlyGdbus },
+          platform: 'linux',
         },
       );
       viaGdbus.notify({ ...wait, id: 'w-2', waitKind: 'question' });
@@ -173,6 +174,7 @@ describe('desktop notifications: markup in outside text stays text on a real ser
       logTo(() => undefined),
       {
         env: desktop().env,
+        platform: 'linux',
       },
     );
     fan.notify({
@@ -210,6 +212,7 @@ describe('desktop notifications: a click on a real server (Xvfb, D-Bus, dunst)',
       logTo(() => undefined),
       {
         env: desktop().env,
+        platform: 'linux',
         onClick: (uri) => clicked.push(uri),
       },
     );

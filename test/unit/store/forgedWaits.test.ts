@@ -19,7 +19,7 @@ import { HookSource } from '../../../src/sources/hooks/hookSource';
 import type { Observation } from '../../../src/store/observation';
 import { AgentStore } from '../../../src/store/store';
 import type { TerminalState } from '../../../src/store/types';
-import { ROOT } from '../helpers';
+import { ROOT, needsLinuxKernel } from '../helpers';
 import { attack, until, VictimTerminal } from '../victimTree';
 import { logTo } from '../../../src/common/log';
 
@@ -56,6 +56,7 @@ const FORGED = [
 ];
 
 describe('provenance: forged reports cannot end or re-word another terminal’s wait', function () {
+  needsLinuxKernel();
   this.timeout(60_000);
   let dir: string;
   let hub: Hub;
@@ -99,8 +100,8 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
   });
   after(async () => {
     terminals.forEach((t) => t.stop());
-    await hub.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await hub?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('the real reporter, run by the agent, is placed in its terminal by the kernel', async () => {
