@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import { type Channel, ChannelSchema, jsonWhere, type NotifyEventKind } from './config';
 import { minutesOf, type QuietHours } from './quietHours';
@@ -60,13 +61,13 @@ export function parseArgv(text: string): string[] {
   const t = text.trim();
   if (t.startsWith('[')) {
     const r = z.array(z.string().min(1)).nonempty().safeParse(safeJson(t));
-    if (!r.success) throw new Error('a JSON array of strings is expected, such as ["notify.sh", "--quiet"]');
+    if (!r.success) throw new Error(l10n.t('a JSON array of strings is expected, such as ["notify.sh", "--quiet"]'));
     return r.data;
   }
   const words: string[] = [];
   // One pass, no backtracking: a quoted run or a run of non-space characters.
   for (const m of t.matchAll(/"([^"]*)"|(\S+)/g)) words.push(m[1] ?? m[2]);
-  if (!words.length) throw new Error('type the program to run, then its arguments');
+  if (!words.length) throw new Error(l10n.t('type the program to run, then its arguments'));
   return words;
 }
 
@@ -84,8 +85,8 @@ export function parseQuietHours(text: string): QuietHours | undefined {
   if (!t) return undefined;
   const [from, to, ...rest] = t.split('-').map((x) => x.trim().replace(/^(\d):/, '0$1:'));
   if (rest.length || minutesOf(from) === undefined || to === undefined || minutesOf(to) === undefined)
-    throw new Error('type two times of day, such as 22:00-07:00');
-  if (from === to) throw new Error('the quiet hours start and end at the same time');
+    throw new Error(l10n.t('type two times of day, such as 22:00-07:00'));
+  if (from === to) throw new Error(l10n.t('the quiet hours start and end at the same time'));
   return { from, to };
 }
 

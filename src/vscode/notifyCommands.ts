@@ -21,8 +21,6 @@ import { desktopChannel, isLocal } from './waitNotices';
 import { desktopWanted } from '../notify/fromStore';
 import * as ui from './ui';
 
-const t = vscode.l10n.t;
-
 /**
  * *Configure Notifications…*: the window's own settings (written to the user's settings, never a workspace's),
  * and the phone and chat channels (kept in secret storage), each with its events, details, quiet hours, a test
@@ -44,7 +42,7 @@ export class NotifyCommands {
       const c = this.config();
       const channels = await this.push.list();
       const s = { windowOn: c.notificationsEnabled, desktop: c.desktopNotifications, turnEnds: c.turnEnded, channels };
-      const choice = await ui.pick(topPicks(s), { title: t('Agent Lens: Configure Notifications'), ignoreFocusOut: true });
+      const choice = await ui.pick(topPicks(s), { title: vscode.l10n.t('Agent Lens: Configure Notifications'), ignoreFocusOut: true });
       if (!choice?.action) return;
       const again = await this.act(choice.action, channels);
       if (!again) return;
@@ -56,11 +54,11 @@ export class NotifyCommands {
     const c = this.config();
     if (a.do === 'window') return setting('enabled', !c.notificationsEnabled);
     if (a.do === 'desktop') {
-      const m = await ui.pick(desktopPicks(), { title: t('Desktop notifications') });
+      const m = await ui.pick(desktopPicks(), { title: vscode.l10n.t('Desktop notifications') });
       return m ? setting('desktop', m.mode) : true;
     }
     if (a.do === 'turnEnds') {
-      const v = await ui.pick(turnEndsPicks(), { title: t('Long turns that end') });
+      const v = await ui.pick(turnEndsPicks(), { title: vscode.l10n.t('Long turns that end') });
       return v ? setting('turnEnded', v.value) : true;
     }
     if (a.do === 'test') {
@@ -78,7 +76,7 @@ export class NotifyCommands {
 
   private async edit(channels: PushChannel[], index: number): Promise<void> {
     const ch = channels[index];
-    const a = await ui.pick(channelActionPicks(ch), { title: t('Notification channel') });
+    const a = await ui.pick(channelActionPicks(ch), { title: vscode.l10n.t('Notification channel') });
     if (!a) return;
     const next = await this.changed(ch, a.act);
     if (next === undefined) return;
@@ -96,7 +94,10 @@ export class NotifyCommands {
       return true;
     } catch (e) {
       void ui.error(
-        t('The notification channels were not saved: {0}. Check that VS Code can use the system keyring.', (e as Error).message),
+        vscode.l10n.t(
+          'The notification channels were not saved: {0}. Check that VS Code can use the system keyring.',
+          (e as Error).message,
+        ),
       );
       return false;
     }
@@ -114,8 +115,8 @@ export class NotifyCommands {
       return events ? { ...ch, events } : undefined;
     }
     const typed = await ui.input({
-      title: t('Quiet hours'),
-      prompt: t('No notification on this channel between these times of day, such as 22:00-07:00. Empty: none.'),
+      title: vscode.l10n.t('Quiet hours'),
+      prompt: vscode.l10n.t('No notification on this channel between these times of day, such as 22:00-07:00. Empty: none.'),
       value: ch.quietHours ? `${ch.quietHours.from}-${ch.quietHours.to}` : '',
       validateInput: (v) => errorOf(() => parseQuietHours(v)),
     });
@@ -134,7 +135,7 @@ export class NotifyCommands {
     try {
       return makeChannel({ ...raw, events });
     } catch (e) {
-      void ui.error(t('The channel was not added: {0}', (e as Error).message));
+      void ui.error(vscode.l10n.t('The channel was not added: {0}', (e as Error).message));
       return undefined;
     }
   }
@@ -151,7 +152,7 @@ export class NotifyCommands {
       sent++;
     }
     if (!sent) {
-      void ui.info(t('No channel is on yet: add ntfy, a webhook or a command first.'));
+      void ui.info(vscode.l10n.t('No channel is on yet: add ntfy, a webhook or a command first.'));
       return;
     }
     const n = testResultNotice(sent - failures.length, failures);
@@ -175,15 +176,15 @@ function errorOf(f: () => unknown): string | undefined {
 }
 
 function urlError(v: string): string | undefined {
-  if (!allowedUrl(v.trim())) return t('Type an https:// address (plain http:// only to 127.0.0.1, [::1] or localhost).');
+  if (!allowedUrl(v.trim())) return vscode.l10n.t('Type an https:// address (plain http:// only to 127.0.0.1, [::1] or localhost).');
   return undefined;
 }
 
 async function chooseEvents(current: readonly NotifyEventKind[]): Promise<[NotifyEventKind, ...NotifyEventKind[]] | undefined> {
-  const picked = await ui.pickMany(eventPicks(current), { title: t('Notify this channel of') });
+  const picked = await ui.pickMany(eventPicks(current), { title: vscode.l10n.t('Notify this channel of') });
   if (!picked) return undefined;
   if (!picked.length) {
-    void ui.warn(t('Nothing was changed: a channel needs at least one event (remove it to stop it).'));
+    void ui.warn(vscode.l10n.t('Nothing was changed: a channel needs at least one event (remove it to stop it).'));
     return undefined;
   }
   return picked.map((p) => p.event) as [NotifyEventKind, ...NotifyEventKind[]];
@@ -191,16 +192,16 @@ async function chooseEvents(current: readonly NotifyEventKind[]): Promise<[Notif
 
 async function askNtfy(): Promise<Record<string, unknown> | undefined> {
   const url = await ui.input({
-    title: t('ntfy topic'),
-    prompt: t('The topic address, such as https://ntfy.sh/my-agents-7f3c (subscribe to the same topic in the ntfy app).'),
+    title: vscode.l10n.t('ntfy topic'),
+    prompt: vscode.l10n.t('The topic address, such as https://ntfy.sh/my-agents-7f3c (subscribe to the same topic in the ntfy app).'),
     placeHolder: 'https://ntfy.sh/TOPIC',
     ignoreFocusOut: true,
     validateInput: (v) => urlError(v) ?? errorOf(() => makeChannel({ kind: 'ntfy', url: v.trim() })),
   });
   if (url === undefined) return undefined;
   const token = await ui.input({
-    title: t('ntfy access token (optional)'),
-    prompt: t('For a protected topic; kept in VS Code\u2019s secret storage. Leave empty for none.'),
+    title: vscode.l10n.t('ntfy access token (optional)'),
+    prompt: vscode.l10n.t('For a protected topic; kept in VS Code’s secret storage. Leave empty for none.'),
     password: true,
     ignoreFocusOut: true,
   });
@@ -209,11 +210,11 @@ async function askNtfy(): Promise<Record<string, unknown> | undefined> {
 }
 
 async function askWebhook(): Promise<Record<string, unknown> | undefined> {
-  const f = await ui.pick(webhookFormatPicks(), { title: t('Webhook format') });
+  const f = await ui.pick(webhookFormatPicks(), { title: vscode.l10n.t('Webhook format') });
   if (!f) return undefined;
   const url = await ui.input({
-    title: t('Webhook address'),
-    prompt: t('Its address is its secret: kept in VS Code\u2019s secret storage, never in settings or the log.'),
+    title: vscode.l10n.t('Webhook address'),
+    prompt: vscode.l10n.t('Its address is its secret: kept in VS Code’s secret storage, never in settings or the log.'),
     password: true,
     ignoreFocusOut: true,
     validateInput: urlError,
@@ -223,8 +224,8 @@ async function askWebhook(): Promise<Record<string, unknown> | undefined> {
 
 async function askCommand(): Promise<Record<string, unknown> | undefined> {
   const line = await ui.input({
-    title: t('Command to run'),
-    prompt: t(
+    title: vscode.l10n.t('Command to run'),
+    prompt: vscode.l10n.t(
       'The program and its arguments, run without a shell; it gets the event in AGENT_LENS_* variables and as JSON on its input. Words with spaces in "quotes", or a JSON array.',
     ),
     placeHolder: '/usr/local/bin/notify-me --quiet',

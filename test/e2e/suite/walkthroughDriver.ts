@@ -50,9 +50,15 @@ export function installedWalkthrough(): {
   const walkthrough = {
     ...w,
     title: resolve(w.title),
-    steps: w.steps.map((s) => ({ ...s, title: resolve(s.title), description: resolve(s.description) })),
+    // Each step's page is a %key% too (package.nls.<locale>.json names the page in that language).
+    steps: w.steps.map((s) => ({
+      ...s,
+      title: resolve(s.title),
+      description: resolve(s.description),
+      ...(s.media ? { media: { ...s.media, ...(s.media.markdown ? { markdown: resolve(s.media.markdown) } : {}) } } : {}),
+    })),
   };
-  for (const s of [walkthrough.title, ...walkthrough.steps.flatMap((s) => [s.title, s.description])])
+  for (const s of [walkthrough.title, ...walkthrough.steps.flatMap((s) => [s.title, s.description, s.media?.markdown ?? ''])])
     assert.doesNotMatch(s, /^%.*%$/, `unresolved manifest string ${s}`);
   return { dir, pkg, walkthrough };
 }

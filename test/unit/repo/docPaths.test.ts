@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ROOT } from '../helpers';
 
-const DOCS = ['README.md', 'DEVELOPERS.md', 'SECURITY.md', 'harness/STATUS.md'];
+const DOCS = ['README.md', 'README.zh-CN.md', 'DEVELOPERS.md', 'SECURITY.md', 'harness/STATUS.md'];
 const CITED = /(?<![\w/])(?:src|test|harness|scripts|bench|soak|media|resources)\/[\w/.*<>-]+/g;
 
 describe('the documents cite files that exist', () => {

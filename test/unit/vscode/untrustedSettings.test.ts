@@ -191,7 +191,11 @@ describe('Restricted Mode: readConfig takes an untrusted workspace’s values fr
 describe('Restricted Mode: package.json says what an untrusted workspace cannot do', () => {
   it('package.json declares limited support for untrusted workspaces, and says why', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
     assert.strictEqual(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
-    assert.match(pkg.capabilities.untrustedWorkspaces.description, /launch/);
+    // The text is localised: package.json names its key, package.nls.json holds the English.
+    const key = /^%(.+)%$/.exec(pkg.capabilities.untrustedWorkspaces.description)?.[1];
+    assert.ok(key, 'capabilities.untrustedWorkspaces.description is a %key% of package.nls.json');
+    assert.match(nls[key], /launch/);
   });
 });
