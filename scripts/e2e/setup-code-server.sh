@@ -52,6 +52,8 @@ need_pkgs=()
 command -v chromium >/dev/null || need_pkgs+=(chromium)
 command -v rg >/dev/null || need_pkgs+=(ripgrep)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_pkgs+=(libkrb5-dev)
+# A CJK font: the Chinese-interface test (test/e2e/user/chinese.user.test.ts) screenshots Agent Lens in Chinese.
+dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need_pkgs+=(fonts-wqy-microhei)
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$STAMP_TEXT" ]; then
   # Only needed when we are going to compile native modules.
   { command -v make >/dev/null && command -v g++ >/dev/null; } || need_pkgs+=(build-essential)
