@@ -79,4 +79,47 @@ describe('中文界面: Agent Lens in a VS Code whose display language is Chines
       60_000,
     );
   });
+
+  it('the walkthrough speaks Chinese: its title, its steps and the page beside the first step', async () => {
+    const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
+    const title = nls['walkthrough.gettingStarted.title'];
+    const page = fs.readFileSync(path.join(ROOT, nls['walkthrough.gettingStarted.startAgent.markdown']), 'utf8');
+    // The page's first paragraph as the webview renders it (no Markdown marks).
+    const firstLine = page
+      .split('\n')
+      .find((l) => /[\u4e00-\u9fff]/.test(l) && !l.startsWith('#'))!
+      .replace(/[*`[\]]|\(.*?\)/g, '')
+      .slice(0, 12);
+    await wb.palette('Welcome: Open Walkthrough...');
+    const pick = wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    await pick.waitFor({ timeout: 15_000 });
+    await pick.click();
+    await wb.page
+      .locator('.getting-started-category .category-title, .gettingStartedSlide h2', { hasText: title })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    for (const step of ['startAgent', 'installHooks', 'notifications'])
+      await wb.page
+        .locator('.getting-started-step .step-title', { hasText: nls[`walkthrough.gettingStarted.${step}.title`] })
+        .first()
+        .waitFor({ timeout: 10_000 });
+    let frames: string[] = [];
+    await waitUntil(
+      'the first step’s page, in Chinese',
+      async () => {
+        frames = await Promise.all(
+          wb.page.frames().map((f) =>
+            f
+              .locator('body')
+              .innerText({ timeout: 1000 })
+              .catch(() => ''),
+          ),
+        );
+        return frames.some((t) => t.includes(firstLine));
+      },
+      20_000,
+      () => frames.map((t) => t.slice(0, 80)).join(' | '),
+    );
+    await wb.screenshot('zh-cn-walkthrough');
+  });
 });
