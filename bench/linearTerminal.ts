@@ -11,7 +11,9 @@ import { renderBrief, renderReadMd } from '../src/handoff/brief';
 import { HandoffBlockScanner } from '../src/handoff/fenced';
 import { render } from '../src/handoff/steps';
 import { printable } from '../src/common/printable';
-import { parsePs, parseProcStat, parseWindowsJson } from '../src/sources/process/processTree';
+import { parsePs, parseProcStat } from '../src/sources/process/processTree';
+import { parseCimProcesses } from '../src/sources/process/windows';
+import { splitWindowsCommandLine } from '../src/sources/process/windowsArgv';
 import { shellQuote, shellWord } from '../src/common/shellQuote';
 import { answerLine } from '../src/sources/terminal/answer';
 import { parseAliases, readDecision } from '../src/sources/terminal/readPolicy';
@@ -168,7 +170,7 @@ export function terminalCases(): LinearCase[] {
     }),
     pure('processTree: parsePs, long args with \\r', (n) => `1 2 /bin/node ${fill('a ', n)}\rc\n`, parsePs),
     pure(
-      'processTree: parseWindowsJson',
+      'windows: parseCimProcesses',
       (n) =>
         JSON.stringify(
           Array.from({ length: Math.max(1, Math.floor(n / 80)) }, (_, i) => ({
@@ -178,7 +180,12 @@ export function terminalCases(): LinearCase[] {
             CommandLine: '"C:\\a b\\node.exe" x "y',
           })),
         ),
-      parseWindowsJson,
+      parseCimProcesses,
+    ),
+    pure(
+      'windowsArgv: backslash runs and quotes',
+      (n) => `a.exe ${fill('\\\\\\"x ""', n)}`,
+      (s) => splitWindowsCommandLine(s, Infinity),
     ),
     pure('processTree: parseProcStat, comm of ")"', (n) => `1 (${fill(') ', n)}) S 1 1`, parseProcStat),
     scanner('unterminated OSC', (n) => `\x1b]${fill('x', n)}`),

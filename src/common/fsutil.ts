@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
 import { pidAlive } from './pidAlive';
+import { outsideProfileReason } from './userProfile';
 
 export interface AtomicOptions {
   /**
@@ -76,10 +77,11 @@ function syncDir(dir: string): void {
 /**
  * Why `dir` is not a folder only this user can change, or undefined when it is: it must be a real folder (not
  * a symlink), owned by this uid, and not writable by group or others. Whoever else can write a folder can
- * plant a symlink or swap a file in it between our check and our write. Windows has no such mode bits: not
- * checked there.
+ * plant a symlink or swap a file in it between our check and our write. Windows has no such mode bits: there
+ * the folder must be inside the user's profile, whose inherited ACL grants no other user anything
+ * (src/common/userProfile.ts).
  */
-export function unsafeDirReason(dir: string): string | undefined {
+export function unsafeDirReason(dir: string, platform: NodeJS.Platform = hostPlatform()): string | undefined {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(dir);
@@ -87,7 +89,8 @@ export function unsafeDirReason(dir: string): string | undefined {
     return `${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
   }
   if (!st.isDirectory()) return `${dir} is not a folder${st.isSymbolicLink() ? ' (a symlink)' : ''}`;
-  if (hostPlatform() === 'win32' || typeof process.getuid !== 'function') return undefined;
+  if (platform === 'win32') return outsideProfileReason(dir);
+  if (typeof process.getuid !== 'function') return undefined;
   if (st.uid !== process.getuid()) return `${dir} belongs to uid ${st.uid}, not to this user (uid ${process.getuid()})`;
   if (st.mode & 0o022) return `${dir} is writable by its group or by others (mode ${(st.mode & 0o777).toString(8)}): run chmod go-w on it`;
   return undefined;

@@ -1,3 +1,4 @@
+import { hostPlatform } from '../common/platform';
 import { SIGNATURES } from './signatures';
 import type { AgentKind } from '../common/agents';
 
@@ -48,8 +49,14 @@ export interface CommandMatch {
   headless?: string;
 }
 
-/** Splits on whitespace with shell quotes; good enough to find program names, not a full shell parser. */
-export function tokenize(line: string): string[] {
+/**
+ * Splits on whitespace with shell quotes; good enough to find program names, not a full shell parser. A backslash
+ * escapes as in a POSIX shell — inside double quotes only before `"`, `\`, `$` and a backquote, so
+ * `"C:\Program Files\nodejs\node.exe"` keeps its backslashes — and never on Windows, whose shells
+ * (PowerShell, cmd) take it for a path separator.
+ */
+export function tokenize(line: string, platform: NodeJS.Platform = hostPlatform()): string[] {
+  const escapes = platform !== 'win32';
   const out: string[] = [];
   let cur = '';
   let quote: '"' | "'" | undefined;
@@ -58,14 +65,14 @@ export function tokenize(line: string): string[] {
     const c = line[i];
     if (quote) {
       if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else if (escapes && c === '\\' && quote === '"' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) cur += line[++i];
       else cur += c;
       continue;
     }
     if (c === '"' || c === "'") {
       quote = c;
       has = true;
-    } else if (c === '\\' && i + 1 < line.length && ` "'\\;&|()`.includes(line[i + 1])) {
+    } else if (escapes && c === '\\' && i + 1 < line.length && ` "'\\;&|()`.includes(line[i + 1])) {
       // A POSIX escape; other backslashes are Windows path separators and stay.
       cur += line[++i];
       has = true;
@@ -124,7 +131,8 @@ function byPackage(spec: string): AgentKind | undefined {
 }
 /** A script path that lives inside an agent's package: `…/node_modules/@openai/codex/bin/codex.js`. */
 function byPath(path: string): AgentKind | undefined {
-  const p = path.replace(/\\/g, '/');
+  // npm writes package folders in lower case; Windows paths may come in any (C:\Users\X\AppData\Roaming\npm\Node_Modules).
+  const p = path.replace(/\\/g, '/').toLowerCase();
   for (const s of SIGNATURES) {
     if (s.packages.some((pkg) => p.includes(`/${pkg}/`))) return s.agent;
   }
@@ -230,12 +238,21 @@ export function agentFromCommandLine(line: string | undefined): CommandMatch | u
   return undefined;
 }
 
-/** Which agent a process is, from its executable name and arguments (process-tree scans). */
+/** Arguments of a process looked at: the program, its wrapper's or interpreter's options, and a headless flag come early. */
+const MAX_PROCESS_ARGS = 256;
+
+/**
+ * Which agent a process is, from its executable name and arguments (process-tree scans). The name is matched
+ * without its folder, case or Windows suffix (`C:\Users\x\.local\bin\claude.EXE` is claude); the arguments
+ * are an argv already split (by the kernel, or by the C runtime's rules on Windows: windowsArgv.ts), so they
+ * are matched as they are, never joined and split again as a shell line (a Windows path's backslashes are no
+ * escapes, and an argument's `&` or `;` is no command separator).
+ */
 export function agentFromProcess(name: string, args: readonly string[] = []): CommandMatch | undefined {
   const base = basename(name);
   const sig = SIGNATURES.find((s) => s.processNames.includes(base) || s.commands.includes(base));
   if (sig) return { agent: sig.agent, token: name };
-  return agentFromCommandLine([name, ...args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' '));
+  return matchSegment([name, ...args.slice(0, MAX_PROCESS_ARGS)]);
 }
 
 /** Exit codes a POSIX shell gives a command it could not start, as the evidence says it: no agent ever ran. */

@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { EVENT_STATUSES, HANDSHAKE_TASK } from './board';
 import { DOORBELL_PATH } from './doorbell';
 import { shellQuote } from '../common/shellQuote';
@@ -25,6 +26,11 @@ export const DEFAULT_MESSAGE = 'Read {brief_path} and execute it.';
 
 export function handshakeMessage(readMd: string): string {
   return `Read ${readMd} and report your understanding via the doorbell.`;
+}
+
+/** A path inside a JSON string: a Windows path's backslashes and any quote escaped (`C:\\ws\\…`). */
+function jsonText(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
 }
 
 export function contract(f: ContractFacts): string {
@@ -57,7 +63,7 @@ export function contract(f: ContractFacts): string {
     `H=${hub}; PORT=$(node -p "require('$H').port")`,
     // The token only ever travels through the pipe: argv (ps, /proc/*/cmdline) holds the file's name, not its content.
     `node -p "'X-Handoff-Token: ' + require('$H').token" | curl -sS --noproxy '*' -X POST "http://127.0.0.1:$PORT${DOORBELL_PATH}" -H @- -H 'Content-Type: application/json' \\`,
-    `  --data-binary '{"id":"${id}","status":"done","summary":"…","report_path":"${f.reportPath.replace(/'/g, '')}"}'`,
+    `  --data-binary '{"id":"${id}","status":"done","summary":"…","report_path":"${jsonText(f.reportPath.replace(/'/g, ''))}"}'`,
     '```',
     '',
     'Answers: 200 accepted (a repeated done is still 200) · 403 missing or wrong token (re-read the file: a restart changes it) · 422 a field is missing (id, status, summary; report_path may be null) · 400 bad status or empty id/summary.',
@@ -66,7 +72,7 @@ export function contract(f: ContractFacts): string {
     '',
     '````',
     '```handoff',
-    `{"id":"${id}","status":"<done or blocked>","summary":"…","report_path":"${f.reportPath.replace(/"/g, '')}"}`,
+    `{"id":"${id}","status":"<done or blocked>","summary":"…","report_path":"${jsonText(f.reportPath)}"}`,
     '```',
     '````',
     '',
@@ -148,7 +154,7 @@ export function renderReadMd(
       ...facts,
       taskId: HANDSHAKE_TASK,
       briefPath: `${facts.briefsDir}/(none for the handshake)`,
-      reportPath: `${facts.reportsDir}/${HANDSHAKE_TASK}-report.md`,
+      reportPath: path.join(facts.reportsDir, `${HANDSHAKE_TASK}-report.md`),
     }).replace(/--status done/g, '--status progress'),
   ].join('\n');
 }

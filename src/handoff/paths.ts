@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import * as path from 'path';
+import { isWindowsDeviceName } from '../common/paths';
+import { hostPlatform } from '../common/platform';
 import { quoted as quote } from '../common/printable';
 
 /** A name that became a folder or file name would escape its root (`..`, slashes, an absolute path). */
@@ -10,7 +12,8 @@ export class PathError extends Error {}
 const SEGMENT = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,62}[A-Za-z0-9_-])?$/;
 
 export function isSafeSegment(s: string): boolean {
-  return SEGMENT.test(s) && !s.includes('..');
+  // On Windows `con` or `nul.md` in any folder is a device, not a folder or file of ours.
+  return SEGMENT.test(s) && !s.includes('..') && !(hostPlatform() === 'win32' && isWindowsDeviceName(s));
 }
 
 export function checkSegment(what: 'agent key' | 'task id', s: string): string {
@@ -100,6 +103,7 @@ export class HandoffPaths {
     const refuse = (why: string) =>
       new PathError(l10n.t('report_path {0} {1}: write the report to the path the brief names (under {2})', quote(given), why, reports));
     if (!isStrictlyInside(reports, p)) throw refuse(l10n.t("is outside the agent's reports folder"));
+    if (hostPlatform() === 'win32' && isWindowsDeviceName(path.basename(p))) throw refuse(l10n.t('names a Windows device, not a file'));
     // The root may itself sit behind a link the user chose (e.g. /tmp on macOS); below it, nothing may be a link out.
     let realReports: string;
     let real: string;

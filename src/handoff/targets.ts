@@ -1,6 +1,14 @@
 import * as l10n from '@vscode/l10n';
-import * as path from 'path';
-import { findAgents, type Foreground, foregroundOf, isInteractiveShell, isShellName, type ProcInfo } from '../sources/process/processTree';
+import { platformPath } from '../common/paths';
+import {
+  findAgents,
+  type Foreground,
+  foregroundOf,
+  isInteractiveShell,
+  isShellName,
+  type ProcInfo,
+  runsAgentCommand,
+} from '../sources/process/processTree';
 import { quoted } from '../common/printable';
 import type { TeamAgent } from './team/schema';
 import { type AgentId, isAgent } from '../common/agents';
@@ -9,17 +17,24 @@ import type { AgentState } from '../common/states';
 /** How far below a terminal's shell the agent process may sit: wrappers and package runners put up to four parents between them. */
 export const MAX_DEPTH = 4;
 
-/** Whether a process is the registry's `process`: its name, or the program or script it runs (`node …/claude`, `bash agent.sh`). */
+/**
+ * Whether a process is the registry's `process`: its name, or the program or script it runs (`node …/claude`,
+ * `bash agent.sh`), or — when `process` is an agent's command — that agent run by its interpreter under another
+ * script name (npm's Windows shims run `node.exe …\@anthropic-ai\claude-code\cli.js`). Names are read with the
+ * process table's platform's separators (a Windows table holds `C:\…\claude.exe`).
+ */
 export function isProcess(p: ProcInfo, name: string): boolean {
   const want = name.toLowerCase().replace(/\.exe$/, '');
   const base = (s: string | undefined) =>
     s
-      ? path
+      ? platformPath()
           .basename(s)
           .toLowerCase()
           .replace(/\.(exe|cmd|js|mjs|cjs|sh|py)$/, '')
       : '';
-  return base(p.name) === want || base(p.args[0]) === want || (p.args.length > 1 && !p.args[1].startsWith('-') && base(p.args[1]) === want);
+  if (base(p.name) === want || base(p.args[0]) === want || (p.args.length > 1 && !p.args[1].startsWith('-') && base(p.args[1]) === want))
+    return true;
+  return runsAgentCommand(p, want);
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { writeFileAtomic } from '../common/fsutil';
+import { unsafeDirReason, writeFileAtomic } from '../common/fsutil';
+import { hostPlatform } from '../common/platform';
 import { pidAlive } from '../common/pidAlive';
 
 /** What a terminal's `AGENT_LENS_HUB` file holds: where this window's hub listens and its token. */
@@ -13,11 +14,25 @@ export interface Discovery {
 }
 
 /**
- * Writes the discovery file readable by this user only (0600 from the temp file's first byte, then renamed
- * over the old one), so a reader never sees half a file or a moment of wider permissions.
+ * Makes the discovery file's folder (0700) and refuses it where the file's own 0600 would not keep the token
+ * private: on Windows, which has no mode bits, the file gets its folder's ACL, so the folder must be inside the
+ * user's profile (src/common/userProfile.ts). Called before the hub listens, so a refused folder leaves no hub.
  */
-export function writeDiscovery(file: string, d: Discovery): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+export function discoveryFolder(file: string, platform: NodeJS.Platform = hostPlatform()): string {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const unsafe = platform === 'win32' ? unsafeDirReason(dir, platform) : undefined;
+  if (unsafe) throw new Error(`refusing to write the hub's discovery file, which holds its token: ${unsafe}`);
+  return dir;
+}
+
+/**
+ * Writes the discovery file readable by this user only (0600 from the temp file's first byte, then renamed
+ * over the old one), so a reader never sees half a file or a moment of wider permissions; on Windows, in a
+ * folder of the user's profile (discoveryFolder).
+ */
+export function writeDiscovery(file: string, d: Discovery, platform: NodeJS.Platform = hostPlatform()): void {
+  discoveryFolder(file, platform);
   writeFileAtomic(file, `${JSON.stringify(d)}\n`, 0o600);
 }
 

@@ -1,4 +1,5 @@
 import type { AgentKind } from '../common/agents';
+import { samePath } from '../common/paths';
 
 /**
  * Linking a session seen in a log (or any source that does not know its terminal) to the terminal it runs
@@ -52,6 +53,8 @@ export function chooseTerminal(
     return pinned ? { terminalId: pinned.terminalId, why: 'named by its source' } : { why: 'named terminal runs no such agent yet' };
   }
   if (!s.cwd) return { why: 'the log names no folder' };
+  // The log's folder and the terminal's are written by different programs: on Windows `C:\x` (Node's cwd) and
+  // `c:\x` (VS Code's fsPath) are one folder (src/common/paths.ts).
   const same = candidates.filter((c) => c.alive && c.agent === s.agent && c.cwd !== undefined && samePath(c.cwd, s.cwd!));
   if (same.length === 0) return { why: `no terminal runs ${s.agent} in ${s.cwd}` };
   const correlated = same.filter((c) => c.turnStarts.some((t) => s.turnStarts.some((u) => Math.abs(t - u) <= CORRELATE_MS)));
@@ -60,9 +63,4 @@ export function chooseTerminal(
   const sole = same.length === 1 && s.lastSeen >= same[0].startedAt - CORRELATE_MS;
   if (sole && agentsInFolder?.() === 1) return { terminalId: same[0].terminalId, why: `the only ${s.agent} running in ${s.cwd}` };
   return { why: same.length > 1 ? `ambiguous: ${same.length} terminals run ${s.agent} in ${s.cwd}` : 'no turn start to match yet' };
-}
-
-function samePath(a: string, b: string): boolean {
-  const norm = (p: string) => (p.length > 1 ? p.replace(/[\\/]+$/, '') : p);
-  return norm(a) === norm(b);
 }

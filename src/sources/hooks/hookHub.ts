@@ -1,6 +1,6 @@
 import type { Logger } from '../../common/log';
 import { REPORT_BODY_LIMIT, REPORT_PATH } from '../../hooks/wire';
-import { removeDiscovery, writeDiscovery } from '../../hub/discovery';
+import { discoveryFolder, removeDiscovery, writeDiscovery } from '../../hub/discovery';
 import { Hub } from '../../hub/hub';
 import type { AgentStore } from '../../store/store';
 import { HookSource, type HookSourceOptions } from './hookSource';
@@ -29,6 +29,8 @@ export async function listenForHooks(
     terminalFor?: HookSourceOptions['terminalFor'];
   },
 ): Promise<HookHub> {
+  // First: a folder where the token would not be private refuses the hub before it listens (Windows).
+  discoveryFolder(o.discoveryFile);
   const hooks = new HookSource(store, { terminalFor: o.terminalFor ?? (() => undefined), log: o.log, turnEnded: o.turnEnded });
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log: o.log });
   hub.mount(REPORT_PATH, hooks.handle);

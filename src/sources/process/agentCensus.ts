@@ -2,6 +2,7 @@ import { hostPlatform } from '../../common/platform';
 import * as fs from 'fs';
 import { agentFromProcess } from '../../detect/commandLine';
 import { parseProcStat } from './processTree';
+import { windowsCensusCount } from './windows';
 import type { AgentKind } from '../../common/agents';
 
 /** Helper processes an agent starts that are not a session of their own (Codex's background app-server). */
@@ -32,6 +33,8 @@ export class AgentCensus {
   ) {}
 
   count(agent: AgentKind, cwd: string): number | undefined {
+    // Windows: CIM exposes no process's working folder, so only what the whole machine's count allows (windows.ts).
+    if (this.platform === 'win32') return windowsCensusCount(agent, HELPERS);
     const procs = this.scan();
     if (!procs) return undefined;
     const byPid = new Map(procs.map((p) => [p.pid, p]));

@@ -99,7 +99,10 @@ export async function agentUnder(shellPid: number): Promise<FoundAgent | undefin
   return { ...found, ...(cwd ? { cwd } : {}) };
 }
 
-/** The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. */
+/**
+ * The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. Windows
+ * does not expose another process's working folder (no Win32_Process property holds it): undefined there.
+ */
 async function agentCwd(pid: number): Promise<string | undefined> {
   if (hostPlatform() !== 'linux') return undefined;
   return fsp.readlink(`/proc/${pid}/cwd`).catch(() => undefined);

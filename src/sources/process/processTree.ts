@@ -1,10 +1,11 @@
 import { hostPlatform } from '../../common/platform';
 import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
-import { agentFromProcess } from '../../detect/commandLine';
+import { agentFromCommandLine, agentFromProcess } from '../../detect/commandLine';
 import { pidAlive } from '../../common/pidAlive';
 import type { AgentKind } from '../../common/agents';
 import { procStatFields } from '../../common/procStat';
+import { windowsProcessTable } from './windows';
 
 export interface ProcInfo {
   pid: number;
@@ -71,21 +72,6 @@ export function parsePs(text: string): ProcInfo[] {
   return out;
 }
 
-/** `Get-CimInstance Win32_Process | Select ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json`. */
-export function parseWindowsJson(text: string): ProcInfo[] {
-  const raw = JSON.parse(text || '[]') as unknown;
-  const list = Array.isArray(raw) ? raw : [raw];
-  const out: ProcInfo[] = [];
-  for (const r of list) {
-    const o = r as Record<string, unknown>;
-    if (typeof o?.ProcessId !== 'number' || typeof o.ParentProcessId !== 'number') continue;
-    const cmd = typeof o.CommandLine === 'string' ? o.CommandLine : '';
-    const args = cmd.match(/"[^"]*"|\S+/g)?.map((a) => a.replace(/^"|"$/g, '')) ?? [];
-    out.push({ pid: o.ProcessId, ppid: o.ParentProcessId, name: String(o.Name ?? ''), args });
-  }
-  return out;
-}
-
 /** /proc/<pid>/stat: the comm field is in parentheses and may itself contain spaces and parentheses. */
 export function parseProcStat(stat: string): { ppid: number; comm: string } | undefined {
   const f = procStatFields(stat);
@@ -119,12 +105,12 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
 }
 
 /**
- * One process's own name and arguments (Linux /proc, `ps` on macOS and BSD; undefined on Windows or when it is
- * gone): a tmux pane's process may be the agent itself, and a terminal's foreground may be its own shell.
+ * One process's own name and arguments (Linux /proc, `ps` on macOS and BSD, the CIM table on Windows; undefined
+ * when it is gone): a tmux pane's process may be the agent itself, and a terminal's foreground may be its own shell.
  */
 export async function processInfo(pid: number, platform: NodeJS.Platform = hostPlatform()): Promise<ProcInfo | undefined> {
   if (platform === 'linux') return linuxInfo(pid, 0);
-  if (platform === 'win32') return undefined;
+  if (platform === 'win32') return (await windowsProcessTable.read()).find((p) => p.pid === pid);
   return parsePs(await runAnyway('ps', ['-o', 'pid=,ppid=,comm=,args=', '-p', String(pid)])).find((p) => p.pid === pid);
 }
 
@@ -168,15 +154,8 @@ function run(cmd: string, args: string[]): Promise<string> {
 /** The processes below a terminal's shell, on Linux (/proc), macOS (ps) and Windows (CIM via PowerShell). */
 export async function processesUnder(root: number, platform: NodeJS.Platform = hostPlatform(), limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
-  if (platform === 'win32') {
-    const json = await run('powershell.exe', [
-      '-NoProfile',
-      '-NonInteractive',
-      '-Command',
-      'Get-CimInstance Win32_Process | Select-Object ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json -Compress',
-    ]);
-    return descendants(parseWindowsJson(json), root, limit);
-  }
+  // One CIM query serves every terminal of a scan (src/sources/process/windows.ts).
+  if (platform === 'win32') return descendants(await windowsProcessTable.read(), root, limit);
   return descendants(parsePs(await run('ps', ['-axo', 'pid=,ppid=,comm=,args='])), root, limit);
 }
 
@@ -330,9 +309,15 @@ const SHELLS = new Set([
 /** Shell options whose next argument is a value, not a script to run (VS Code starts bash with --init-file). */
 const VALUE_OPTIONS = new Set(['--init-file', '--rcfile', '-o', '+o', '-O', '+O', '-C', '--init-command', '--emulate']);
 
-/** Whether a program name is a shell's (tmux's `pane_current_command`, a login shell's "-bash"). */
+/** Whether a program name is a shell's (tmux's `pane_current_command`, a login shell's "-bash", Git for Windows' `bash.exe`). */
 export function isShellName(name: string): boolean {
-  return SHELLS.has((name.split('/').pop() ?? name).replace(/^-/, '').toLowerCase());
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  return SHELLS.has(
+    base
+      .replace(/^-/, '')
+      .replace(/\.exe$/i, '')
+      .toLowerCase(),
+  );
 }
 
 /**
@@ -360,4 +345,10 @@ export function findAgents(procs: readonly ProcInfo[]): { agent: AgentKind; pid:
     if (m) out.push({ agent: m.agent, pid: p.pid });
   }
   return out;
+}
+
+/** Whether `command` is an agent's command (`claude`) and the process runs that agent, under whatever script name. */
+export function runsAgentCommand(p: ProcInfo, command: string): boolean {
+  const agent = agentFromCommandLine(command)?.agent;
+  return agent !== undefined && agentFromProcess(p.name, p.args.slice(1))?.agent === agent;
 }

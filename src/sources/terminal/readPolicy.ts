@@ -1,4 +1,5 @@
 import { agentFromCommandLine, tokenize } from '../../detect/commandLine';
+import { platformPath } from '../../common/paths';
 import type { AgentKind } from '../../common/agents';
 
 /**
@@ -48,7 +49,8 @@ export function readDecision(
     const first = words[0];
     if (!first) continue;
     if (first === 'cd' && words[1]) {
-      cdDir = cdDir && !words[1].startsWith('/') ? `${cdDir}/${words[1]}` : words[1];
+      // `cd D:\work` after `cd C:\x` is D:\work, not C:\x/D:\work: absolute by the shell's platform's rules.
+      cdDir = cdDir && !platformPath().isAbsolute(words[1]) && !words[1].startsWith('~') ? `${cdDir}/${words[1]}` : words[1];
       continue;
     }
     const body = resolver.alias(first);

@@ -53,6 +53,52 @@ describe('agent from the command line', () => {
     assert.strictEqual(agentFromProcess('bash', ['-c', 'sleep 6'])?.agent, undefined);
   });
 
+  it('identifies Windows processes: image names in any case, .exe/.cmd, node running npm scripts, argv taken as split', () => {
+    assert.strictEqual(agentFromProcess('claude.EXE')?.agent, 'claude-code');
+    assert.strictEqual(agentFromProcess('CLAUDE.EXE')?.agent, 'claude-code');
+    assert.strictEqual(agentFromProcess('C:\\Users\\张三\\.local\\bin\\claude.exe')?.agent, 'claude-code');
+    assert.strictEqual(agentFromProcess('codex.exe')?.agent, 'codex');
+    assert.strictEqual(agentFromProcess('gemini.cmd')?.agent, 'gemini');
+    const npm = 'C:\\Users\\张三\\AppData\\Roaming\\npm';
+    assert.strictEqual(agentFromProcess('node.exe', [`${npm}\\node_modules\\@anthropic-ai\\claude-code\\cli.js`])?.agent, 'claude-code');
+    assert.strictEqual(agentFromProcess('node.exe', [`${npm}/node_modules/@openai/codex/bin/codex.js`])?.agent, 'codex', "npm's .ps1 shim");
+    assert.strictEqual(
+      agentFromProcess('node.exe', [`${npm}\\\\node_modules\\@google\\gemini-cli\\dist\\index.js`, '-p', 'x'])?.agent,
+      'gemini',
+      "npm's .cmd shim",
+    );
+    assert.strictEqual(
+      agentFromProcess('node.exe', ['C:\\Users\\X\\AppData\\Roaming\\npm\\Node_Modules\\@Anthropic-AI\\Claude-Code\\cli.js'])?.agent,
+      'claude-code',
+      'a path in another case',
+    );
+    // One argument holding `&` or ending in a backslash is one argument: it is not a shell line to split again.
+    assert.strictEqual(agentFromProcess('node.exe', ['C:\\R&D\\node_modules\\@openai\\codex\\bin\\codex.js'])?.agent, 'codex');
+    assert.strictEqual(agentFromProcess('node.exe', ['--inspect', 'C:\\tools\\', 'x.js'])?.agent, undefined);
+    assert.strictEqual(
+      agentFromProcess('cmd.exe', ['/d', '/s', '/c', 'gemini --yolo'])?.agent,
+      undefined,
+      'the shell that starts it is not the agent',
+    );
+    assert.strictEqual(
+      agentFromProcess('pwsh.exe', ['-noexit', '-command', 'try { . "c:\\x\\shellIntegration.ps1" } catch {}'])?.agent,
+      undefined,
+    );
+  });
+
+  it('keeps backslashes that escape nothing: POSIX rules inside double quotes, none at all on Windows', () => {
+    assert.deepStrictEqual(tokenize('"C:\\Program Files\\nodejs\\node.exe" x', 'linux'), ['C:\\Program Files\\nodejs\\node.exe', 'x']);
+    assert.deepStrictEqual(tokenize('echo "a\\"b" c\\ d', 'linux'), ['echo', 'a"b', 'c d'], 'POSIX escapes still escape');
+    assert.deepStrictEqual(tokenize('cd C:\\work\\ ; claude', 'win32'), ['cd', 'C:\\work\\', '\u0000', 'claude']);
+    const line =
+      '& "C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\张三\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\cli.js"';
+    assert.deepStrictEqual(tokenize(line, 'win32').slice(1), [
+      'C:\\Program Files\\nodejs\\node.exe',
+      'C:\\Users\\张三\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\cli.js',
+    ]);
+    assert.strictEqual(agentFromCommandLine(line)?.agent, 'claude-code', 'what PowerShell shell integration reports');
+  });
+
   it('ignores the rest of a very long command line', () => {
     assert.strictEqual(agentFromCommandLine('x'.repeat(10_000) + ' ; claude'), undefined);
   });

@@ -42,6 +42,15 @@ describe('brief and read.md: the curl example sends the token down a pipe, never
     }
   });
 
+  it('a Windows report path stays a valid JSON string in both JSON bodies (its backslashes escaped)', () => {
+    const reportPath = 'C:\\Users\\张三\\My Project\\.agent-lens\\handoff\\w\\reports\\0102-01-report.md';
+    const text = contract({ ...facts, reportPath });
+    const curlBody = /--data-binary '(\{.*\})'/.exec(text)?.[1];
+    const fenced = /```handoff\n(\{.*\})\n```/.exec(text)?.[1];
+    assert.strictEqual((JSON.parse(curlBody!) as { report_path: string }).report_path, reportPath);
+    assert.strictEqual((JSON.parse(fenced!) as { report_path: string }).report_path, reportPath);
+  });
+
   it('the curl example, run as written, rings the doorbell', async function () {
     if (spawnSync('curl', ['--version']).status !== 0) this.skip();
     fs.writeFileSync(path.join(tmp, 'team.toml'), '[w]\nmode = "embedded"\n');

@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { candidates, seenAmong, type TerminalFacts, terminalVerdict } from '../../../src/handoff/targets';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
+import { hostPlatform } from '../../../src/common/platform';
 import {
   foregroundFrom,
   foregroundOf,
@@ -133,7 +134,8 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
   const claudePid = () => until(async () => (await processesUnder(shell)).find((p) => p.name === 'claude')?.pid, 'claude to start');
 
   before(function () {
-    if (!linux || !hasTmux) this.skip();
+    // Windows has no tty or process groups to read (its readers are tested on recorded tables: windows.test.ts).
+    if (!linux || !hasTmux || hostPlatform() === 'win32') this.skip();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-fg-tty-'));
     fs.symlinkSync('/bin/sleep', claude());
     tmux('new-session', '-d', '-s', 't', '-x', '120', '-y', '30', 'bash --norc --noprofile -i');

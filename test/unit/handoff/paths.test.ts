@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { HandoffPaths, PathError } from '../../../src/handoff/paths';
+import { HandoffPaths, isSafeSegment, PathError } from '../../../src/handoff/paths';
+import { hostPlatform } from '../../../src/common/platform';
 
 let tmp: string;
 
@@ -52,6 +53,19 @@ describe('HandoffPaths.reportPathFor: resolves links and stays in the agent’s 
     assert.strictEqual(paths.reportPathFor('w', paths.report('w', 't1')), paths.report('w', 't1'));
     assert.strictEqual(paths.reportPathFor('w', 'reports/t1-report.md'), paths.report('w', 't1'));
     assert.strictEqual(paths.reportPathFor('w', 'reports/sub/not-yet.md'), path.join(paths.reportsDir('w'), 'sub', 'not-yet.md'));
+  });
+
+  it(`refuses Windows device names as reports and agent keys on Windows only (now: ${hostPlatform()})`, () => {
+    const paths = new HandoffPaths(path.join(tmp, 'root'));
+    fs.mkdirSync(paths.reportsDir('w'), { recursive: true });
+    const win = hostPlatform() === 'win32';
+    for (const given of ['reports/CON.md', 'reports/nul', 'reports/sub/COM1.txt']) {
+      if (win) assert.throws(() => paths.reportPathFor('w', given), /names a Windows device/, given);
+      else assert.strictEqual(paths.reportPathFor('w', given), path.join(paths.reportsDir('w'), given.slice('reports/'.length)));
+    }
+    assert.strictEqual(isSafeSegment('con'), !win);
+    assert.strictEqual(isSafeSegment('aux.md'), !win);
+    assert.ok(isSafeSegment('console'));
   });
 
   it('a root reached through a link of the user’s own is fine', () => {

@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { unsafeDirReason, writeFileAtomic } from '../../../../src/common/fsutil';
+import { hostPlatform } from '../../../../src/common/platform';
 import { hookEntries } from '../../../../src/integrations/install/hookTable';
 import { InstallError } from '../../../../src/integrations/install/jsonHooks';
 import { installInto, uninstallFrom } from '../../../../src/integrations/install/settingsFile';
@@ -21,6 +22,8 @@ const REPORTER = path.join(ROOT, 'dist/agent-lens-report.js');
 /** The real module: the code under test reads its functions through esbuild's live bindings, so a patch here is seen there. */
 const realFs = require('fs') as typeof fs;
 const isRoot = process.getuid?.() === 0;
+/** Windows has no mode bits: unsafeDirReason checks the folder's place in the user's profile there. */
+const noModeBits = hostPlatform() === 'win32';
 
 /** Replaces realFs[name] until the returned function is called. */
 function patch<K extends keyof typeof fs>(name: K, make: (orig: (typeof fs)[K]) => (typeof fs)[K]): () => void {
@@ -95,7 +98,8 @@ describe('reporter wait markers: no symlink followed, no folder others can write
     assert.deepStrictEqual(fs.readdirSync(elsewhere), []);
   });
 
-  it('refuses an info folder writable by group or others', async () => {
+  it('refuses an info folder writable by group or others', async function () {
+    if (noModeBits) this.skip(); // Windows: the profile's ACL instead (test/unit/common/userProfile.test.ts)
     fs.chmodSync(hubs, 0o777);
     const r = await report(hubFile, PERMISSION);
     assert.deepStrictEqual([r.code, r.stdout], [0, '']);
@@ -104,7 +108,7 @@ describe('reporter wait markers: no symlink followed, no folder others can write
   });
 
   it('refuses a waiting folder owned by another user (needs root to set up)', async function () {
-    if (!isRoot || process.platform === 'win32') this.skip();
+    if (!isRoot || noModeBits) this.skip();
     fs.mkdirSync(path.join(hubs, 'waiting'), { mode: 0o700 });
     fs.chownSync(path.join(hubs, 'waiting'), 54321, 54321);
     const r = await report(hubFile, PERMISSION);
@@ -113,7 +117,8 @@ describe('reporter wait markers: no symlink followed, no folder others can write
     assert.match(unsafeDirReason(path.join(hubs, 'waiting')) ?? '', /belongs to uid 54321/);
   });
 
-  it('installReporter replaces a symlinked script (even to identical bytes) and refuses a bin folder others can write', () => {
+  it('installReporter replaces a symlinked script (even to identical bytes) and refuses a bin folder others can write', function () {
+    if (noModeBits) this.skip(); // Windows: the profile's ACL instead (test/unit/common/userProfile.test.ts)
     const home = path.join(dir, 'home');
     const node = { path: process.execPath, electron: false };
     installReporter(home, REPORTER, node);

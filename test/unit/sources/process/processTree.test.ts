@@ -3,16 +3,10 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import {
-  descendants,
-  findAgent,
-  parseProcStat,
-  parsePs,
-  parseWindowsJson,
-  processesUnder,
-  ttySize,
-} from '../../../../src/sources/process/processTree';
+import { descendants, findAgent, parseProcStat, parsePs, processesUnder, ttySize } from '../../../../src/sources/process/processTree';
 import { AgentCensus } from '../../../../src/sources/process/agentCensus';
+import { parseCimProcesses } from '../../../../src/sources/process/windows';
+import { onLinux } from '../../../../src/common/platform';
 
 describe('process tree', () => {
   it('parses ps output (macOS) and Windows CIM JSON', () => {
@@ -20,7 +14,7 @@ describe('process tree', () => {
       '  1     0 /sbin/launchd /sbin/launchd\n 500   1 -zsh -zsh\n 600 500 node node /usr/local/lib/node_modules/@openai/codex/bin/codex.js\n',
     );
     assert.strictEqual(findAgent(descendants(ps, 500))?.agent, 'codex');
-    const win = parseWindowsJson(
+    const win = parseCimProcesses(
       JSON.stringify([
         { ProcessId: 10, ParentProcessId: 1, Name: 'pwsh.exe', CommandLine: 'pwsh' },
         { ProcessId: 11, ParentProcessId: 10, Name: 'opencode.exe', CommandLine: '"C:\\tools\\opencode.exe"' },
@@ -34,7 +28,7 @@ describe('process tree', () => {
   });
 
   it('finds a real agent-named process under a real shell (Linux /proc)', async function () {
-    if (process.platform !== 'linux') this.skip();
+    if (!onLinux()) this.skip(); // real processes: /proc, read only when the readers see Linux
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-proc-'));
     // A stand-in executable named like the agent: the scan keys on the executable name.
     fs.symlinkSync('/bin/sleep', path.join(dir, 'claude'));

@@ -8,6 +8,7 @@ import { describe as describeState } from '../../../../src/views/labels';
 import { AgentStore } from '../../../../src/store/store';
 import { FakeScheduler } from '../../fakeScheduler';
 import { recordings } from '../../helpers';
+import { hostPlatform } from '../../../../src/common/platform';
 
 describe('read policy', () => {
   const resolver = {
@@ -44,6 +45,22 @@ describe('read policy', () => {
       assert.strictEqual(d.agent, agent);
     });
   }
+  it(`follows cd into an absolute folder by the platform's rules (now: ${hostPlatform()})`, () => {
+    const dirs: (string | undefined)[] = [];
+    const seen = {
+      alias: () => undefined,
+      script: (_w: string, dir?: string) => {
+        dirs.push(dir);
+        return undefined;
+      },
+    };
+    readDecision('cd C:\\work && cd D:\\other && agent.cmd', 'high', seen);
+    readDecision('cd /srv/app && cd sub && ./agent.sh', 'high', seen);
+    readDecision('cd a && cd ~/b && ./agent.sh', 'high', seen);
+    const win = hostPlatform() === 'win32';
+    assert.deepStrictEqual(dirs, [win ? 'D:\\other' : 'C:\\work/D:\\other', '/srv/app/sub', '~/b']);
+  });
+
   it('parses fish aliases and abbreviations', () => {
     const m = parseAliases(`alias gg 'gemini --yolo'\nabbr -a am amp\n`);
     assert.strictEqual(m.get('gg'), 'gemini --yolo');
