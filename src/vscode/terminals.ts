@@ -3,7 +3,7 @@ import type { AgentKind } from '../common/agents';
 import { printable } from '../common/printable';
 import { realScheduler } from '../common/scheduler';
 import { type FoundAgent, ProcessScan, type ScanTarget } from '../sources/process/processScan';
-import { startedBefore } from '../sources/process/startTicks';
+import { processStartedBefore } from '../sources/process/startTicks';
 import { type DetectionStats, TerminalSession } from '../sources/terminal/session';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
@@ -137,11 +137,12 @@ export class TerminalAdapter implements vscode.Disposable {
     });
     const w: Watched = { terminal: t, session, reading: false, unread: false, sawStart: false, revivable: false };
     this.watched.set(id, w);
-    void t.processId.then((pid) => {
+    void t.processId.then(async (pid) => {
       if (pid && this.registry.idOf(t) === id) {
         this.registry.setShellPid(id, pid);
-        // Where the kernel cannot say (not Linux), a terminal there at activation counts as revived.
-        if (startedBefore(pid, process.pid) ?? atActivation) w.revivable = true;
+        // Where the start order cannot be read (Windows, or the same second on macOS), a terminal there at
+        // activation counts as revived.
+        if ((await processStartedBefore(pid, process.pid)) ?? atActivation) w.revivable = true;
       }
       // An agent may already run in it (a terminal revived after a reload): look at once, not at the next tick.
       this.processScan.soon();

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import { SILENT } from '../../../../src/common/log';
+import { hostPlatform } from '../../../../src/common/platform';
 import { type FoundAgent, ProcessScan } from '../../../../src/sources/process/processScan';
 import { until } from '../../victimTree';
 
@@ -21,6 +22,11 @@ describe('process source: the agent in each watched terminal’s process tree', 
     shell?.kill('SIGKILL');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  before(function () {
+    // Windows's reader (PowerShell's CIM query) cannot run here; forced to darwin, the scan runs the macOS
+    // readers against this machine's ps and lsof.
+    if (hostPlatform() === 'win32') this.skip();
+  });
 
   it('finds the agent below the shell with its folder, then reports it gone', async () => {
     // The shell's child is a program named claude, working in `dir`, as a user's agent would.
