@@ -1,7 +1,7 @@
-import { hostPlatform } from '../common/platform';
 import * as vscode from 'vscode';
 import { sleep } from '../common/poll';
 import { printable } from '../common/printable';
+import { agentCwdReadable } from '../sources/process/agentCwd';
 import { agentUnder } from '../sources/process/processScan';
 import { RcFiles } from '../sources/terminal/rcFiles';
 import { readDecision } from '../sources/terminal/readPolicy';
@@ -63,10 +63,11 @@ export class ExecutionReader {
 
 /**
  * The folder an agent runs in links its session log to this terminal. The execution's cwd is where the
- * command line started (`cd app && claude` starts one folder up), so ask the agent process itself.
+ * command line started (`cd app && claude` starts one folder up), so ask the agent process itself (/proc on
+ * Linux, lsof on macOS; Windows does not say).
  */
 async function followAgentCwd(t: vscode.Terminal, session: TerminalSession, d: ExecutionReaderDeps): Promise<void> {
-  if (hostPlatform() !== 'linux') return;
+  if (!agentCwdReadable()) return;
   for (const ms of [1500, 4000, 10_000]) {
     await sleep(ms);
     if (!session.reading) return;

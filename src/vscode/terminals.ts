@@ -3,7 +3,7 @@ import type { AgentKind } from '../common/agents';
 import { printable } from '../common/printable';
 import { realScheduler } from '../common/scheduler';
 import { type FoundAgent, ProcessScan, type ScanTarget } from '../sources/process/processScan';
-import { startedBeforeOnHost } from '../sources/process/startTicks';
+import { processStartedBefore } from '../sources/process/startTicks';
 import { type DetectionStats, TerminalSession } from '../sources/terminal/session';
 import type { AgentStore } from '../store/store';
 import type { AgentLensConfig } from './config';
@@ -140,8 +140,9 @@ export class TerminalAdapter implements vscode.Disposable {
     void t.processId.then(async (pid) => {
       if (pid && this.registry.idOf(t) === id) {
         this.registry.setShellPid(id, pid);
-        // Where the system cannot say (/proc on Linux, CreationDate on Windows), a terminal there at activation counts as revived.
-        if ((await startedBeforeOnHost(pid, process.pid)) ?? atActivation) w.revivable = true;
+        // Where the start order cannot be read (the same second on macOS, a table Windows did not give), a terminal
+        // there at activation counts as revived.
+        if ((await processStartedBefore(pid, process.pid)) ?? atActivation) w.revivable = true;
       }
       // An agent may already run in it (a terminal revived after a reload): look at once, not at the next tick.
       this.processScan.soon();

@@ -1,16 +1,24 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { Discovery } from '../../hub/discovery';
 import { REPORT_PATH } from '../../hooks/wire';
+import { hostPlatform } from '../../common/platform';
 import { procStatFields } from '../../common/procStat';
+import { chainOf, parseParents, PS_PARENTS_ARGS } from '../../common/psParents';
 
 /**
  * The reporter's side of the wire, shared by the reporter script and the OpenCode plugin: find the hub,
  * post a report, name the process's ancestors. Never throws; never writes to stdout.
  */
 
-/** The process ids from `pid`'s parent upward (Linux /proc; elsewhere empty, the hub walks the tree itself). */
-export function ancestry(pid: number, max = 64): number[] {
+/**
+ * The process ids from `pid`'s parent upward: Linux walks /proc, macOS and the BSDs read one `ps -axo pid=,ppid=`
+ * (a few ms, in a hook that runs once per event); Windows sends none.
+ */
+export function ancestry(pid: number, max = 64, platform: NodeJS.Platform = hostPlatform()): number[] {
+  if (platform === 'win32') return [];
+  if (platform !== 'linux') return chainOf(psParents(), pid, max);
   const out: number[] = [];
   let cur = pid;
   for (let i = 0; i < max; i++) {
@@ -20,6 +28,27 @@ export function ancestry(pid: number, max = 64): number[] {
     cur = ppid;
   }
   return out;
+}
+
+/**
+ * Every process's parent from `ps`, or none. Synchronous like the rest of the report's making; bounded in time
+ * and output; its stdout is captured and its stderr dropped, so nothing reaches the hook's own stdout (which the
+ * agent reads as the hook's answer).
+ */
+function psParents(): Map<number, number> {
+  try {
+    const text = execFileSync('ps', PS_PARENTS_ARGS, {
+      encoding: 'utf8',
+      timeout: 1000,
+      maxBuffer: 4 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+    return parseParents(text);
+  } catch {
+    return new Map();
+  }
 }
 
 function parentOf(pid: number): number | undefined {

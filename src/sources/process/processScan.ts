@@ -1,8 +1,7 @@
-import { hostPlatform } from '../../common/platform';
-import { promises as fsp } from 'fs';
 import type { AgentKind } from '../../common/agents';
 import type { Logger } from '../../common/log';
 import { printable } from '../../common/printable';
+import { agentCwds } from './agentCwd';
 import { findAgent, processesUnder } from './processTree';
 
 /** A terminal the scan looks into: its id and its shell's process. */
@@ -13,7 +12,7 @@ export interface ScanTarget {
   wanted(): boolean;
 }
 
-/** The agent a scan found in a terminal's process tree, and the folder it works in (Linux). */
+/** The agent a scan found in a terminal's process tree, and the folder it works in (Linux, macOS). */
 export interface FoundAgent {
   agent: AgentKind;
   pid: number;
@@ -77,12 +76,15 @@ export class ProcessScan {
     if (this.scanning) return;
     this.scanning = true;
     try {
+      const looked: { id: string; found?: FoundAgent }[] = [];
       for (const t of this.o.targets()) {
         if (!t.wanted()) continue;
         const pid = await t.shellPid();
-        if (!pid) continue;
-        this.o.found(t.id, await agentUnder(pid));
+        if (pid) looked.push({ id: t.id, found: findAgent(await processesUnder(pid)) });
       }
+      // The agents' folders in one go: on macOS that is one lsof for the whole scan, not one per terminal.
+      const cwds = await agentCwds(looked.flatMap((l) => (l.found ? [l.found.pid] : [])));
+      for (const l of looked) this.o.found(l.id, l.found && withCwd(l.found, cwds));
     } catch (err) {
       this.o.log.debug(`process scan failed: ${printable((err as Error).message)}`);
     } finally {
@@ -91,19 +93,13 @@ export class ProcessScan {
   }
 }
 
-/** The agent running below a shell, and the folder it works in. */
+/** The agent running below a shell, and the folder it works in (where it can be read: else the shell's is used). */
 export async function agentUnder(shellPid: number): Promise<FoundAgent | undefined> {
   const found = findAgent(await processesUnder(shellPid));
-  if (!found) return undefined;
-  const cwd = await agentCwd(found.pid);
-  return { ...found, ...(cwd ? { cwd } : {}) };
+  return found && withCwd(found, await agentCwds([found.pid]));
 }
 
-/**
- * The agent process's working folder (Linux), to link its session log; elsewhere the shell's is used. Windows
- * does not expose another process's working folder (no Win32_Process property holds it): undefined there.
- */
-async function agentCwd(pid: number): Promise<string | undefined> {
-  if (hostPlatform() !== 'linux') return undefined;
-  return fsp.readlink(`/proc/${pid}/cwd`).catch(() => undefined);
+function withCwd(found: Omit<FoundAgent, 'cwd'>, cwds: ReadonlyMap<number, string>): FoundAgent {
+  const cwd = cwds.get(found.pid);
+  return { ...found, ...(cwd ? { cwd } : {}) };
 }

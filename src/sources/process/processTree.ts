@@ -6,14 +6,15 @@ import { pidAlive } from '../../common/pidAlive';
 import type { AgentKind } from '../../common/agents';
 import { procStatFields } from '../../common/procStat';
 import { windowsProcessTable } from './windows';
+import { parseSttySize } from './darwin';
+import type { ProcInfo, TtyJob } from './procTypes';
+import { runTool } from './runTool';
+import { FOREGROUND_AGE_MS, processTable, SCAN_AGE_MS } from './table';
 
-export interface ProcInfo {
-  pid: number;
-  ppid: number;
-  /** Executable name (Linux comm, macOS/Windows image name). */
-  name: string;
-  args: string[];
-}
+// What callers have always imported from here; the macOS parsers live in darwin.ts, the shell names in shells.ts.
+export type { ProcInfo, TtyJob } from './procTypes';
+export { parsePs, parsePsJobs } from './darwin';
+export { isInteractiveShell, isShellName } from './shells';
 
 /** Every process below `root` (not `root` itself), breadth first, bounded. */
 export function descendants(all: readonly ProcInfo[], root: number, limit = 512): ProcInfo[] {
@@ -45,31 +46,6 @@ export function findAgent(procs: readonly ProcInfo[]): { agent: AgentKind; evide
     if (m) return { agent: m.agent, evidence: `process ${p.name} (pid ${p.pid})`, pid: p.pid };
   }
   return undefined;
-}
-
-/** Arguments kept per process from `ps`. */
-const MAX_ARGS = 256;
-
-/** `ps -axo pid=,ppid=,comm=,args=` (macOS, BSD). comm may hold a path; args repeats it with arguments. */
-export function parsePs(text: string): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  for (const line of text.split('\n')) {
-    // The rest of the line is sliced off, not matched: `(\S+)\s*(.*)$` backtracks through a long comm when a
-    // \r (which `.` does not match) follows it.
-    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)/.exec(line);
-    if (!m) continue;
-    const comm = m[3];
-    const rest = line.slice(m[0].length).trim();
-    // The first MAX_ARGS arguments say what runs (a wrapper, an interpreter's script, a headless flag); splitting
-    // all of a 2 MB argument list made a string per word for nothing.
-    out.push({
-      pid: Number(m[1]),
-      ppid: Number(m[2]),
-      name: comm.split('/').pop() ?? comm,
-      args: rest ? rest.split(/\s+/, MAX_ARGS) : [comm],
-    });
-  }
-  return out;
 }
 
 /** /proc/<pid>/stat: the comm field is in parentheses and may itself contain spaces and parentheses. */
@@ -105,13 +81,15 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
 }
 
 /**
- * One process's own name and arguments (Linux /proc, `ps` on macOS and BSD, the CIM table on Windows; undefined
- * when it is gone): a tmux pane's process may be the agent itself, and a terminal's foreground may be its own shell.
+ * One process's own name and arguments (Linux /proc, the scan's `ps` table on macOS and BSD, the CIM table on
+ * Windows; undefined when it is gone): a tmux pane's process may be the agent itself, and a terminal's foreground
+ * may be its own shell.
  */
 export async function processInfo(pid: number, platform: NodeJS.Platform = hostPlatform()): Promise<ProcInfo | undefined> {
   if (platform === 'linux') return linuxInfo(pid, 0);
   if (platform === 'win32') return (await windowsProcessTable.read()).find((p) => p.pid === pid);
-  return parsePs(await runAnyway('ps', ['-o', 'pid=,ppid=,comm=,args=', '-p', String(pid)])).find((p) => p.pid === pid);
+  const row = (await processTable(platform)?.rowsFor([pid], SCAN_AGE_MS))?.find((p) => p.pid === pid);
+  return row && pidAlive(pid) ? row : undefined;
 }
 
 /** Linux: walk down from the shell through each task's children list in /proc (no full /proc scan). */
@@ -151,13 +129,18 @@ function run(cmd: string, args: string[]): Promise<string> {
   });
 }
 
-/** The processes below a terminal's shell, on Linux (/proc), macOS (ps) and Windows (CIM via PowerShell). */
+/** The processes below a terminal's shell, on Linux (/proc), macOS (the scan's ps table) and Windows (CIM via PowerShell). */
 export async function processesUnder(root: number, platform: NodeJS.Platform = hostPlatform(), limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
   // One CIM query serves every terminal of a scan (src/sources/process/windows.ts).
   if (platform === 'win32') return descendants(await windowsProcessTable.read(), root, limit);
-  return descendants(parsePs(await run('ps', ['-axo', 'pid=,ppid=,comm=,args='])), root, limit);
+  const table = processTable(platform);
+  // The table may be up to SCAN_AGE_MS old: a process that has ended since is not reported as running.
+  return table ? descendants(await table.rowsFor([root], SCAN_AGE_MS), root, limit).filter((p) => pidAlive(p.pid)) : [];
 }
+
+/** A pty's device: Linux's /dev/pts/N, macOS's /dev/ttysNNN. */
+const TTY_PATH = /^\/dev\/(?:pts\/\d+|tty\w+)$/;
 
 /**
  * The size of the terminal a shell runs in, from its pty (`stty size` on the shell's tty). VS Code's
@@ -169,35 +152,21 @@ export async function ttySize(
   platform: NodeJS.Platform = hostPlatform(),
 ): Promise<{ cols: number; rows: number } | undefined> {
   try {
-    let tty: string | undefined;
-    if (platform === 'linux') tty = await fsp.readlink(`/proc/${shellPid}/fd/0`);
-    else if (platform === 'darwin') {
-      const name = (await run('ps', ['-o', 'tty=', '-p', String(shellPid)])).trim();
-      tty = name && name !== '??' ? `/dev/${name}` : undefined;
+    if (platform === 'linux') {
+      const tty = await fsp.readlink(`/proc/${shellPid}/fd/0`);
+      return TTY_PATH.test(tty) ? parseSttySize(await run('stty', ['-F', tty, 'size'])) : undefined;
     }
-    if (!tty || !/^\/dev\/(?:pts\/\d+|tty\w+)$/.test(tty)) return undefined;
-    const out = await run('stty', [platform === 'darwin' ? '-f' : '-F', tty, 'size']);
-    const m = /^(\d+)\s+(\d+)/.exec(out.trim());
-    if (!m) return undefined;
-    const rows = Number(m[1]);
-    const cols = Number(m[2]);
-    return rows > 0 && cols > 0 ? { cols, rows } : undefined;
+    // macOS: the shell's controlling tty from the scan's table ("ttys003"), its size through BSD stty's -f.
+    const table = platform === 'win32' ? undefined : processTable(platform);
+    const name = (await table?.rowsFor([shellPid], SCAN_AGE_MS))?.find((p) => p.pid === shellPid)?.job?.tty;
+    const tty = name ? `/dev/${name}` : '';
+    return TTY_PATH.test(tty) ? parseSttySize(await runTool('stty', ['-f', tty, 'size'])) : undefined;
   } catch {
     return undefined;
   }
 }
 
 // ---- who holds a terminal: the foreground process group of its tty ---------------------------------------------
-
-/** A process's place in job control: its process group, its controlling tty and that tty's foreground group. */
-export interface TtyJob {
-  pid: number;
-  pgid: number;
-  /** The foreground process group of the process's controlling terminal; -1 or 0 when it has none. */
-  tpgid: number;
-  /** The controlling terminal: Linux's tty_nr as a number string, ps's tty name elsewhere; '' when there is none. */
-  tty: string;
-}
 
 /**
  * /proc/<pid>/stat's job fields: 5 pgrp, 7 tty_nr, 8 tpgid (1-based, counting comm as field 2). Fields are
@@ -210,18 +179,6 @@ export function parseProcJob(stat: string): TtyJob | undefined {
   const [pgid, ttyNr, tpgid] = [f.field(5), f.field(7), f.field(8)];
   if (![pgid, ttyNr, tpgid].every(Number.isInteger)) return undefined;
   return { pid, pgid, tpgid, tty: ttyNr ? String(ttyNr) : '' };
-}
-
-/** `ps -o pid=,pgid=,tpgid=,tty= -p A,B` (macOS, BSD, and procps on Linux): one process a line. */
-export function parsePsJobs(text: string): TtyJob[] {
-  const out: TtyJob[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^\s*(\d+)\s+(-?\d+)\s+(-?\d+)\s+(\S+)/.exec(line);
-    if (!m) continue;
-    const tty = m[4] === '??' || m[4] === '?' ? '' : m[4];
-    out.push({ pid: Number(m[1]), pgid: Number(m[2]), tpgid: Number(m[3]), tty });
-  }
-  return out;
 }
 
 /** Whether a process holds its terminal: what can be read about it, or 'unknown' where nothing can (Windows). */
@@ -238,17 +195,9 @@ export function foregroundFrom(root: TtyJob | undefined, agent: TtyJob | undefin
   return agent.pgid === root.tpgid ? 'foreground' : 'background';
 }
 
-function runAnyway(cmd: string, args: string[]): Promise<string> {
-  // ps exits 1 when a listed pid is gone; what it printed about the others still counts.
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: 5000, maxBuffer: 1024 * 1024 }, (err, stdout) =>
-      err && !stdout && (err as NodeJS.ErrnoException).code === 'ENOENT' ? reject(err) : resolve(stdout ?? ''),
-    );
-  });
-}
-
 /**
- * The job fields of some processes: /proc on Linux, one `ps` elsewhere; a process that is gone is left out.
+ * The job fields of some processes: /proc on Linux, the ps table elsewhere (read again unless it was read just
+ * now: a check before typing must see the terminal as it is now); a process that is gone is left out.
  * Undefined on Windows, whose consoles have no process groups to read.
  */
 export async function readJobs(pids: readonly number[], platform: NodeJS.Platform = hostPlatform()): Promise<TtyJob[] | undefined> {
@@ -257,7 +206,10 @@ export async function readJobs(pids: readonly number[], platform: NodeJS.Platfor
     const jobs = await Promise.all(pids.map((p) => fsp.readFile(`/proc/${p}/stat`, 'utf8').then(parseProcJob, () => undefined)));
     return jobs.filter((j): j is TtyJob => !!j);
   }
-  return parsePsJobs(await runAnyway('ps', ['-o', 'pid=,pgid=,tpgid=,tty=', '-p', pids.join(',')]));
+  const table = processTable(platform);
+  if (!table) return undefined;
+  const wanted = new Set(pids);
+  return (await table.rowsFor(pids, FOREGROUND_AGE_MS)).flatMap((r) => (r.job && wanted.has(r.pid) ? [r.job] : []));
 }
 
 /** Whether `agent` is in the foreground of `root`'s terminal (see foregroundFrom); 'unknown' on Windows while it runs. */
@@ -283,58 +235,6 @@ export async function ttyHolder(
   if (!jobs) return undefined;
   const tpgid = jobs[0]?.tpgid ?? -1;
   return { tpgid, leader: tpgid > 0 ? await processInfo(tpgid, platform) : undefined };
-}
-
-/** Shells that keep a prompt in a terminal. pwsh is not here: it starts programs in its own process group. */
-const SHELLS = new Set([
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
-  'fish',
-  'ksh',
-  'ksh93',
-  'mksh',
-  'pdksh',
-  'oksh',
-  'tcsh',
-  'csh',
-  'ash',
-  'yash',
-  'busybox',
-  'nu',
-  'elvish',
-  'xonsh',
-]);
-/** Shell options whose next argument is a value, not a script to run (VS Code starts bash with --init-file). */
-const VALUE_OPTIONS = new Set(['--init-file', '--rcfile', '-o', '+o', '-O', '+O', '-C', '--init-command', '--emulate']);
-
-/** Whether a program name is a shell's (tmux's `pane_current_command`, a login shell's "-bash", Git for Windows' `bash.exe`). */
-export function isShellName(name: string): boolean {
-  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  return SHELLS.has(
-    base
-      .replace(/^-/, '')
-      .replace(/\.exe$/i, '')
-      .toLowerCase(),
-  );
-}
-
-/**
- * A shell reading its own input: named like a shell (by its executable, so `exec -a claude bash` is still bash)
- * and running neither a command string (`-c`) nor a script. A shell running a script is that script's program.
- */
-export function isInteractiveShell(p: ProcInfo): boolean {
-  if (!isShellName(p.name)) return false;
-  const args = p.args.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') return i + 1 >= args.length;
-    if (VALUE_OPTIONS.has(a)) i++;
-    else if (a === '--command' || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
-    else if (!a.startsWith('-') && !a.startsWith('+')) return false;
-  }
-  return true;
 }
 
 /** Every known agent among a terminal's processes, nearest the shell first (findAgent gives the first). */

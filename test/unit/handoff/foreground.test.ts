@@ -3,9 +3,9 @@ import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { hostPlatform } from '../../../src/common/platform';
 import { candidates, seenAmong, type TerminalFacts, terminalVerdict } from '../../../src/handoff/targets';
 import type { TeamAgent } from '../../../src/handoff/team/schema';
-import { hostPlatform } from '../../../src/common/platform';
 import {
   foregroundFrom,
   foregroundOf,
@@ -131,10 +131,14 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
     agent: await seenAmong(shell, candidates(agent, await processesUnder(shell), shell)),
     holder: (await ttyHolder(shell))?.leader,
   });
-  const claudePid = () => until(async () => (await processesUnder(shell)).find((p) => p.name === 'claude')?.pid, 'claude to start');
+  /** Agents a test ended: a process table read just before (macOS's, up to half a second old) may still list one. */
+  const ended = new Set<number>();
+  const claudePid = () =>
+    until(async () => (await processesUnder(shell)).find((p) => p.name === 'claude' && !ended.has(p.pid))?.pid, 'claude to start');
 
   before(function () {
-    // Windows has no tty or process groups to read (its readers are tested on recorded tables: windows.test.ts).
+    // Forced to win32 the readers answer as on Windows (no job control; its readers are tested on recorded tables:
+    // windows.test.ts): nothing to read from a real tty here.
     if (!linux || !hasTmux || hostPlatform() === 'win32') this.skip();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'al-fg-tty-'));
     fs.symlinkSync('/bin/sleep', claude());
@@ -167,6 +171,7 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
     // Ctrl+C: the agent is gone, the shell has its terminal back. The check before the next key says so.
     tmux('send-keys', '-t', 't', 'C-c');
     await until(async () => (await foregroundOf(shell, pid)) === 'gone', 'the agent to go');
+    ended.add(pid);
     const again = terminalVerdict(agent, {
       open: true,
       agent: { pid, fg: await foregroundOf(shell, pid) },
@@ -189,6 +194,7 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
         why: `claude (pid ${pid}) runs there, but not in the foreground: another program or the shell gets what is typed`,
       });
     } finally {
+      ended.add(pid);
       process.kill(pid, 'SIGKILL');
     }
   });
@@ -202,6 +208,7 @@ describe('the foreground of a real terminal (tmux pty, interactive bash)', funct
       assert.strictEqual(v.ok, false);
       assert.match((v as { why: string }).why, /its shell \("bash"\) holds the terminal/);
     } finally {
+      ended.add(pid);
       process.kill(pid, 'SIGKILL');
       type('set -m');
     }

@@ -25,9 +25,9 @@ describe('linear-time fixes', () => {
 
   it('parsePs: a line with a carriage return in its arguments is read, not skipped', () => {
     // The old pattern ended in (.*)$, which a \r (not matched by ".") made fail after backtracking through comm.
-    const [p] = parsePs(`  7   1 /usr/bin/node node /x/claude\r --flag\n`);
+    const [p] = parsePs(`    7     1     7    0 ??       node             node /x/claude\r --flag\n`);
     assert.deepStrictEqual([p.pid, p.ppid, p.name, p.args], [7, 1, 'node', ['node', '/x/claude', '--flag']]);
-    assert.deepStrictEqual(parsePs(' 9 1 zsh\n')[0].args, ['zsh']);
+    assert.deepStrictEqual(parsePs('    9     1     9    0 ??       zsh\n')[0].args, ['zsh']);
   });
 
   it('splice: many edits in one pass give what one edit at a time gave', () => {

@@ -23,7 +23,8 @@ describe('process source: the agent in each watched terminal’s process tree', 
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   before(function () {
-    // Real processes read as this host reads them; Windows' reader is the CIM table, tested on recorded tables (windows.test.ts).
+    // Windows's reader (PowerShell's CIM query) cannot run here (tested on recorded tables: windows.test.ts); forced
+    // to darwin, the scan runs the macOS readers against this machine's ps and lsof.
     if (hostPlatform() === 'win32') this.skip();
   });
 

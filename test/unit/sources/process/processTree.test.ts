@@ -11,7 +11,11 @@ import { onLinux } from '../../../../src/common/platform';
 describe('process tree', () => {
   it('parses ps output (macOS) and Windows CIM JSON', () => {
     const ps = parsePs(
-      '  1     0 /sbin/launchd /sbin/launchd\n 500   1 -zsh -zsh\n 600 500 node node /usr/local/lib/node_modules/@openai/codex/bin/codex.js\n',
+      [
+        '    1     0     1    0 ??       launchd          /sbin/launchd',
+        '  500     1   500  600 ttys000  zsh              -zsh',
+        '  600   500   600  600 ttys000  node             node /usr/local/lib/node_modules/@openai/codex/bin/codex.js',
+      ].join('\n'),
     );
     assert.strictEqual(findAgent(descendants(ps, 500))?.agent, 'codex');
     const win = parseCimProcesses(
@@ -37,7 +41,7 @@ describe('process tree', () => {
       let found;
       for (let i = 0; i < 50 && !found; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        found = findAgent(await processesUnder(sh.pid!));
+        found = findAgent(await processesUnder(sh.pid!, 'linux'));
       }
       assert.strictEqual(found?.agent, 'claude-code');
       assert.match(found!.evidence, /claude/);
@@ -77,7 +81,14 @@ describe('agent census (how many sessions of an agent run in a folder)', () => {
     assert.strictEqual(c.count('codex', '/p/a'), 0);
   });
 
-  it('cannot tell off Linux', () => {
-    assert.strictEqual(new AgentCensus(root, 'darwin').count('claude-code', '/p/a'), undefined);
+  it('cannot tell on Windows, and never reads /proc off Linux (macOS: darwinReaders.test.ts)', () => {
+    assert.strictEqual(new AgentCensus(root, 'win32').count('claude-code', '/p/a'), undefined);
+    assert.strictEqual(
+      new AgentCensus(root, 'darwin', { table: () => Promise.reject(new Error('no ps')), cwds: async () => new Map() }).count(
+        'claude-code',
+        '/p/a',
+      ),
+      undefined,
+    );
   });
 });

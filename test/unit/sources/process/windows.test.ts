@@ -5,7 +5,7 @@ import { FIXTURES } from '../../helpers';
 import { candidates, seenAmong, terminalVerdict } from '../../../../src/handoff/targets';
 import type { TeamAgent } from '../../../../src/handoff/team/schema';
 import { descendants, findAgent, findAgents, isInteractiveShell, isShellName } from '../../../../src/sources/process/processTree';
-import { startedBeforeOnHost } from '../../../../src/sources/process/startTicks';
+import { processStartedBefore } from '../../../../src/sources/process/startTicks';
 import {
   CIM_COMMAND,
   linkParents,
@@ -257,9 +257,9 @@ describe('agents in a Windows table', () => {
       undefined,
     );
     const t = new WindowsProcessTable(() => Promise.resolve(read('cim-ps7.json')));
-    assert.strictEqual(await startedBeforeOnHost(8400, 8500, 'win32', t), true);
+    assert.strictEqual(await processStartedBefore(8400, 8500, 'win32', undefined, t), true);
     const broken = new WindowsProcessTable(() => Promise.reject(new Error('no PowerShell')));
-    assert.strictEqual(await startedBeforeOnHost(8400, 8500, 'win32', broken), undefined);
+    assert.strictEqual(await processStartedBefore(8400, 8500, 'win32', undefined, broken), undefined);
   });
 
   it('a dispatch to a Windows terminal: its process below the shell, the foreground unknown, so the store decides', async () => {
