@@ -80,6 +80,14 @@ export function askedQuestions(input: unknown): AskedQuestion[] | undefined {
 }
 
 /**
+ * JSON in ASCII: every other character as `\uXXXX`, still the same JSON. On Windows the answering hook runs in
+ * PowerShell, which passes a program's output on as text through the console's code page; ASCII survives any.
+ */
+export function asciiJson(json: string): string {
+  return json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Claude Code's `PermissionRequest` decision, as its hook prints it on stdout (the hook's decision channel).
  * `toolInput` is the hook's own stdin's: an answer to a question dialog goes back as Claude Code takes it (allow,
  * with the dialog's own input plus `answers`), and only if each question got one of its own options — whatever

@@ -1,7 +1,11 @@
+import { createHash } from 'crypto';
 import * as os from 'os';
 import * as path from 'path';
 import type { ReportingAgent } from '../hooks/report';
 import { shellWord } from '../common/shellQuote';
+import { hostPlatform } from '../common/platform';
+import type { HookShell } from './hookShells';
+import { type NodeLaunch, windowsHookLine } from './windowsHookLines';
 
 /**
  * Where Agent Lens keeps what outlives one extension version: the reporter (copied here on activation, so hook
@@ -12,10 +16,18 @@ export function agentLensHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.AGENT_LENS_HOME || path.join(os.homedir(), '.agent-lens');
 }
 
-/** The stable reporter command (a small sh script that starts the bundled reporter with a known Node). */
-export function reporterCommandPath(home: string): string {
-  return path.join(home, 'bin', 'agent-lens-report');
+/**
+ * The stable reporter command: a small sh script that starts the bundled reporter with a known Node; on Windows,
+ * where hook lines start Node themselves (./windowsHookLines.ts), the script itself.
+ */
+export function reporterCommandPath(home: string, platform: NodeJS.Platform = hostPlatform()): string {
+  return platform === 'win32' ? path.win32.join(home, 'bin', REPORT_SCRIPT) : path.join(home, 'bin', 'agent-lens-report');
 }
+
+/** The reporter and answering hook scripts in `<home>/bin` (what the sh wrappers start; what Windows lines name). */
+export const REPORT_SCRIPT = 'report.cjs';
+export const PERMISSION_SCRIPT = 'permission.cjs';
+export const OUR_SCRIPT_NAMES: readonly string[] = [REPORT_SCRIPT, PERMISSION_SCRIPT];
 
 /**
  * The reporter command's file name, in every hook command and plugin banner Agent Lens writes. Mentioning it
@@ -32,21 +44,41 @@ export const PERMISSION_COMMAND_NAME = 'agent-lens-permission';
 /** The programs Agent Lens's hook commands run, by file name. */
 export const OUR_PROGRAM_NAMES: readonly string[] = [OUR_COMMAND_MARK, PERMISSION_COMMAND_NAME];
 
-/** The stable answering hook command, beside the reporter. */
-export function permissionCommandPath(home: string): string {
-  return path.join(home, 'bin', PERMISSION_COMMAND_NAME);
+/** The stable answering hook command, beside the reporter (on Windows its script, as reporterCommandPath). */
+export function permissionCommandPath(home: string, platform: NodeJS.Platform = hostPlatform()): string {
+  return platform === 'win32' ? path.win32.join(home, 'bin', PERMISSION_SCRIPT) : path.join(home, 'bin', PERMISSION_COMMAND_NAME);
 }
 
 /**
- * The wait markers live beside the discovery file the terminal's `AGENT_LENS_HUB` names: `waiting/<agent pid>`
- * exists while that agent process has an open wait the reporter reported.
+ * The wait markers live beside the discovery file the terminal's `AGENT_LENS_HUB` names: `waiting/<name>` (markerName:
+ * the agent's pid, on Windows its session) exists while that agent has an open wait the reporter reported.
  */
 export function markerDir(discoveryFile: string): string {
   return path.join(path.dirname(discoveryFile), 'waiting');
 }
 
+/** Windows markers are named by session: `s-` and a hash of agent and session id (./windowsHookLines.ts says why). */
+export const SESSION_MARKER_PREFIX = 's-';
+
 /**
- * The command a hook runs. A gated one is for events that fire on every tool call and only ever close a wait
+ * The name of a wait marker. POSIX: the agent's pid, which the hook line reads as `$PPID` (the reporter runs by
+ * `exec`, so its parent is the agent). Windows: the reporter's parent is the shell the agent started for this one
+ * hook, and no Windows shell gives the agent's pid cheaply, so the marker is named by the session (a hash: a session
+ * id is the agent's text), the same for the report that opens a wait and the one that closes it; a report without a
+ * session id falls back to its parent's pid.
+ */
+export function markerName(
+  agentPid: number,
+  agent: string,
+  sessionId: string | undefined,
+  platform: NodeJS.Platform = hostPlatform(),
+): string {
+  if (platform !== 'win32' || !sessionId) return String(agentPid);
+  return SESSION_MARKER_PREFIX + createHash('sha256').update(`${agent}\0${sessionId}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * The command a hook runs in a POSIX shell (macOS, Linux: every agent's hook shell there). A gated one is for events that fire on every tool call and only ever close a wait
  * (PostToolUse): with no wait open for this agent process it costs one `test -e` and drains stdin so the CLI
  * never meets a broken pipe; it always exits 0. `$PPID` is the agent process that ran the hook's shell.
  * The installers know Agent Lens's entries by these exact frames: a new frame goes into FRAMES in
@@ -57,4 +89,20 @@ export function hookCommand(reporter: string, agent: ReportingAgent, gated: bool
   // exec: the reporter's parent is then the agent itself, which names its wait marker.
   if (!gated) return `exec ${run}`;
   return `if [ -e "\${AGENT_LENS_HUB%/*}/waiting/$PPID" ]; then exec ${run}; else cat >/dev/null; fi; exit 0`;
+}
+
+/** Node as Agent Lens found it for the hooks (src/vscode/hub.ts nodeForHooks): on Windows it is in every line. */
+export interface NodeRuntime {
+  path: string;
+  electron: boolean;
+}
+
+/**
+ * The command of a hook in `shell`'s syntax (./hookShells.ts says which shell each agent uses): POSIX lines start
+ * `reporter`, the sh wrapper; Windows lines start `node` on `reporter`, the script (./windowsHookLines.ts).
+ */
+export function hookCommandIn(shell: HookShell, reporter: string, agent: ReportingAgent, gated: boolean, node?: NodeRuntime): string {
+  if (shell === 'posix') return hookCommand(reporter, agent, gated);
+  const launch: NodeLaunch = { node: node?.path ?? 'node', electron: node?.electron ?? false, script: reporter };
+  return windowsHookLine(shell, launch, agent, gated);
 }

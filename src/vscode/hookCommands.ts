@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { agentLensHome, reporterCommandPath } from '../integrations/commands';
+import { nodeForHooks } from './hub';
 import { defaultInstallContext, type HookTarget, hookTargets, InstallError } from '../integrations/install/targets';
 import { hookTargetName } from '../views/hookRows';
 import type { HookStatus } from '../integrations/install/status';
@@ -56,6 +57,8 @@ export class HookCommands {
       reporterCommandPath(agentLensHome()),
       this.context.asAbsolutePath(path.join('dist', 'opencode-plugin.js')),
       hermes,
+      // Windows hook lines start Node themselves: the one the reporter would run with.
+      nodeForHooks(),
     );
     return hookTargets(ctx, dirs);
   }

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { agentLensHome, markerDir } from '../integrations/commands';
+import { agentLensHome, markerDir, SESSION_MARKER_PREFIX } from '../integrations/commands';
 import { pidAlive } from '../hub/discovery';
 import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
@@ -17,6 +17,7 @@ import { mountHold } from '../answer/holdRoute';
 import type { PendingAnswers } from '../answer/pending';
 import { provenanceFor } from '../answer/provenance';
 import { escaped } from '../common/log';
+import { hostPlatform } from '../common/platform';
 
 export interface RunningHub extends vscode.Disposable {
   hub: Hub;
@@ -101,8 +102,10 @@ export function workspaceKey(): string {
  */
 export function nodeForHooks(): { path: string; electron: boolean } {
   if (!process.versions.electron) return { path: process.execPath, electron: false };
+  const name = hostPlatform() === 'win32' ? 'node.exe' : 'node';
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const p = path.join(dir, 'node');
+    if (!dir) continue;
+    const p = path.join(dir, name);
     try {
       fs.accessSync(p, fs.constants.X_OK);
       return { path: p, electron: false };
@@ -113,7 +116,14 @@ export function nodeForHooks(): { path: string; electron: boolean } {
   return { path: process.execPath, electron: true };
 }
 
-/** Wait markers of agent processes that are gone (a crash skips the close that clears them): each costs a report per tool call. */
+/** A session's marker (Windows) outlives its wait only when the agent died in it; after a day it is taken for that. */
+const SESSION_MARKER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Wait markers of agent processes that are gone (a crash skips the close that clears them): each costs a report per
+ * tool call. Windows names markers by session (src/integrations/commands.ts markerName), with no pid to ask about:
+ * those go when a day old.
+ */
 function pruneMarkers(dir: string): void {
   let names: string[] = [];
   try {
@@ -122,8 +132,14 @@ function pruneMarkers(dir: string): void {
     return;
   }
   for (const n of names) {
+    const file = path.join(dir, n);
+    if (n.startsWith(SESSION_MARKER_PREFIX)) {
+      if (Date.now() - (fs.lstatSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > SESSION_MARKER_MAX_AGE_MS)
+        fs.rmSync(file, { force: true });
+      continue;
+    }
     const pid = Number(n);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    if (!pidAlive(pid)) fs.rmSync(path.join(dir, n), { force: true });
+    if (!pidAlive(pid)) fs.rmSync(file, { force: true });
   }
 }

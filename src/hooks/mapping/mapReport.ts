@@ -27,7 +27,7 @@ export function eventName(r: Pick<WireReport, 'agent' | 'payload'>): string {
   return str(p, 'hook_event_name') ?? '';
 }
 
-function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefined {
+export function sessionIdOf(r: Pick<WireReport, 'agent' | 'payload'>): string | undefined {
   if (inOpenCodeFamily(r.agent)) return str(obj(r.payload, 'properties'), 'sessionID');
   // Copilot CLI's Notification names its session in camelCase (`sessionId`), its other hooks in snake_case.
   return str(r.payload, 'session_id') ?? (r.agent === 'copilot' ? str(r.payload, 'sessionId') : undefined);

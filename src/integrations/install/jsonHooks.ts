@@ -32,6 +32,8 @@ export interface HookEntry {
   command: string;
   timeout: number;
   name?: string;
+  /** More handler fields the agent reads, e.g. `shell` (src/integrations/hookShells.ts). */
+  fields?: Readonly<Record<string, string>>;
 }
 
 export type InstallState = 'installed' | 'outdated' | 'partial' | 'absent';
@@ -42,7 +44,8 @@ export type EventsAt = 'hooks' | 'top';
 type Json = Record<string, unknown>;
 
 export function groupOf(e: HookEntry): Json {
-  const handler = { ...(e.name ? { name: e.name } : {}), type: 'command', command: e.command, timeout: e.timeout };
+  // Our own fields last-but-not-least: `fields` can add to a handler, never replace its type, command or timeout.
+  const handler = { ...(e.name ? { name: e.name } : {}), ...e.fields, type: 'command', command: e.command, timeout: e.timeout };
   return { ...(e.matcher === undefined ? {} : { matcher: e.matcher }), hooks: [handler] };
 }
 

@@ -1,8 +1,10 @@
 import * as path from 'path';
 import { shellWord } from '../../common/shellQuote';
 import { OUR_HOOK_NAME } from '../../agents/hookRow';
-import { OUR_PROGRAM_NAMES } from '../commands';
+import { OUR_PROGRAM_NAMES, OUR_SCRIPT_NAMES } from '../commands';
 import { REPORTING_AGENTS } from '../../agents/hookEvents';
+import type { HookShell } from '../hookShells';
+import { parseWindowsHookLine } from '../windowsHookLines';
 
 /**
  * Which hook handlers in an agent's settings file are Agent Lens's. Install replaces them and uninstall removes
@@ -11,8 +13,10 @@ import { REPORTING_AGENTS } from '../../agents/hookEvents';
  *
  * The command is one of two frames around `<reporter> <agent>`, anchored at both ends. `<reporter>` must be
  * written exactly as shellWord writes it (bare, or single-quoted with `'\''` for a quote), and must name
- * `agent-lens-report` (or `agent-lens-permission`, the answering hook) in the `bin` folder of an Agent Lens home. `<agent>` must be a reporting agent. A
- * handler that parses this way is ours when its home is one of these:
+ * `agent-lens-report` (or `agent-lens-permission`, the answering hook) in the `bin` folder of an Agent Lens home. `<agent>` must be a reporting agent.
+ * On Windows the frames are PowerShell's and cmd.exe's around `<node> <script> <agent>` (../windowsHookLines.ts
+ * builds and reads them, to the byte), and `<script>` must name `report.cjs` or `permission.cjs` in such a `bin`
+ * folder, a Windows path. A handler that parses either way is ours when its home is one of these:
  * - a home this install knows: the current `AGENT_LENS_HOME` (or `~/.agent-lens`);
  * - a folder named `.agent-lens`, the default home of any account. Settings files travel in dotfiles
  *   repositories between machines and user names;
@@ -37,11 +41,15 @@ const FRAMES: readonly (readonly [head: string, tail: string])[] = [
 const DEFAULT_HOME_NAME = '.agent-lens';
 
 export interface ParsedCommand {
+  /** The sh wrapper (POSIX lines) or the script Node runs (Windows lines). */
   reporter: string;
   /** The Agent Lens home the reporter sits in (`<home>/bin/agent-lens-report`). */
   home: string;
   agent: string;
   gated: boolean;
+  shell: HookShell;
+  /** Windows lines: the Node they start. */
+  node?: string;
 }
 
 /** What one install counts as its own, besides commands of the default home's shape. */
@@ -59,12 +67,18 @@ export function withCommands(own: OwnEntries, commands: Iterable<string>): OwnEn
   return { homes: own.homes, commands: new Set([...own.commands, ...commands]) };
 }
 
-/** `<home>` of `<home>/bin/agent-lens-report` (or the answering hook), for an absolute path with no `.`, `..` or doubled separator. */
-function reporterHome(reporter: string): string | undefined {
-  const p = reporter.includes('\\') ? path.win32 : path.posix;
+/**
+ * `<home>` of `<home>/bin/<name>` for one of `names`, for an absolute path with no `.`, `..` or doubled separator.
+ * POSIX lines name the wrappers (a Windows path too: shellWord quotes one), Windows lines the scripts.
+ */
+function reporterHome(
+  reporter: string,
+  names: readonly string[],
+  p: path.PlatformPath = reporter.includes('\\') ? path.win32 : path.posix,
+): string | undefined {
   if (!p.isAbsolute(reporter) || p.normalize(reporter) !== reporter) return undefined;
   const bin = p.dirname(reporter);
-  if (!OUR_PROGRAM_NAMES.includes(p.basename(reporter)) || p.basename(bin) !== 'bin') return undefined;
+  if (!names.includes(p.basename(reporter)) || p.basename(bin) !== 'bin') return undefined;
   return p.dirname(bin);
 }
 
@@ -81,12 +95,22 @@ export function parseOurCommand(command: string): ParsedCommand | undefined {
     const middle = command.slice(head.length, command.length - tail.length);
     const cut = middle.lastIndexOf(' ');
     const agent = middle.slice(cut + 1);
-    if (cut < 0 || !(REPORTING_AGENTS as readonly string[]).includes(agent)) continue;
+    if (cut < 0 || !isReportingAgent(agent)) continue;
     const reporter = unquote(middle.slice(0, cut));
-    const home = reporter === undefined ? undefined : reporterHome(reporter);
-    if (reporter !== undefined && home !== undefined) return { reporter, home, agent, gated: i === 1 };
+    const home = reporter === undefined ? undefined : reporterHome(reporter, OUR_PROGRAM_NAMES);
+    if (reporter !== undefined && home !== undefined) return { reporter, home, agent, gated: i === 1, shell: 'posix' };
   }
-  return undefined;
+  return parseWindowsCommand(command);
+}
+
+const isReportingAgent = (a: string): boolean => (REPORTING_AGENTS as readonly string[]).includes(a);
+
+function parseWindowsCommand(command: string): ParsedCommand | undefined {
+  const w = parseWindowsHookLine(command);
+  if (!w || !isReportingAgent(w.agent)) return undefined;
+  const home = reporterHome(w.launch.script, OUR_SCRIPT_NAMES, path.win32);
+  if (home === undefined) return undefined;
+  return { reporter: w.launch.script, home, agent: w.agent, gated: w.gated, shell: w.shell, node: w.launch.node };
 }
 
 /** Whether a handler (a parsed JSON value from the `hooks` list of a group) is Agent Lens's. */

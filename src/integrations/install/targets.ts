@@ -21,6 +21,7 @@ import { HOOK_TABLES, hookEntries, type JsonHookAgent } from './hookTable';
 import { InstallError } from './jsonHooks';
 import { fileState, installInto, uninstallFrom } from './settingsFile';
 import type { AgentKind } from '../../common/agents';
+import type { NodeRuntime } from '../commands';
 import { configDirOf } from '../../agents/registry';
 import type { OpenCodeFamily } from '../../agents/opencode/family';
 
@@ -33,6 +34,10 @@ export interface InstallContext {
   /** The bundled OpenCode plugin (OpenCode's and Kilo's) and Hermes plugin files. */
   opencodePluginSource: string;
   hermesSources: readonly string[];
+  /** The Node Windows hook lines start (src/vscode/hub.ts nodeForHooks); POSIX lines leave that to the sh wrapper. */
+  node?: NodeRuntime;
+  /** hostPlatform() unless a test says: which shell's lines the hooks are written in (src/integrations/hookShells.ts). */
+  platform?: NodeJS.Platform;
 }
 
 /** One place an agent's hooks can live, with what installing, removing and reading it means. */
@@ -49,25 +54,32 @@ export interface HookTarget {
 
 /** A target for a file of JSON hooks (Claude Code, Codex, Gemini CLI, Qwen Code, droid; Copilot's is a hooks file of ours). */
 function jsonTarget(agent: JsonHookAgent, scope: 'user' | 'system', file: string, ctx: InstallContext, note?: string): HookTarget {
-  const entries = hookEntries(agent, ctx.reporter);
+  // Built when used: a home no hook line can name (a cmd.exe line refuses `%`) is that target's error, not the list's.
+  const entries = () => hookEntries(agent, ctx.reporter, { platform: ctx.platform, node: ctx.node });
   const at = HOOK_TABLES[agent].file?.eventsAtTop ? 'top' : 'hooks';
   const status = (): HookStatus => {
     try {
-      return { agent, scope, path: file, state: fileState(file, entries, ctx.env, at), ...(note ? { note } : {}) };
+      return { agent, scope, path: file, state: fileState(file, entries(), ctx.env, at), ...(note ? { note } : {}) };
     } catch (e) {
       return { agent, scope, path: file, state: 'error', note: (e as Error).message };
     }
   };
   // No reporter (the vscode:uninstall script): the current home's reporter and the install records still say what is ours.
-  const commands = ctx.reporter ? entries.map((e) => e.command) : [];
+  const commands = (): string[] => {
+    try {
+      return ctx.reporter ? entries().map((e) => e.command) : [];
+    } catch {
+      return [];
+    }
+  };
   return {
     agent,
     scope,
     path: file,
     note,
     status,
-    install: () => installInto(file, entries, { env: ctx.env, at }),
-    uninstall: () => uninstallFrom(file, { env: ctx.env, commands, at }),
+    install: () => installInto(file, entries(), { env: ctx.env, at }),
+    uninstall: () => uninstallFrom(file, { env: ctx.env, commands: commands(), at }),
   };
 }
 
@@ -125,6 +137,11 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
 
 export { InstallError };
 
-export function defaultInstallContext(reporter: string, opencodePluginSource: string, hermesSources: readonly string[]): InstallContext {
-  return { env: process.env, home: os.homedir(), reporter, opencodePluginSource, hermesSources };
+export function defaultInstallContext(
+  reporter: string,
+  opencodePluginSource: string,
+  hermesSources: readonly string[],
+  node?: NodeRuntime,
+): InstallContext {
+  return { env: process.env, home: os.homedir(), reporter, opencodePluginSource, hermesSources, ...(node ? { node } : {}) };
 }

@@ -7,7 +7,7 @@
  * hold over its limit, anything unexpected. Claude Code SIGTERMs it when the dialog is refused there (No, Esc).
  */
 import { readDiscovery } from '../../hub/discovery';
-import { claudeDecisionJson, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../hooks/decision';
+import { asciiJson, claudeDecisionJson, decisionOf, HOLD_GIVE_UP_MS, HOLD_PATH } from '../../hooks/decision';
 import { post, request } from './client';
 import { readReport } from './reportParts';
 
@@ -38,4 +38,5 @@ function exit(): void {
   process.exit(0);
 }
 
-main(process.argv.slice(2)).then((out) => (out ? process.stdout.write(`${out}\n`, exit) : exit()), exit);
+// ASCII: on Windows PowerShell hands the line on through the console's code page (src/hooks/decision.ts asciiJson).
+main(process.argv.slice(2)).then((out) => (out ? process.stdout.write(`${asciiJson(out)}\n`, exit) : exit()), exit);

@@ -6,8 +6,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { unsafeDirReason } from '../../common/fsutil';
 import { ancestry } from './client';
-import { markerDir } from '../commands';
-import { markerAction } from '../../hooks/mapping/mapReport';
+import { markerDir, markerName } from '../commands';
+import { markerAction, sessionIdOf } from '../../hooks/mapping/mapReport';
 import { REPORTING_AGENTS, type ReportingAgent } from '../../agents/hookEvents';
 import { REPORT_BODY_LIMIT, TEXT_KEPT, type WireReport } from '../../hooks/wire';
 
@@ -36,7 +36,7 @@ export async function readReport(
     ancestry: ancestry(process.pid),
     payload,
   };
-  setMarker(hubFile, process.ppid, markerAction(report));
+  setMarker(hubFile, markerName(process.ppid, agent, sessionIdOf(report)), markerAction(report));
   return { body: fitted(report, payload), report };
 }
 
@@ -103,13 +103,14 @@ function trim(o: Record<string, unknown>, keep: number, depth = 0): Record<strin
 }
 
 /**
- * Opens or clears `waiting/<agent pid>` beside the discovery file. The folders are checked first (ours alone:
- * real folders, our uid, not group/other-writable), and the marker is created with O_EXCL|O_NOFOLLOW, so a
- * symlink planted at its path is never followed: nothing is ever written or truncated anywhere else.
+ * Opens or clears `waiting/<name>` beside the discovery file (`name`: the agent's pid, on Windows its session:
+ * ../commands.ts markerName). The folders are checked first (ours alone: real folders, our uid, not
+ * group/other-writable), and the marker is created with O_EXCL|O_NOFOLLOW, so a symlink planted at its path is
+ * never followed: nothing is ever written or truncated anywhere else.
  */
-function setMarker(hubFile: string, agentPid: number, action: 'open' | 'close'): void {
+function setMarker(hubFile: string, name: string, action: 'open' | 'close'): void {
   const dir = markerDir(hubFile);
-  const file = path.join(dir, String(agentPid));
+  const file = path.join(dir, name);
   try {
     if (unsafeDirReason(path.dirname(hubFile))) return;
     if (action === 'open') {

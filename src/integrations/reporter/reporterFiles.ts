@@ -1,34 +1,44 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { unsafeDirReason, writeFileAtomic } from '../../common/fsutil';
-import { permissionCommandPath, reporterCommandPath } from '../commands';
+import { type NodeRuntime, PERMISSION_SCRIPT, permissionCommandPath, REPORT_SCRIPT, reporterCommandPath } from '../commands';
 import { shellQuote } from '../../common/shellQuote';
+import { hostPlatform } from '../../common/platform';
 
 /**
  * Puts the reporter where hook commands find it across extension updates: `<home>/bin/report.cjs` (a copy of
  * the bundled script) and `<home>/bin/agent-lens-report`, a sh script that starts it with a known Node; and the
  * answering hook beside it (`permission.cjs`, `agent-lens-permission`), bundled next to the reporter. Rewritten
- * only when its content changes.
+ * only when its content changes. Windows gets the scripts alone: its hook lines start Node on them themselves
+ * (src/integrations/windowsHookLines.ts), no shell there could run a sh script, and the hub gate the wrapper kept
+ * is in each line and in the scripts (they read stdin, print nothing and exit 0 without a hub). Returns the path
+ * hook commands name: the wrapper, on Windows the script.
  */
-export function installReporter(home: string, bundledScript: string, node: { path: string; electron: boolean }): string {
+export function installReporter(
+  home: string,
+  bundledScript: string,
+  node: NodeRuntime,
+  platform: NodeJS.Platform = hostPlatform(),
+): string {
   const bin = privateBin(home);
-  const script = path.join(bin, 'report.cjs');
+  const script = path.join(bin, REPORT_SCRIPT);
   writeIfChanged(script, fs.readFileSync(bundledScript, 'utf8'), 0o644);
-  const cmd = reporterCommandPath(home);
-  writeIfChanged(cmd, wrapper(node, script), 0o755);
   const answering = answeringScript(home);
   writeIfChanged(answering, fs.readFileSync(path.join(path.dirname(bundledScript), 'agent-lens-permission.js'), 'utf8'), 0o644);
-  writeIfChanged(permissionCommandPath(home), answeringWrapper(node, answering), 0o755);
+  if (platform === 'win32') return reporterCommandPath(home, platform);
+  const cmd = reporterCommandPath(home, platform);
+  writeIfChanged(cmd, wrapper(node, script), 0o755);
+  writeIfChanged(permissionCommandPath(home, platform), answeringWrapper(node, answering), 0o755);
   return cmd;
 }
 
 /** The installed answering hook script: the hub offers an answer only to a process running exactly this file. */
 export function answeringScript(home: string): string {
-  return path.join(home, 'bin', 'permission.cjs');
+  return path.join(home, 'bin', PERMISSION_SCRIPT);
 }
 
 /** As `wrapper`, but stdout is kept: it is Claude Code's decision channel, and the script prints only a decision there. */
-export function answeringWrapper(node: { path: string; electron: boolean }, script: string): string {
+export function answeringWrapper(node: NodeRuntime, script: string): string {
   return [
     '#!/bin/sh',
     '# agent-lens-permission: written by Agent Lens on activation. Claude Code’s PermissionRequest hook calls this path; it prints a decision only when the user answered in VS Code.',
@@ -41,12 +51,18 @@ export function answeringWrapper(node: { path: string; electron: boolean }, scri
 
 /**
  * The `agent-lens` CLI where briefs can name it across extension updates: `<home>/bin/agent-lens.cjs` and a
- * sh wrapper `<home>/bin/agent-lens` (agents run `… task report` through it; it prints what the CLI prints).
+ * sh wrapper `<home>/bin/agent-lens` (agents run `… task report` through it; it prints what the CLI prints). On
+ * Windows the wrapper is `agent-lens.cmd`, which cmd.exe and PowerShell both run (and find as `agent-lens`).
  */
-export function installCli(home: string, bundledCli: string, node: { path: string; electron: boolean }): string {
+export function installCli(home: string, bundledCli: string, node: NodeRuntime, platform: NodeJS.Platform = hostPlatform()): string {
   const bin = privateBin(home);
   const script = path.join(bin, 'agent-lens.cjs');
   writeIfChanged(script, fs.readFileSync(bundledCli, 'utf8').replace(/^#!.*\n/, ''), 0o644);
+  if (platform === 'win32') {
+    const cmd = path.join(bin, 'agent-lens.cmd');
+    writeIfChanged(cmd, cliBatch(node, script), 0o755);
+    return cmd;
+  }
   const cmd = path.join(bin, 'agent-lens');
   writeIfChanged(
     cmd,
@@ -61,8 +77,24 @@ export function installCli(home: string, bundledCli: string, node: { path: strin
   return cmd;
 }
 
+/**
+ * The CLI's batch file. In a batch file `%` is written `%%` (a path may hold one); `setlocal` keeps
+ * ELECTRON_RUN_AS_NODE from the caller's shell; `%*` passes the arguments as given. CRLF: cmd.exe's own line end.
+ */
+export function cliBatch(node: NodeRuntime, script: string): string {
+  const word = (s: string) => `"${s.split('%').join('%%')}"`;
+  return [
+    '@echo off',
+    'rem agent-lens: written by Agent Lens on activation (briefs name this path).',
+    'setlocal',
+    ...(node.electron ? ['set "ELECTRON_RUN_AS_NODE=1"'] : []),
+    `${word(node.path)} ${word(script)} %*`,
+    '',
+  ].join('\r\n');
+}
+
 /** Outside VS Code (no hub in the environment) it drains stdin and exits at once, without starting Node. */
-export function wrapper(node: { path: string; electron: boolean }, script: string): string {
+export function wrapper(node: NodeRuntime, script: string): string {
   return [
     '#!/bin/sh',
     '# agent-lens-report: written by Agent Lens on activation. Agents’ hook settings call this path; it must print nothing and exit 0.',

@@ -69,8 +69,8 @@ describe('answer: the answering hook program (agent-lens-permission claude-code)
     });
     discovery = path.join(home, 'hubs', 'test.json');
     writeDiscovery(discovery, { v: 1, port: await hub.listen(), token: hub.token, pid: process.pid });
-    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
-    command = permissionCommandPath(home);
+    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false }, 'linux');
+    command = permissionCommandPath(home, 'linux');
   });
   after(async () => {
     await hub.close();
@@ -199,7 +199,7 @@ describe('answer: the real hook held by the real hold route (the kernel names th
     rig = await startRig({ agentPid: process.pid, kernel: true });
     discovery = path.join(home, 'hubs', 'w.json');
     writeDiscovery(discovery, { v: 1, port: rig.hub.port, token: rig.hub.token, pid: process.pid });
-    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
+    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false }, 'linux');
   });
   afterEach(async () => {
     await rig.close();
@@ -207,7 +207,7 @@ describe('answer: the real hook held by the real hold route (the kernel names th
   });
 
   const start = () => {
-    const p = spawn(permissionCommandPath(home), ['claude-code'], {
+    const p = spawn(permissionCommandPath(home, 'linux'), ['claude-code'], {
       env: { PATH: process.env.PATH, HOME: home, AGENT_LENS_HUB: discovery },
       stdio: ['pipe', 'pipe', 'ignore'],
     });

@@ -162,7 +162,7 @@ describe('answer: checkProvenance (the real /proc)', function () {
 
   it('refuses the real installed hook run by this test process: its parent is not Claude Code', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'al-prov-real-'));
-    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
+    installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false }, 'linux');
     const script = answeringScript(home);
     // stdin kept open: the hook reads it whole first, so it stays alive while /proc is read.
     const child = spawn(process.execPath, [script, 'claude-code'], { stdio: ['pipe', 'ignore', 'ignore'], env: {} });

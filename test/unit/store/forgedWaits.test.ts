@@ -95,7 +95,7 @@ describe('provenance: forged reports cannot end or re-word another terminal’s 
     const port = await hub.listen();
     discovery = path.join(dir, 'hubs', 'w.json');
     writeDiscovery(discovery, { v: 1, port, token: hub.token, pid: process.pid });
-    reporter = installReporter(dir, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
+    reporter = installReporter(dir, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false }, 'linux');
     env = { PATH: process.env.PATH, HOME: dir, AGENT_LENS_HUB: discovery };
   });
   after(async () => {

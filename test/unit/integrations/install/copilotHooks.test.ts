@@ -23,7 +23,15 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function target(e: NodeJS.ProcessEnv = env, dirs = {}): HookTarget {
-  const ctx = { env: e, home: path.join(tmp, 'home'), reporter: REPORTER, opencodePluginSource: '', hermesSources: [] };
+  // POSIX lines (they name the reporter wrapper, checked below); Windows lines: windowsHookLines.test.ts.
+  const ctx = {
+    env: e,
+    home: path.join(tmp, 'home'),
+    reporter: REPORTER,
+    opencodePluginSource: '',
+    hermesSources: [],
+    platform: 'linux' as const,
+  };
   return hookTargets(ctx, dirs).find((t) => t.agent === 'copilot')!;
 }
 

@@ -13,7 +13,7 @@ import { eventMaps, ours, parse, REPORTER, write } from './settingsArb';
  * droid's `~/.factory/hooks.json` is the map of events itself (`{"Stop": [{"hooks": [...]}]}`; a `hooks` key in it
  * is ignored, FACTS.md §9): the same installer writes there with `at: 'top'`, as reversibly as into a settings file.
  */
-const entries = hookEntries('droid', REPORTER);
+const entries = hookEntries('droid', REPORTER, { platform: 'linux' });
 const TOP = 'top' as const;
 
 let tmp: string;
@@ -102,6 +102,7 @@ describe('install: a file that is the map of events (droid’s hooks.json)', () 
       reporter: REPORTER,
       opencodePluginSource: '',
       hermesSources: [],
+      platform: 'linux' as const,
     };
     const t = hookTargets(ctx).find((x) => x.agent === 'droid')!;
     assert.strictEqual(t.path, path.join(tmp, 'fh', '.factory', 'hooks.json'));

@@ -210,7 +210,7 @@ describe('settings files: new ones 0600, concurrent agent writes merged, not clo
   let env: NodeJS.ProcessEnv;
   let restore: (() => void) | undefined;
   const entries = hookEntries('claude-code', '/x/bin/agent-lens-report');
-  const ours = (text: string) => text.includes('agent-lens-report');
+  const ours = (text: string) => text.includes('agent-lens-report') || text.includes('AGENT_LENS_HUB');
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-settings-'));
     env = { AGENT_LENS_HOME: path.join(dir, 'al') };

@@ -17,13 +17,15 @@ import { forAll, hooksOf, parse, REPORTER, settings } from './settingsArb';
 
 describe('install: hook table', () => {
   it('gates only the per-tool events and uses each agent’s timeout unit', () => {
-    const claude = hookEntries('claude-code', REPORTER);
+    // POSIX lines: the Windows ones are checked in windowsHookLines.test.ts.
+    const posix = { platform: 'linux' as const };
+    const claude = hookEntries('claude-code', REPORTER, posix);
     assert.deepStrictEqual(
       claude.filter((e) => e.command.startsWith('if ')).map((e) => e.event),
       ['PostToolUse', 'PostToolUseFailure'],
     );
     assert.strictEqual(claude.find((e) => e.event === 'PreToolUse')?.matcher, 'AskUserQuestion');
-    const codex = hookEntries('codex', REPORTER);
+    const codex = hookEntries('codex', REPORTER, posix);
     assert.ok(
       codex.every((e) => e.matcher === undefined),
       'Codex: no matcher matches every tool',
@@ -32,7 +34,7 @@ describe('install: hook table', () => {
       codex.filter((e) => e.timeout === 3).map((e) => e.event),
       ['Interrupt', 'SessionEnd'],
     );
-    const gemini = hookEntries('gemini', REPORTER);
+    const gemini = hookEntries('gemini', REPORTER, posix);
     assert.ok(gemini.every((e) => e.timeout === 10_000 && e.name === 'agent-lens'));
     // Claude Code's PermissionRequest runs the answering hook beside the reporter, with the hold's timeout; every
     // other entry runs the reporter. Both are Agent Lens's own commands to the installers.

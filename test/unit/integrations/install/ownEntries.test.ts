@@ -20,7 +20,11 @@ describe('own entries: which hook handlers are Agent Lens’s', () => {
       for (const agent of REPORTING_AGENTS) {
         for (const gated of [false, true]) {
           const command = hookCommand(reporter, agent, gated);
-          assert.deepStrictEqual({ ...parseOurCommand(command), home: undefined }, { reporter, agent, gated, home: undefined }, command);
+          assert.deepStrictEqual(
+            { ...parseOurCommand(command), home: undefined },
+            { reporter, agent, gated, home: undefined, shell: 'posix' },
+            command,
+          );
           assert.ok(isOurHandler(ours(command), ownEntries()), command);
         }
       }

@@ -72,7 +72,8 @@ export const forAll = <T>(arb: fc.Arbitrary<T>, body: (v: T, a: JsonHookAgent) =
 export const parse = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 type Groups = Record<string, unknown[]>;
 export const hooksOf = (v: Record<string, unknown>): Groups => (v.hooks ?? {}) as Groups;
-export const ours = (g: unknown): boolean => JSON.stringify(g).includes(OUR_COMMAND_MARK);
+/** Ours: a POSIX line names the reporter wrapper, a Windows line reads AGENT_LENS_HUB (generated user commands can do neither). */
+export const ours = (g: unknown): boolean => JSON.stringify(g).includes(OUR_COMMAND_MARK) || JSON.stringify(g).includes('AGENT_LENS_HUB');
 
 export function write(file: string, text: string, mode = 0o644): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -69,7 +69,7 @@ describe('reporter: silent, always exit 0, bounded, in order; gated closes cost 
     const port = await hub.listen();
     discovery = path.join(home, 'hubs', 'test.json');
     writeDiscovery(discovery, { v: 1, port, token: hub.token, pid: process.pid });
-    reporter = installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false });
+    reporter = installReporter(home, path.join(ROOT, 'dist/agent-lens-report.js'), { path: process.execPath, electron: false }, 'linux');
     env = { PATH: process.env.PATH, HOME: home, AGENT_LENS_HUB: discovery };
   });
   after(async () => {
