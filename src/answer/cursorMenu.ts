@@ -1,5 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import type { MenuShape } from '../agents/descriptor';
-import type { KeyIO, KeyOutcome } from './screenKeys';
+import { changedReason, closedReason, type KeyIO, type KeyOutcome } from './screenKeys';
 
 /**
  * Answering a selector dialog — a list with a cursor mark and no numbers, such as pi's extensions' `select` and
@@ -7,7 +8,7 @@ import type { KeyIO, KeyOutcome } from './screenKeys';
  * the cursor's row) from the bottom of the screen; it must be the dialog the user saw when it was offered, and a
  * second read a moment later must agree. The cursor is moved one row at a time to the chosen option, the screen
  * must then show it there, and only then is Enter typed; the dialog must be gone after it. Anything else stops,
- * before Enter, and says why: a moved cursor picks nothing.
+ * before Enter, and says why (in the window's language: it is shown): a moved cursor picks nothing.
  */
 
 export interface CursorMenu {
@@ -76,15 +77,13 @@ export const shapeReader = (shape: MenuShape): MenuReader => ({ read: (rows) => 
 export async function answerMenu(io: KeyIO, menu: MenuReader, offered: CursorMenu, label: string): Promise<KeyOutcome> {
   const target = offered.options.indexOf(label);
   if (target < 0 || offered.options.lastIndexOf(label) !== target)
-    return { ok: false, why: 'the dialog does not have that option exactly once', typed: false };
+    return { ok: false, why: l10n.t('the dialog does not have that option exactly once'), typed: false };
   const first = menu.read(io.rows());
-  if (!sameDialog(first, offered)) return { ok: false, why: 'the dialog on the screen is not the one offered', typed: false };
+  if (!sameDialog(first, offered)) return { ok: false, why: l10n.t('the dialog on the screen is not the one offered'), typed: false };
   await io.sleep(MENU_TIMING.secondReadMs);
   const second = menu.read(io.rows());
-  if (!sameDialog(second, first) || second!.cursor !== first!.cursor)
-    return { ok: false, why: 'the dialog changed between two reads of the screen', typed: false };
-  if (!(await io.mayType()))
-    return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: false };
+  if (!sameDialog(second, first) || second!.cursor !== first!.cursor) return { ok: false, why: changedReason(), typed: false };
+  if (!(await io.mayType())) return { ok: false, why: closedReason(), typed: false };
   const moves = target - second!.cursor;
   for (let n = 0; n < Math.abs(moves); n++) {
     io.write(moves > 0 ? menu.keys.down : menu.keys.up);
@@ -92,15 +91,14 @@ export async function answerMenu(io: KeyIO, menu: MenuReader, offered: CursorMen
   }
   const moved = moves !== 0;
   if (!(await arrived(io, menu, offered, target)))
-    return { ok: false, why: `the cursor did not reach “${label}”; nothing was picked`, typed: moved };
-  if (!(await io.mayType()))
-    return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: moved };
+    return { ok: false, why: l10n.t('the cursor did not reach “{0}”; nothing was picked', label), typed: moved };
+  if (!(await io.mayType())) return { ok: false, why: closedReason(), typed: moved };
   io.write(menu.keys.pick);
   for (let waited = 0; waited < MENU_TIMING.closeMs; waited += MENU_TIMING.pollMs) {
     await io.sleep(MENU_TIMING.pollMs);
     if (!sameDialog(menu.read(io.rows()), offered)) return { ok: true, option: label };
   }
-  return { ok: false, why: `the dialog was still on the screen ${MENU_TIMING.closeMs / 1000} s after Enter`, typed: true };
+  return { ok: false, why: l10n.t('the dialog was still on the screen {0} s after Enter', MENU_TIMING.closeMs / 1000), typed: true };
 }
 
 /** Whether the screen shows the same dialog with its cursor on `target`, within the time allowed. */

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { DialogKeys } from '../agents/descriptor';
 import { dialogOptions } from '../detect/dialogOptions';
 
@@ -6,7 +7,8 @@ import { dialogOptions } from '../detect/dialogOptions';
  * its prompt while a hook runs). Never a guessed key: the dialog's numbered options are read from the screen,
  * the one whose label means the user's choice (the agent's DialogKeys) must be there exactly once, the dialog
  * must show the command the agent's hook reported, and a second read a moment later must agree; then its digit
- * is typed, and the dialog must be gone after it. Anything else types nothing and says why.
+ * is typed, and the dialog must be gone after it. Anything else types nothing and says why, in the window's language:
+ * the reason ends up in the notice the user reads (src/views/answerTexts.ts keyRefusedNotice).
  */
 
 export type KeyChoice = 'allow' | 'deny';
@@ -28,12 +30,18 @@ export function planKey(
   mustShow: string | undefined,
 ): KeyPlan | { refused: string } {
   const options = dialogOptions(rows);
-  if (options.length < 2) return { refused: 'no numbered dialog is on the screen' };
+  if (options.length < 2) return { refused: l10n.t('no numbered dialog is on the screen') };
   const re = choice === 'allow' ? keys.allowOnce : keys.deny;
   const hits = options.map((o, i) => ({ o, i })).filter(({ o }) => re.test(o));
   if (hits.length !== 1)
-    return { refused: `the dialog on the screen has ${hits.length} options that ${choice === 'allow' ? 'allow once' : 'deny'}` };
-  if (mustShow && !screenShows(rows, mustShow)) return { refused: 'the dialog on the screen is not about the command the agent reported' };
+    return {
+      refused:
+        choice === 'allow'
+          ? l10n.t('the dialog on the screen has {0} options that allow once', hits.length)
+          : l10n.t('the dialog on the screen has {0} options that deny', hits.length),
+    };
+  if (mustShow && !screenShows(rows, mustShow))
+    return { refused: l10n.t('the dialog on the screen is not about the command the agent reported') };
   return { key: String(hits[0].i + 1), option: hits[0].o };
 }
 
@@ -68,14 +76,17 @@ export async function answerWithKey(io: KeyIO, keys: DialogKeys, choice: KeyChoi
   await io.sleep(KEY_TIMING.secondReadMs);
   const second = planKey(io.rows(), keys, choice, mustShow);
   if ('refused' in second || second.key !== first.key || second.option !== first.option)
-    return { ok: false, why: 'the dialog changed between two reads of the screen', typed: false };
-  if (!(await io.mayType()))
-    return { ok: false, why: 'the dialog closed, or its agent is no longer the terminal’s foreground process', typed: false };
+    return { ok: false, why: changedReason(), typed: false };
+  if (!(await io.mayType())) return { ok: false, why: closedReason(), typed: false };
   io.write(first.key);
   for (let waited = 0; waited < KEY_TIMING.closeMs; waited += KEY_TIMING.pollMs) {
     await io.sleep(KEY_TIMING.pollMs);
     const now = planKey(io.rows(), keys, choice, mustShow);
     if ('refused' in now || now.option !== first.option) return { ok: true, option: first.option };
   }
-  return { ok: false, why: `the dialog was still on the screen ${KEY_TIMING.closeMs / 1000} s after the key`, typed: true };
+  return { ok: false, why: l10n.t('the dialog was still on the screen {0} s after the key', KEY_TIMING.closeMs / 1000), typed: true };
 }
+
+/** The reasons both ways of typing give (here and ./cursorMenu.ts), looked up when given, in the window's language. */
+export const changedReason = (): string => l10n.t('the dialog changed between two reads of the screen');
+export const closedReason = (): string => l10n.t('the dialog closed, or its agent is no longer the terminal’s foreground process');

@@ -2,6 +2,7 @@
  * One agent's handoff board and how doorbell events fold into it. Pure: the board store
  * persists what this returns.
  */
+import * as l10n from '@vscode/l10n';
 
 export const BOARD_STATES = ['idle', 'ready', 'in_progress', 'done', 'blocked', 'cancelled', 'error'] as const;
 export type BoardState = (typeof BOARD_STATES)[number];
@@ -12,18 +13,43 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 /** done, blocked and cancelled end a task: they are idempotent and free the in-flight gate. */
 export const TERMINAL_STATUSES: readonly EventStatus[] = ['done', 'blocked', 'cancelled'];
 
-/** The eight places a dispatch can break, named in `error_reason`. */
-export const ERROR_POINTS = {
-  not_registered: 'not registered',
-  workspace_not_folder: 'workspace not a folder',
-  brief_write_failed: 'brief write failed',
-  no_terminal: 'no terminal to deliver to',
-  capture_failed: 'process/terminal capture failed',
-  invalid_project: 'invalid project name',
-  artifact_folder_failed: 'artifact folder failed',
-  delivery_failed: 'delivery step failed',
-} as const;
-export type ErrorPoint = keyof typeof ERROR_POINTS;
+/** The eight places a dispatch can break: `error_point` on the board, the machine's name for it. */
+export const ERROR_POINTS = [
+  'not_registered',
+  'workspace_not_folder',
+  'brief_write_failed',
+  'no_terminal',
+  'capture_failed',
+  'invalid_project',
+  'artifact_folder_failed',
+  'delivery_failed',
+] as const;
+export type ErrorPoint = (typeof ERROR_POINTS)[number];
+
+/**
+ * How `error_reason` names the point, for a person: the window shows it (the failure notice, the board's row), so in
+ * its language; the CLI and `agent-lens serve`, which load no bundle, write it in English.
+ */
+export function errorPointText(point: ErrorPoint): string {
+  switch (point) {
+    case 'not_registered':
+      return l10n.t('not registered');
+    case 'workspace_not_folder':
+      return l10n.t('workspace not a folder');
+    case 'brief_write_failed':
+      return l10n.t('brief write failed');
+    case 'no_terminal':
+      return l10n.t('no terminal to deliver to');
+    case 'capture_failed':
+      return l10n.t('process/terminal capture failed');
+    case 'invalid_project':
+      return l10n.t('invalid project name');
+    case 'artifact_folder_failed':
+      return l10n.t('artifact folder failed');
+    case 'delivery_failed':
+      return l10n.t('delivery step failed');
+  }
+}
 
 export interface BoardEvent {
   id: string;

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import { FileReadError, readRegularFile, writeFileAtomic } from '../common/fsutil';
-import { type Board, ERROR_POINTS, type ErrorPoint, HANDSHAKE_TASK, isInFlight } from './board';
+import { type Board, type ErrorPoint, errorPointText, HANDSHAKE_TASK, isInFlight } from './board';
 import type { Boards } from './boards';
 import { type ContractFacts, DEFAULT_MESSAGE, handshakeMessage, renderBrief, renderReadMd } from './brief';
 import { printable, quoted } from '../common/printable';
@@ -198,7 +198,9 @@ export class Dispatcher {
     try {
       checkSegment('agent key', key);
     } catch (e) {
-      return { result: { submitted: false, delivered: false, error: `${ERROR_POINTS.invalid_project}: ${(e as Error).message}` } };
+      return {
+        result: { submitted: false, delivered: false, error: l10n.t('{0}: {1}', errorPointText('invalid_project'), (e as Error).message) },
+      };
     }
     try {
       checkSegment('task id', taskId);
@@ -220,7 +222,13 @@ export class Dispatcher {
       };
     const board = this.d.boards.get(key);
     if (isInFlight(board) && board.task_id !== taskId) {
-      const refused = `${key} has task ${board.task_id} in flight: wait for its doorbell (done or blocked), or cancel it (Agent Lens: Cancel Task…, or agent-lens task cancel --id ${key}::${board.task_id} --reason "…"), then dispatch ${taskId}`;
+      const refused = l10n.t(
+        '{0} has task {1} in flight: wait for its doorbell (done or blocked), or cancel it (Agent Lens: Cancel Task…, or agent-lens task cancel --id {2} --reason "…"), then dispatch {3}',
+        key,
+        String(board.task_id),
+        `${key}::${board.task_id}`,
+        taskId,
+      );
       return { result: { submitted: false, delivered: false, refused, error: refused, board } };
     }
     const facts = this.d.facts();
@@ -229,7 +237,7 @@ export class Dispatcher {
         result: {
           submitted: false,
           delivered: false,
-          error: 'the doorbell is not listening yet, so the agent could not report: try again in a moment (see the Agent Lens log)',
+          error: l10n.t('the doorbell is not listening yet, so the agent could not report: try again in a moment (see the Agent Lens log)'),
         },
       };
     try {
@@ -318,7 +326,7 @@ export class Dispatcher {
   private fail(key: string, taskId: string, f: DispatchFailure, persist = true): DispatchResult {
     // The key, the task id and the finder's message may carry what a request sent: escaped before they reach
     // the log, the board's error_reason and the answer.
-    const error = printable(`${ERROR_POINTS[f.point]}: ${f.message}`);
+    const error = printable(l10n.t('{0}: {1}', errorPointText(f.point), f.message));
     this.d.log?.warn(`dispatch ${printable(key)}::${printable(taskId)} failed: ${error}`);
     const cur = this.d.boards.get(key);
     const board = this.d.boards.set(

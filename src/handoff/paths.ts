@@ -17,11 +17,16 @@ export function isSafeSegment(s: string): boolean {
 }
 
 export function checkSegment(what: 'agent key' | 'task id', s: string): string {
-  if (!isSafeSegment(s))
-    throw new PathError(
-      l10n.t('{0} {1} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)', what, quote(s)),
-    );
-  return s;
+  if (isSafeSegment(s)) return s;
+  // One whole sentence per kind of name: a translation words "agent key" and "task id" in its own grammar.
+  throw new PathError(
+    what === 'agent key'
+      ? l10n.t(
+          'agent key {0} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)',
+          quote(s),
+        )
+      : l10n.t('task id {0} is not allowed: use letters, digits, "-", "_" and inner dots (1–64 characters, no "..", no slashes)', quote(s)),
+  );
 }
 
 /** Where one agent's handoff files live under the handoff root. */

@@ -1,9 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import type { DispatchStep } from './team/schema';
 
 /**
  * The dispatch steps engine: a deterministic sequence, no model in the loop. Every step is
  * checked and every placeholder resolved before the first keystroke, so a bad step fails the dispatch with
- * nothing typed (a literal `{hwnd}` in a terminal is the seed's classic bug).
+ * nothing typed (a literal `{hwnd}` in a terminal is the seed's classic bug). Its errors are the dispatch's, which
+ * the window shows: in the window's language (the CLI, with no bundle, in English); JSON keys and values as written.
  */
 
 export const PLACEHOLDERS = ['message', 'task_id', 'brief_path', 'pid', 'title', 'hwnd'] as const;
@@ -52,7 +54,7 @@ export class StepError extends Error {
     readonly step: number,
     message: string,
   ) {
-    super(step >= 0 ? `dispatch step ${step + 1}: ${message}` : message);
+    super(step >= 0 ? l10n.t('dispatch step {0}: {1}', step + 1, message) : message);
   }
 }
 
@@ -65,14 +67,19 @@ export const UNTYPEABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u
 
 /** `{message}` must be one line of text: a newline would run the rest as separate commands (rule 4). */
 export function checkMessage(message: string): string {
-  if (!message.trim()) throw new StepError(-1, 'the message is empty');
+  if (!message.trim()) throw new StepError(-1, l10n.t('the message is empty'));
   if (UNTYPEABLE.test(message))
     throw new StepError(
       -1,
-      'the message must be one line without control characters, line separators or bidi controls: put the details in the brief file and send "Read {brief_path} and execute it."',
+      l10n.t(
+        'the message must be one line without control characters, line separators or bidi controls: put the details in the brief file and send "Read {brief_path} and execute it."',
+      ),
     );
   if (message.length > MESSAGE_MAX)
-    throw new StepError(-1, `the message has ${message.length} characters (at most ${MESSAGE_MAX}): put the details in the brief file`);
+    throw new StepError(
+      -1,
+      l10n.t('the message has {0} characters (at most {1}): put the details in the brief file', message.length, MESSAGE_MAX),
+    );
   return message;
 }
 
@@ -92,9 +99,9 @@ export function render(value: string, vars: StepVars, step: number): string {
 
 function valueOf(name: string, vars: StepVars, step: number): string {
   if (!(PLACEHOLDERS as readonly string[]).includes(name))
-    throw new StepError(step, `unknown placeholder {${name}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+    throw new StepError(step, l10n.t('unknown placeholder {0} (known: {1})', `{${name}}`, PLACEHOLDERS.map((p) => `{${p}}`).join(', ')));
   const v = vars[name as Placeholder];
-  if (v === undefined || v === '') throw new StepError(step, `placeholder {${name}} has no value for this delivery`);
+  if (v === undefined || v === '') throw new StepError(step, l10n.t('placeholder {0} has no value for this delivery', `{${name}}`));
   return v;
 }
 
@@ -114,17 +121,17 @@ export function planSteps(steps: readonly DispatchStep[], vars: StepVars): Actio
     if (ACTIVATE.has(s.tool)) out.push({ kind: 'activate' });
     else if (s.tool === SLEEP) out.push({ kind: 'sleep', ms: sleepMs(w.ms, i) });
     else if (INPUT.has(s.tool)) out.push(...inputActions(w, i));
-    else throw new StepError(i, `unknown tool "${s.tool}" (use terminal_activate, __sleep or terminal_input)`);
+    else throw new StepError(i, l10n.t('unknown tool "{0}" (use terminal_activate, __sleep or terminal_input)', s.tool));
   });
   if (!out.some((a) => a.kind === 'type' || a.kind === 'keys'))
-    throw new StepError(-1, 'the steps type nothing: add a terminal_input step with text "{message}"');
+    throw new StepError(-1, l10n.t('the steps type nothing: add a terminal_input step with text "{message}"'));
   return withPauses(out);
 }
 
 function sleepMs(v: unknown, i: number): number {
   const n = typeof v === 'string' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > SLEEP_MAX_MS)
-    throw new StepError(i, `__sleep needs with.ms from 0 to ${SLEEP_MAX_MS}`);
+    throw new StepError(i, l10n.t('__sleep needs with.ms from 0 to {0}', SLEEP_MAX_MS));
   return Math.round(n);
 }
 
@@ -133,22 +140,30 @@ function inputActions(w: Record<string, unknown>, i: number): Action[] {
   if (mode === 'hotkey') {
     const keys = typeof w.keys === 'string' ? [w.keys] : w.keys;
     if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string'))
-      throw new StepError(i, 'a hotkey step needs with.keys, e.g. ["enter"]');
+      throw new StepError(i, l10n.t('a hotkey step needs with.keys, e.g. ["enter"]'));
     const names = keys.map((k) => k.toLowerCase().replace(/\s+/g, ''));
     const unknown = names.filter((k) => KEYS[k] === undefined);
-    if (unknown.length)
-      throw new StepError(i, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${Object.keys(KEYS).join(', ')})`);
+    if (unknown.length) {
+      const [listed, known] = [unknown.join(', '), Object.keys(KEYS).join(', ')];
+      throw new StepError(
+        i,
+        unknown.length > 1 ? l10n.t('unknown keys {0} (known: {1})', listed, known) : l10n.t('unknown key {0} (known: {1})', listed, known),
+      );
+    }
     return [{ kind: 'keys', keys: names, data: names.map((k) => KEYS[k]).join('') }];
   }
-  if (mode !== 'type') throw new StepError(i, `with.mode must be "type" or "hotkey", not ${JSON.stringify(mode)}`);
-  if (typeof w.text !== 'string' || !w.text) throw new StepError(i, 'a type step needs with.text, e.g. "{message}"');
+  if (mode !== 'type') throw new StepError(i, l10n.t('with.mode must be "type" or "hotkey", not {0}', JSON.stringify(mode)));
+  if (typeof w.text !== 'string' || !w.text) throw new StepError(i, l10n.t('a type step needs with.text, e.g. "{message}"'));
   if (UNTYPEABLE.test(w.text))
     throw new StepError(
       i,
-      'with.text must not contain control characters, line or paragraph separators (U+2028/2029) or bidi controls: press keys in a hotkey step',
+      l10n.t(
+        'with.text must not contain control characters, line or paragraph separators (U+2028/2029) or bidi controls: press keys in a hotkey step',
+      ),
     );
   const send = w.send ?? 'none';
-  if (send !== 'none' && send !== 'enter') throw new StepError(i, `with.send must be "none" or "enter", not ${JSON.stringify(send)}`);
+  if (send !== 'none' && send !== 'enter')
+    throw new StepError(i, l10n.t('with.send must be "none" or "enter", not {0}', JSON.stringify(send)));
   const typed: Action[] = [{ kind: 'type', text: w.text }];
   // Typing and Enter stay separate actions even when one step asks for both (rule 2).
   if (send === 'enter') typed.push({ kind: 'keys', keys: ['enter'], data: '\r' });
@@ -200,7 +215,7 @@ export async function runActions(actions: readonly Action[], target: DeliveryTar
       else if (a.kind === 'type') await target.write(a.text);
       else await target.write(a.data);
     } catch (e) {
-      throw new StepError(-1, `action ${i + 1} (${a.kind}) failed on ${target.title}: ${(e as Error).message}`);
+      throw new StepError(-1, l10n.t('action {0} ({1}) failed on {2}: {3}', i + 1, a.kind, target.title, (e as Error).message));
     }
   }
 }

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import { type Channel, ChannelSchema, jsonWhere, type NotifyEventKind } from './config';
+import { issueWords } from './issues';
 import { minutesOf, type QuietHours } from './quietHours';
 
 /**
@@ -11,25 +12,43 @@ import { minutesOf, type QuietHours } from './quietHours';
  */
 export const SECRET_KEY = 'agentLens.notifications.channels';
 
-const PushChannelSchema = ChannelSchema.refine((c) => c.kind !== 'desktop', 'desktop is set in the settings, not here');
+const PushChannelSchema = ChannelSchema.refine(
+  (c) => c.kind !== 'desktop',
+  () => ({ message: l10n.t('desktop is set in the settings, not here') }),
+);
 const StoredSchema = z.object({ version: z.literal(1), channels: z.array(PushChannelSchema) });
 export type PushChannel = Exclude<Channel, { kind: 'desktop' }>;
 
-/** The stored channels; a value that does not parse is an error naming what is wrong (nothing is dropped silently). */
+/**
+ * The stored channels; a value that does not parse is an error naming what is wrong (nothing is dropped silently).
+ * The window shows it (src/vscode/notifyChannels.ts), so it is worded in the window's language, field names aside.
+ */
 export function parseChannelList(text: string | undefined): PushChannel[] {
   if (text === undefined || text === '') return [];
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`the stored notification channels are not JSON (${jsonWhere(e)}); add the channels again in Configure Notifications…`);
+    throw new Error(
+      l10n.t('the stored notification channels are not JSON ({0}); add the channels again in Configure Notifications…', jsonWhere(e)),
+    );
   }
-  const r = StoredSchema.safeParse(raw);
+  const r = StoredSchema.safeParse(raw, { errorMap: issueWords });
   if (!r.success) {
     const first = r.error.issues[0];
-    throw new Error(`the stored notification channels are not valid: ${first.path.join('.') || 'the value'} ${first.message}`);
+    throw new Error(
+      l10n.t(
+        'the stored notification channels are not valid: {0}',
+        fieldSays(first, (m) => l10n.t('the value {0}', m)),
+      ),
+    );
   }
   return r.data.channels as PushChannel[];
+}
+
+/** "url must be https://…": the field's JSON path as written, then what is wrong with it; `whole` words it when the value itself is. */
+function fieldSays(issue: z.ZodIssue, whole: (message: string) => string): string {
+  return issue.path.length ? `${issue.path.join('.')} ${issue.message}` : whole(issue.message);
 }
 
 export function serializeChannelList(channels: readonly PushChannel[]): string {
@@ -38,10 +57,9 @@ export function serializeChannelList(channels: readonly PushChannel[]): string {
 
 /** A new channel from what the user typed, with zod's defaults; an error names the field. */
 export function makeChannel(raw: Record<string, unknown>): PushChannel {
-  const r = PushChannelSchema.safeParse(raw);
+  const r = PushChannelSchema.safeParse(raw, { errorMap: issueWords });
   if (r.success) return r.data as PushChannel;
-  const first = r.error.issues[0];
-  throw new Error(`${first.path.join('.') || 'the channel'} ${first.message}`);
+  throw new Error(fieldSays(r.error.issues[0], (m) => l10n.t('the channel {0}', m)));
 }
 
 /**

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'fs';
 import { z } from 'zod';
 import { minutesOf } from './quietHours';
@@ -24,17 +25,49 @@ export function allowedUrl(u: string): boolean {
   }
 }
 
+/**
+ * A schema's own message, looked up when a value fails rather than when this module loads (before the window's
+ * bundle is configured): the window shows these errors in its language, the CLI (no bundle) in English.
+ */
+const says = (message: () => string) => () => ({ message: message() });
+
+function parsesAsUrl(u: string): boolean {
+  try {
+    new URL(u);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const url = z
   .string()
-  .url('is not a URL')
-  .refine(allowedUrl, 'must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost), with no user:password in it');
+  .refine(
+    parsesAsUrl,
+    says(() => l10n.t('is not a URL')),
+  )
+  .refine(
+    allowedUrl,
+    says(() => l10n.t('must be https:// (plain http:// only to 127.0.0.1, [::1] or localhost), with no user:password in it')),
+  );
 
-const clockTime = z.string().refine((t) => minutesOf(t) !== undefined, 'must be a time HH:MM on the 24-hour clock, like "22:00"');
+const clockTime = z.string().refine(
+  (t) => minutesOf(t) !== undefined,
+  says(() => l10n.t('must be a time HH:MM on the 24-hour clock, like "22:00"')),
+);
 
 /** Local times between which a channel stays silent; `from` later than `to` spans midnight. */
-const quietHours = z
-  .object({ from: clockTime, to: clockTime })
-  .refine((q) => q.from !== q.to, 'from and to are the same time: give the hours to stay silent, like {"from": "22:00", "to": "07:00"}');
+const quietHours = z.object({ from: clockTime, to: clockTime }).refine(
+  (q) => q.from !== q.to,
+  says(() => l10n.t('from and to are the same time: give the hours to stay silent, like {"from": "22:00", "to": "07:00"}')),
+);
+
+/** A command channel's argv: an empty one is named for what it lacks (the schema's own map, so the words are looked up late). */
+const argv = z
+  .array(z.string().min(1), {
+    errorMap: (issue, ctx) => ({ message: issue.code === 'too_small' ? l10n.t('needs the program to run') : ctx.defaultError }),
+  })
+  .nonempty();
 
 const common = {
   /** The question, command or reply text too; off, only the agent, the terminal and the kind of wait leave the machine. */
@@ -51,8 +84,9 @@ export const ChannelSchema = z.discriminatedUnion('kind', [
     kind: z.literal('ntfy'),
     /** The topic's URL: `https://ntfy.sh/TOPIC` or a self-hosted server's. */
     url: url.refine(
-      (u) => new URL(u).pathname.replace(/\/+$/, '').split('/').pop() !== '',
-      'must end in the topic (https://ntfy.sh/TOPIC)',
+      // Refinements run on a value already refused too: an address that does not parse is left to the first one.
+      (u) => !parsesAsUrl(u) || new URL(u).pathname.replace(/\/+$/, '').split('/').pop() !== '',
+      says(() => l10n.t('must end in the topic (https://ntfy.sh/TOPIC)')),
     ),
     token: z.string().min(1).optional(),
     priority: z.number().int().min(1).max(5).default(4),
@@ -62,7 +96,7 @@ export const ChannelSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('desktop'), sound: z.boolean().default(false), ...common }),
   z.object({
     kind: z.literal('command'),
-    argv: z.array(z.string().min(1)).nonempty('needs the program to run'),
+    argv,
     timeoutSeconds: z.number().min(1).max(300).default(10),
     ...common,
   }),
@@ -93,8 +127,9 @@ export function readNotifyFile(file: string): NotifySettings {
  * to stderr or the log.
  */
 export function jsonWhere(e: unknown): string {
-  const m = /position \d+(?: \(line \d+ column \d+\))?/.exec(String((e as Error).message));
-  return m ? `at ${m[0]}` : 'it does not parse';
+  const m = /position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(String((e as Error).message));
+  if (!m) return l10n.t('it does not parse');
+  return m[2] ? l10n.t('at position {0} (line {1} column {2})', m[1], m[2], m[3]) : l10n.t('at position {0}', m[1]);
 }
 
 /** Parses the settings, naming the field that is wrong. */

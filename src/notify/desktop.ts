@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /**
  * The operating system's own notification, as one command line per platform: an argument array run without a
  * shell, the texts passed as arguments (or, on Windows, inside an encoded script with every quote doubled and
@@ -23,7 +24,6 @@ export interface DesktopOptions {
 
 /** The name notify-send prints when the notification itself is clicked (its default action). */
 export const CLICKED = 'default';
-const SHOW = 'Show terminal';
 
 const APP = 'Agent Lens';
 /** VS Code's bundle id: terminal-notifier brings it forward when the notification is clicked. */
@@ -57,7 +57,8 @@ function linux(text: DesktopText, o: DesktopOptions): string[] {
       ...(o.sound ? ['--hint=string:sound-name:message-new-instant'] : []),
       // The click is reported on stdout (it implies --wait): the caller shows the terminal, since a Linux desktop
       // has no way to hand a URI to the app that sent the notification.
-      ...(text.click && o.actions ? [`--action=${CLICKED}=${SHOW}`] : []),
+      // The button's label is read when the notification is made: the window's language, the CLI's English.
+      ...(text.click && o.actions ? [`--action=${CLICKED}=${l10n.t('Show terminal')}`] : []),
       '--',
       t.title,
       t.body,

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 /** Why a send failed, by kind: a channel logs each kind once, not every failure. */
 export class SendError extends Error {
   constructor(
@@ -47,15 +48,18 @@ async function attempt1(url: string, body: unknown, headers: Record<string, stri
     // The body is read so the connection can be reused, and dropped: it may echo what was sent.
     await res.arrayBuffer().catch(() => undefined);
     if (res.status >= 200 && res.status < 300) return undefined;
+    // The test notice shows these (src/notify/channelPicks.ts testResultNotice): in the window's language.
     return new SendError(
       `http ${res.status}`,
-      `the server answered ${res.status}${res.status >= 300 && res.status < 400 ? ' (a redirect, not followed)' : ''}`,
+      res.status >= 300 && res.status < 400
+        ? l10n.t('the server answered {0} (a redirect, not followed)', res.status)
+        : l10n.t('the server answered {0}', res.status),
     );
   } catch (e) {
     const timeout = (e as Error).name === 'TimeoutError';
     return new SendError(
       timeout ? 'timeout' : 'network',
-      timeout ? `no answer within ${timeoutMs} ms` : `could not connect (${causeOf(e)})`,
+      timeout ? l10n.t('no answer within {0} ms', timeoutMs) : l10n.t('could not connect ({0})', causeOf(e)),
     );
   }
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { hostPlatform } from '../common/platform';
 import { type ChildProcess, execFile, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -26,12 +27,13 @@ export function run(
     const keep = (d: Buffer) => void (out.length < OUTPUT_KEPT && (out += d.toString('utf8')));
     p.stdout.on('data', keep);
     p.stderr.on('data', keep);
-    p.on('error', (e) => reject(new SendError('spawn', `could not run ${program}: ${e.message}`)));
+    p.on('error', (e) => reject(couldNotRun(program, e)));
     p.on('close', (code, signal) => {
       if (out.trim()) o.output(out.slice(0, OUTPUT_KEPT).trim());
       if (code === 0) resolve();
-      else if (signal) reject(new SendError('timeout', `${program} did not finish within ${o.timeoutMs / 1000} s (${signal})`));
-      else reject(new SendError(`exit ${code}`, `${program} exited with ${code}`));
+      else if (signal)
+        reject(new SendError('timeout', l10n.t('{0} did not finish within {1} s ({2})', program, o.timeoutMs / 1000, signal)));
+      else reject(exitedWith(program, code));
     });
     p.stdin.on('error', () => undefined);
     p.stdin.end(o.input ?? '');
@@ -71,7 +73,7 @@ export function desktopSender(ch: Extract<Channel, { kind: 'desktop' }>, o: Send
     const onClick =
       click && o.onClick && platform === 'linux' && has('notify-send') && (await (actions ??= takesActions(env))) ? o.onClick : undefined;
     const argv = desktopArgv(platform, m, { has, sound: ch.sound, actions: !!onClick });
-    if (!argv) throw new SendError('unsupported', `no desktop notifications on ${platform}`);
+    if (!argv) throw new SendError('unsupported', l10n.t('no desktop notifications on {0}', platform));
     if (onClick && click) return runUntilClicked(argv, { env, output: o.output, clicks, onClick: () => onClick(click) });
     return run(argv, { timeoutMs: 10_000, env, output: o.output });
   };
@@ -115,17 +117,22 @@ function runUntilClicked(
       else if (said.some((l) => l.trim())) o.output(said.join(' ').trim());
     });
     p.stderr.on('data', (d: Buffer) => void (err.length < OUTPUT_KEPT && (err += d.toString('utf8'))));
-    p.on('error', (e) => reject(new SendError('spawn', `could not run ${program}: ${e.message}`)));
+    p.on('error', (e) => reject(couldNotRun(program, e)));
     p.on('close', (code) => {
       clearTimeout(ends);
       clearTimeout(shown);
       o.clicks.delete(p);
       if (err.trim()) o.output(err.trim());
       if (code === 0 || code === null) resolve();
-      else reject(new SendError(`exit ${code}`, `${program} exited with ${code}`));
+      else reject(exitedWith(program, code));
     });
   });
 }
+
+/** The failures the test notice shows (src/notify/channelPicks.ts testResultNotice), in the window's language. */
+const couldNotRun = (program: string, e: Error) => new SendError('spawn', l10n.t('could not run {0}: {1}', program, e.message));
+const exitedWith = (program: string, code: number | null) =>
+  new SendError(`exit ${code}`, l10n.t('{0} exited with {1}', program, String(code)));
 
 /** Whether `program` is an executable file in one of PATH's folders. */
 export function onPath(program: string, env: NodeJS.ProcessEnv): boolean {

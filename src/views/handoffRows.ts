@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { Board, BoardState } from '../handoff/board';
+import type { Board, BoardState, EventStatus } from '../handoff/board';
 import type { BoardEvent } from '../handoff/board';
 import type { Route } from '../handoff/routes';
 import type { IconSpec } from './labels';
@@ -34,6 +34,25 @@ const LOOK: Record<BoardState, { text: () => string; icon: IconSpec }> = {
 
 export function boardLabel(b: Board): string {
   return LOOK[b.state].text();
+}
+
+/** What an agent rang, as a person reads it; the wire's words (`progress`, `done`…) stay in its files and the log. */
+export function eventStatusText(s: EventStatus): string {
+  switch (s) {
+    case 'progress':
+      return l10n.t('progress');
+    case 'done':
+      return LOOK.done.text();
+    case 'blocked':
+      return LOOK.blocked.text();
+    case 'cancelled':
+      return LOOK.cancelled.text();
+  }
+}
+
+/** "done: what was done", the summary cut to `max` characters when given. */
+export function lastEventText(e: Pick<BoardEvent, 'status' | 'summary'>, max?: number): string {
+  return l10n.t('{0}: {1}', eventStatusText(e.status), max === undefined ? e.summary : oneLine(e.summary, max));
 }
 
 export function inFlight(v: HandoffView | undefined): Board[] {
@@ -106,7 +125,7 @@ function ungroupedRow(ungrouped: HandoffView['ungrouped'], group: string): TreeR
   return {
     key: 'handoff:ungrouped',
     label: n === 1 ? l10n.t('1 event without an agent') : l10n.t('{0} events without an agent', n),
-    description: `“${last.id}” ${last.status}: ${last.summary}`,
+    description: `“${last.id}” ${lastEventText(last)}`,
     icon: { id: 'warning', color: 'charts.yellow' },
     tooltip,
     contextValue: 'handoff.ungrouped',
@@ -124,7 +143,7 @@ function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   const look = { text: shown.text(), icon: shown.icon };
   const group = handoffGroup();
   const task = b.task_id ? ` · ${b.task_id}` : '';
-  const last = b.last_event ? ` · ${b.last_event.status}: ${oneLine(b.last_event.summary, 60)}` : '';
+  const last = b.last_event ? ` · ${lastEventText(b.last_event, 60)}` : '';
   const children: TreeRow[] = [];
   if (b.error_reason)
     children.push({
@@ -139,10 +158,10 @@ function agentRow(a: HandoffView['agents'][number], now: number): TreeRow {
   if (b.last_event)
     children.push({
       key: `handoff:${a.key}:event`,
-      label: l10n.t('Last event: {0}', b.last_event.status),
+      label: l10n.t('Last event: {0}', eventStatusText(b.last_event.status)),
       description: l10n.t('{0} ago · {1}', duration(now - b.last_event.at), b.last_event.summary),
       icon: { id: 'bell' },
-      tooltip: `${md(b.last_event.id)} (${b.last_event.via})\n\n${md(b.last_event.summary)}`,
+      tooltip: `${md(b.last_event.id)} (${b.last_event.via === 'doorbell' ? l10n.t('the doorbell') : l10n.t('a handoff block printed in a terminal')})\n\n${md(b.last_event.summary)}`,
       contextValue: 'handoff.detail',
       group,
     });

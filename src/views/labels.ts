@@ -77,10 +77,23 @@ export function describe(s: TerminalState, now: number, extra = ''): string {
   if (!isAgent(s)) {
     if (s.state === 'exited') return LOOK.exited.label();
     // A mistyped or missing agent command leaves a shell: say why no agent is listed.
-    const failed = Object.values(SHELL_FAILURES).find((f) => s.evidence.startsWith(`${f}:`));
-    return failed ? `${agentName(NO_AGENT)} · ${s.evidence}` : agentName(NO_AGENT);
+    const failed = shellFailure(s.evidence);
+    return failed ? `${agentName(NO_AGENT)} · ${failed}` : agentName(NO_AGENT);
   }
   return `${agentName(s.agent)} · ${stateLabel(s)}${extra ? ` · ${extra}` : ''} · ${duration(now - s.since)}`;
+}
+
+/**
+ * The shell's own verdict on the command a terminal ran (SHELL_FAILURES: the evidence reads `command not found: claude`),
+ * in the window's language with the command line as it was; undefined for any other evidence.
+ */
+function shellFailure(evidence: string): string | undefined {
+  for (const [code, said] of Object.entries(SHELL_FAILURES)) {
+    if (!evidence.startsWith(`${said}:`)) continue;
+    const command = evidence.slice(said.length + 1).trim();
+    return (code === '127' ? l10n.t('command not found: {0}', command) : l10n.t('command not executable: {0}', command)).trim();
+  }
+  return undefined;
 }
 
 /** Where a word came from, as a user reads it (the raw source names stay in the log and the history). */

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { answerableInline, byUrgency, needsYou } from '../store/policy';
 import type { TerminalState } from '../store/types';
 import type { Wait } from '../store/waits';
-import { handoffRows, type HandoffView, inFlight } from './handoffRows';
+import { handoffRows, type HandoffView, inFlight, lastEventText } from './handoffRows';
 import { displayNames } from './names';
 import { hookRows } from './hookRows';
 import type { HookStatus } from '../integrations/install/status';
@@ -244,7 +244,7 @@ export function statusBar(v: ViewInput): { summary?: StatusItem; active?: Status
     const tasks = flying
       .map((b) =>
         plain(
-          `${b.agent}::${b.task_id}${b.last_event ? ` (${b.last_event.status}: ${plain(b.last_event.summary, 60)})` : ''}`,
+          `${b.agent}::${b.task_id}${b.last_event ? ` (${lastEventText({ ...b.last_event, summary: plain(b.last_event.summary, 60) })})` : ''}`,
           LIMITS.part,
         ),
       )

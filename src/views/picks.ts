@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { Board } from '../handoff/board';
 import type { Route } from '../handoff/routes';
 import { MODES, type Mode } from '../handoff/team/schema';
-import { boardLabel } from './handoffRows';
+import { boardLabel, lastEventText } from './handoffRows';
 import { hookStateText, hookTargetName } from './hookRows';
 import type { HookStatus } from '../integrations/install/status';
 import type { PickSpec } from './untrusted';
@@ -27,7 +27,7 @@ export function boardPicks(boards: readonly Board[]): (PickSpec & { agent: strin
   return boards.map((b) => ({
     label: `${b.agent}: ${boardLabel(b)}`,
     description: b.task_id ?? '',
-    detail: b.error_reason ?? (b.last_event ? `${b.last_event.status}: ${b.last_event.summary}` : undefined),
+    detail: b.error_reason ?? (b.last_event ? lastEventText(b.last_event) : undefined),
     agent: b.agent,
   }));
 }

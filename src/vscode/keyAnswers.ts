@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { AGENTS } from '../agents/registry';
 import type { DialogKeys } from '../agents/descriptor';
 import { answerMenu, type CursorMenu, type MenuReader, shapeReader } from '../answer/cursorMenu';
@@ -13,6 +13,8 @@ import type { TerminalAdapter } from './terminals';
 const KEYS: Partial<Record<string, DialogKeys>> = Object.fromEntries(AGENTS.flatMap((a) => (a.dialogKeys ? [[a.id, a.dialogKeys]] : [])));
 const MENUS: Partial<Record<string, MenuReader>> = Object.fromEntries(AGENTS.flatMap((a) => (a.menu ? [[a.id, shapeReader(a.menu)]] : [])));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Why nothing was typed, shown in the notice (src/views/answerTexts.ts keyRefusedNotice). */
+const noLongerOpen = (): string => vscode.l10n.t('the dialog is no longer open');
 
 /** A dialog offered for an answer by key: its wait, and for a selector what it showed when last read and how it is read. */
 interface KeyOffer {
@@ -83,7 +85,7 @@ export class KeyAnswers {
     const w = this.wait(handle);
     const keys = w && KEYS[w.agent];
     const io = w && this.io(w);
-    if (!w || !keys || !io || this.handles.get(handle)?.menu) return { ok: false, why: 'the dialog is no longer open', typed: false };
+    if (!w || !keys || !io || this.handles.get(handle)?.menu) return { ok: false, why: noLongerOpen(), typed: false };
     this.forget(handle);
     return answerWithKey(io, keys, choice, w.detail);
   }
@@ -96,7 +98,7 @@ export class KeyAnswers {
     const w = this.wait(handle);
     const menu = this.handles.get(handle)?.menu;
     const io = w && this.io(w);
-    if (!w || !menu || !io) return { ok: false, why: 'the dialog is no longer open', typed: false };
+    if (!w || !menu || !io) return { ok: false, why: noLongerOpen(), typed: false };
     this.forget(handle);
     return answerMenu(io, menu.reader, shown, label);
   }

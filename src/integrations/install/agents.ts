@@ -35,17 +35,25 @@ export function systemWritable(file = CODEX_SYSTEM_HOOKS_FILE): boolean {
   }
 }
 
-export const CODEX_USER_NOTE =
-  'Codex runs user-level hooks only after you approve them: at the next start it shows "Hooks need review"; choose "Trust all and continue". ' +
-  'Codex asks again whenever a hook changes (after an update of these hooks, too). `codex exec` silently skips hooks that are not trusted yet.';
+/*
+ * What a user must know about an agent's hooks, shown in the install notice and the hook row's tooltip: functions, so
+ * the text is looked up once the window's bundle is configured (a module constant would be read before).
+ */
 
-export const CODEX_SYSTEM_NOTE =
-  'System-level hooks (/etc/codex/hooks.json) are trusted by policy: Codex runs them without asking, in `codex exec` too. ' +
-  'They report to Agent Lens when Codex runs in a VS Code terminal; anywhere else the reporter exits at once.';
+export const codexUserNote = (): string =>
+  l10n.t(
+    'Codex runs user-level hooks only after you approve them: at the next start it shows "Hooks need review"; choose "Trust all and continue". Codex asks again whenever a hook changes (after an update of these hooks, too). `codex exec` silently skips hooks that are not trusted yet.',
+  );
 
-export const DROID_NOTE =
-  'droid reads an event\'s hooks from hooks.json instead of the "hooks" of settings.json when hooks.json has that event: ' +
-  "hooks of yours for the same events in settings.json stop running until you move them into hooks.json (droid's /hooks saves them there).";
+export const codexSystemNote = (): string =>
+  l10n.t(
+    'System-level hooks (/etc/codex/hooks.json) are trusted by policy: Codex runs them without asking, in `codex exec` too. They report to Agent Lens when Codex runs in a VS Code terminal; anywhere else the reporter exits at once.',
+  );
+
+export const droidNote = (): string =>
+  l10n.t(
+    'droid reads an event\'s hooks from hooks.json instead of the "hooks" of settings.json when hooks.json has that event: hooks of yours for the same events in settings.json stop running until you move them into hooks.json (droid\'s /hooks saves them there).',
+  );
 
 export function geminiSettingsFile(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
   return path.join(configDirOf('gemini', env, home), 'settings.json');

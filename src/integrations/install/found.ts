@@ -3,6 +3,7 @@
  * its commands (from its signature, the one list of what names an agent) is an executable on PATH, or when
  * the folder its hook file lives in exists (the agent has run here and made its config folder).
  */
+import * as l10n from '@vscode/l10n';
 import { hostPlatform } from '../../common/platform';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -14,7 +15,7 @@ const PLUGIN_FOLDERS = new Set(['plugin', 'plugins', 'agent-lens', 'hooks']);
 
 export interface Found {
   found: boolean;
-  /** What showed it, for the picker's description: `claude on PATH`, `~/.claude exists`. */
+  /** What showed it, for the picker's description (so in the window's language): `claude on PATH`, `~/.claude exists`. */
   why?: string;
 }
 
@@ -42,12 +43,12 @@ export function agentFound(
   platform: NodeJS.Platform = hostPlatform(),
 ): Found {
   const sig = SIGNATURES.find((s) => s.agent === agent);
-  for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: `${cmd} on PATH` };
+  for (const cmd of sig?.commands ?? []) if (executableOnPath(cmd, env, platform)) return { found: true, why: l10n.t('{0} on PATH', cmd) };
   // A plugin lands in <config>/plugin(s)/…, Copilot's hooks file in <config>/hooks/: its config folder is what counts.
   let dir = path.dirname(hookFile);
   while (PLUGIN_FOLDERS.has(path.basename(dir))) dir = path.dirname(dir);
   try {
-    if (fs.statSync(dir).isDirectory()) return { found: true, why: `${dir} exists` };
+    if (fs.statSync(dir).isDirectory()) return { found: true, why: l10n.t('{0} exists', dir) };
   } catch {
     /* never ran here */
   }

@@ -3,10 +3,10 @@ import * as path from 'path';
 import type { HookStatus } from './status';
 import {
   CODEX_SYSTEM_HOOKS_FILE,
-  CODEX_SYSTEM_NOTE,
-  CODEX_USER_NOTE,
+  codexSystemNote,
+  codexUserNote,
   codexUserHooksFile,
-  DROID_NOTE,
+  droidNote,
   hermesPlugin,
   hermesPluginTarget,
   installPlugin,
@@ -117,12 +117,12 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     pluginTarget(agent, opencodePlugin(ctx.opencodePluginSource, agentEnv, home, agent), opencodePluginFile(agentEnv, home, agent));
   const out: HookTarget[] = [
     jsonTarget('claude-code', 'user', hooksFileOf('claude-code'), ctx),
-    jsonTarget('codex', 'user', codexFile, ctx, CODEX_USER_NOTE),
+    jsonTarget('codex', 'user', codexFile, ctx, codexUserNote()),
     busPlugin('opencode', opencodeEnv),
     jsonTarget('gemini', 'user', hooksFileOf('gemini'), ctx),
     jsonTarget('qwen', 'user', hooksFileOf('qwen'), ctx),
     busPlugin('kilocode', kiloEnv),
-    jsonTarget('droid', 'user', hooksFileOf('droid'), ctx, DROID_NOTE),
+    jsonTarget('droid', 'user', hooksFileOf('droid'), ctx, droidNote()),
     jsonTarget('copilot', 'user', hooksFileOf('copilot'), ctx),
     pluginTarget(
       'hermes',
@@ -131,7 +131,7 @@ export function hookTargets(ctx: InstallContext, dirs: Partial<Record<AgentKind,
     ),
   ];
   if (systemWritable(CODEX_SYSTEM_HOOKS_FILE))
-    out.splice(2, 0, jsonTarget('codex', 'system', CODEX_SYSTEM_HOOKS_FILE, ctx, CODEX_SYSTEM_NOTE));
+    out.splice(2, 0, jsonTarget('codex', 'system', CODEX_SYSTEM_HOOKS_FILE, ctx, codexSystemNote()));
   return out;
 }
 
