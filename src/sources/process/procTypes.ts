@@ -21,3 +21,14 @@ export interface TtyJob {
   /** The controlling terminal: Linux's tty_nr as a number string, ps's tty name elsewhere; '' when there is none. */
   tty: string;
 }
+
+/**
+ * One process of a whole-table read (src/sources/process/table.ts: macOS and the BSDs' ps, Windows' CIM query):
+ * what each platform's table carries beyond ProcInfo.
+ */
+export interface TableRow extends ProcInfo {
+  /** Where the platform has job control (not Windows: its consoles have no process groups). */
+  job?: TtyJob;
+  /** When it started, in epoch ms, where the table says (Windows' CreationDate; macOS's ps table does not). */
+  started?: number;
+}

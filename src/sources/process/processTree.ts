@@ -5,7 +5,6 @@ import { agentFromCommandLine, agentFromProcess } from '../../detect/commandLine
 import { pidAlive } from '../../common/pidAlive';
 import type { AgentKind } from '../../common/agents';
 import { procStatFields } from '../../common/procStat';
-import { windowsProcessTable } from './windows';
 import { parseSttySize } from './darwin';
 import type { ProcInfo, TtyJob } from './procTypes';
 import { runTool } from './runTool';
@@ -81,13 +80,12 @@ async function linuxInfo(pid: number, ppid: number): Promise<ProcInfo | undefine
 }
 
 /**
- * One process's own name and arguments (Linux /proc, the scan's `ps` table on macOS and BSD, the CIM table on
- * Windows; undefined when it is gone): a tmux pane's process may be the agent itself, and a terminal's foreground
- * may be its own shell.
+ * One process's own name and arguments (Linux /proc, the scan's process table elsewhere: ps on macOS and BSD, CIM
+ * on Windows; undefined when it is gone): a tmux pane's process may be the agent itself, and a terminal's
+ * foreground may be its own shell.
  */
 export async function processInfo(pid: number, platform: NodeJS.Platform = hostPlatform()): Promise<ProcInfo | undefined> {
   if (platform === 'linux') return linuxInfo(pid, 0);
-  if (platform === 'win32') return (await windowsProcessTable.read()).find((p) => p.pid === pid);
   const row = (await processTable(platform)?.rowsFor([pid], SCAN_AGE_MS))?.find((p) => p.pid === pid);
   return row && pidAlive(pid) ? row : undefined;
 }
@@ -129,13 +127,12 @@ function run(cmd: string, args: string[]): Promise<string> {
   });
 }
 
-/** The processes below a terminal's shell, on Linux (/proc), macOS (the scan's ps table) and Windows (CIM via PowerShell). */
+/** The processes below a terminal's shell: Linux walks /proc, the others take the scan's table (table.ts). */
 export async function processesUnder(root: number, platform: NodeJS.Platform = hostPlatform(), limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
-  // One CIM query serves every terminal of a scan (src/sources/process/windows.ts).
-  if (platform === 'win32') return descendants(await windowsProcessTable.read(), root, limit);
   const table = processTable(platform);
-  // The table may be up to SCAN_AGE_MS old: a process that has ended since is not reported as running.
+  // The table may be up to SCAN_AGE_MS old (its platform's minAgeMs on Windows): a process that has ended since is
+  // not reported as running.
   return table ? descendants(await table.rowsFor([root], SCAN_AGE_MS), root, limit).filter((p) => pidAlive(p.pid)) : [];
 }
 
@@ -156,9 +153,11 @@ export async function ttySize(
       const tty = await fsp.readlink(`/proc/${shellPid}/fd/0`);
       return TTY_PATH.test(tty) ? parseSttySize(await run('stty', ['-F', tty, 'size'])) : undefined;
     }
-    // macOS: the shell's controlling tty from the scan's table ("ttys003"), its size through BSD stty's -f.
-    const table = platform === 'win32' ? undefined : processTable(platform);
-    const name = (await table?.rowsFor([shellPid], SCAN_AGE_MS))?.find((p) => p.pid === shellPid)?.job?.tty;
+    // macOS: the shell's controlling tty from the scan's table ("ttys003"), its size through BSD stty's -f; none
+    // where the table has no ttys (Windows).
+    const table = processTable(platform);
+    if (!table?.jobs) return undefined;
+    const name = (await table.rowsFor([shellPid], SCAN_AGE_MS)).find((p) => p.pid === shellPid)?.job?.tty;
     const tty = name ? `/dev/${name}` : '';
     return TTY_PATH.test(tty) ? parseSttySize(await runTool('stty', ['-f', tty, 'size'])) : undefined;
   } catch {
@@ -198,16 +197,15 @@ export function foregroundFrom(root: TtyJob | undefined, agent: TtyJob | undefin
 /**
  * The job fields of some processes: /proc on Linux, the ps table elsewhere (read again unless it was read just
  * now: a check before typing must see the terminal as it is now); a process that is gone is left out.
- * Undefined on Windows, whose consoles have no process groups to read.
+ * Undefined where the table has no job control (Windows, whose consoles have no process groups to read).
  */
 export async function readJobs(pids: readonly number[], platform: NodeJS.Platform = hostPlatform()): Promise<TtyJob[] | undefined> {
-  if (platform === 'win32') return undefined;
   if (platform === 'linux') {
     const jobs = await Promise.all(pids.map((p) => fsp.readFile(`/proc/${p}/stat`, 'utf8').then(parseProcJob, () => undefined)));
     return jobs.filter((j): j is TtyJob => !!j);
   }
   const table = processTable(platform);
-  if (!table) return undefined;
+  if (!table?.jobs) return undefined;
   const wanted = new Set(pids);
   return (await table.rowsFor(pids, FOREGROUND_AGE_MS)).flatMap((r) => (r.job && wanted.has(r.pid) ? [r.job] : []));
 }

@@ -1,21 +1,20 @@
 import { pidAlive } from '../../common/pidAlive';
 import { hostPlatform } from '../../common/platform';
 import { parsePs, PS_TABLE_ARGS } from './darwin';
-import type { ProcInfo, TtyJob } from './procTypes';
+import type { TableRow } from './procTypes';
 import { runTool } from './runTool';
+import { readCimTable } from './windows';
 
 /**
- * The whole process table in one call, where the system has no /proc to walk (macOS and the BSDs: `ps`; Windows
- * plugs its CIM query in here — `TABLE_READERS.win32` — and the tree, the census and the agent's folder follow).
- * One call serves every reader of a scan: the terminals' trees, the census, a terminal's foreground and its pty
- * size all take the same table while it is fresh enough for them, and readers that ask while it is being read
- * wait for that read instead of starting another.
+ * The whole process table in one call, where the system has no /proc to walk: macOS and the BSDs (`ps`), Windows
+ * (PowerShell's CIM query). One call serves every reader of a scan: the terminals' trees, the census, a terminal's
+ * foreground and its pty size, a process's start order all take the same table while it is fresh enough for them,
+ * and readers that ask while it is being read wait for that read instead of starting another. What differs by
+ * platform is data (TABLE_READERS): how the table is read, whether its rows carry job control, how young a table
+ * is worth reading again.
  */
 
-/** One process of the table; `job` where the platform has job control (not Windows). */
-export interface TableRow extends ProcInfo {
-  job?: TtyJob;
-}
+export type { TableRow } from './procTypes';
 
 export interface TableSnapshot {
   /** When the read that produced it started (Date.now()): the table is at least this fresh. */
@@ -34,14 +33,28 @@ export const FOREGROUND_AGE_MS = 50;
 
 type Reader = () => Promise<TableRow[]>;
 
-/** The BSD `ps` (PS_TABLE_ARGS) read by the macOS layout. */
-const readBsdTable: Reader = async () => parsePs(await runTool('ps', PS_TABLE_ARGS));
+/** One platform's table: how it is read, and what sets it apart. */
+export interface TableSource {
+  read: Reader;
+  /** Whether its rows carry `job` (a controlling tty, process groups): the foreground and pty-size readers need it. */
+  jobs: boolean;
+  /**
+   * A table this young serves every reader, whatever younger one it asks for: a read costs more than a table
+   * younger than this is worth. 0 where a read takes milliseconds (ps).
+   */
+  minAgeMs: number;
+}
+
+/** The BSD `ps` (PS_TABLE_ARGS) read by the macOS layout: 10–30 ms a read. */
+const BSD_TABLE: TableSource = { read: async () => parsePs(await runTool('ps', PS_TABLE_ARGS)), jobs: true, minAgeMs: 0 };
 
 /** The platforms read through one table per scan. Linux walks /proc instead (cheaper, and exact per process). */
-export const TABLE_READERS: Partial<Record<NodeJS.Platform, Reader>> = {
-  darwin: readBsdTable,
-  freebsd: readBsdTable,
-  openbsd: readBsdTable,
+export const TABLE_READERS: Partial<Record<NodeJS.Platform, TableSource>> = {
+  darwin: BSD_TABLE,
+  freebsd: BSD_TABLE,
+  openbsd: BSD_TABLE,
+  // PowerShell takes a second or more to start and answer: one table serves 2 s of scans, census and checks.
+  win32: { read: readCimTable(), jobs: false, minAgeMs: 2000 },
 };
 
 /** One platform's table: the last read, and the read under way. */
@@ -50,21 +63,27 @@ export class ProcessTable {
   private pending: { at: number; read: Promise<TableSnapshot> } | undefined;
 
   constructor(
-    private readonly read: Reader,
+    private readonly source: TableSource,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A table no older than `maxAgeMs`: the last one, the one being read, or a new read. Rejects when ps fails. */
+  /** Whether the rows carry job control (TableSource.jobs): asked before reading, so nothing is read for nothing. */
+  get jobs(): boolean {
+    return this.source.jobs;
+  }
+
+  /** A table no older than `maxAgeMs` (or the platform's minAgeMs): the last one, the one being read, or a new read. Rejects when the read fails. */
   snapshot(maxAgeMs: number): Promise<TableSnapshot> {
     const now = this.now();
-    if (this.last && now - this.last.at <= maxAgeMs) return Promise.resolve(this.last);
-    if (this.pending && now - this.pending.at <= maxAgeMs) return this.pending.read;
+    const age = Math.max(maxAgeMs, this.source.minAgeMs);
+    if (this.last && now - this.last.at <= age) return Promise.resolve(this.last);
+    if (this.pending && now - this.pending.at <= age) return this.pending.read;
     return this.readNow(now);
   }
 
-  /** A read that starts now, whatever the last one was. */
+  /** A read that starts now, whatever the last one was. A failed read is not kept: the next reader reads again. */
   private readNow(at = this.now()): Promise<TableSnapshot> {
-    const read = this.read().then((rows) => {
+    const read = this.source.read().then((rows) => {
       if (!this.last || this.last.at <= at) this.last = { at, rows };
       return { at, rows };
     });
@@ -95,11 +114,11 @@ export class ProcessTable {
 
 const tables = new Map<NodeJS.Platform, ProcessTable>();
 
-/** The shared table of a platform read by one call per scan; undefined where there is none (Linux, Windows for now). */
+/** The shared table of a platform read by one call per scan; undefined where there is none (Linux). */
 export function processTable(platform: NodeJS.Platform = hostPlatform()): ProcessTable | undefined {
-  const read = TABLE_READERS[platform];
-  if (!read) return undefined;
+  const source = TABLE_READERS[platform];
+  if (!source) return undefined;
   let t = tables.get(platform);
-  if (!t) tables.set(platform, (t = new ProcessTable(read)));
+  if (!t) tables.set(platform, (t = new ProcessTable(source)));
   return t;
 }

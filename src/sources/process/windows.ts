@@ -1,30 +1,19 @@
 import { execFile } from 'child_process';
 import * as path from 'path';
 import type { AgentKind } from '../../common/agents';
-import { agentFromProcess } from '../../detect/commandLine';
+import type { TableRow } from './procTypes';
 import { splitWindowsCommandLine } from './windowsArgv';
 
 /**
- * The Windows process table: every process's id, parent, image name, command line and start, from ONE
- * PowerShell CIM query per scan (`Win32_Process`, https://learn.microsoft.com/windows/win32/cimwin32prov/win32-process),
- * shared by the readers of that scan. Never `wmic`: current Windows no longer ships it.
+ * The Windows process table: every process's id, parent, image name, command line and start (TableRow's `started`,
+ * no `job`), from ONE PowerShell CIM query (`Win32_Process`,
+ * https://learn.microsoft.com/windows/win32/cimwin32prov/win32-process) — Windows' reader of the one shared table
+ * (table.ts, TABLE_READERS.win32). Never `wmic`: current Windows no longer ships it.
  *
  * What Windows does not expose here, and so nothing is guessed for it: another process's working folder (no
  * Win32_Process property holds it; reading it means opening the process and its memory, which needs native code),
  * and which process holds a console's input (consoles have no process groups: foregroundOf says 'unknown').
  */
-
-/** One process: ProcInfo's fields (processTree.ts) and when it started. */
-export interface WinProcess {
-  pid: number;
-  ppid: number;
-  /** The image name, as Windows spells it (`node.exe`, `claude.EXE`). */
-  name: string;
-  /** The command line split as the program's C runtime splits it; empty when Windows hides it (see parseCimProcesses). */
-  args: string[];
-  /** Win32_Process.CreationDate in epoch ms (with a fraction from PowerShell 7's 100 ns ticks); undefined when not given. */
-  started?: number;
-}
 
 /**
  * The query. UTF-8 without a byte-order mark, set first: Windows PowerShell 5.1 otherwise writes in the console's
@@ -58,7 +47,7 @@ const MAX_ARGS = 256;
  * CreationDate as `\/Date(ms)\/` (Windows PowerShell 5.1) or an ISO 8601 string (PowerShell 7). A byte-order
  * mark is skipped. Never throws: garbage is an empty table, and a row without numeric ids is left out.
  */
-export function parseCimProcesses(text: string): WinProcess[] {
+export function parseCimProcesses(text: string): TableRow[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF+/, '').trim() || '[]');
@@ -66,7 +55,7 @@ export function parseCimProcesses(text: string): WinProcess[] {
     return [];
   }
   const list: unknown[] = Array.isArray(raw) ? raw : [raw];
-  const out: WinProcess[] = [];
+  const out: TableRow[] = [];
   for (const r of list.slice(0, MAX_ROWS)) {
     const row = cimRow(r);
     if (row) out.push(row);
@@ -74,7 +63,7 @@ export function parseCimProcesses(text: string): WinProcess[] {
   return out;
 }
 
-function cimRow(r: unknown): WinProcess | undefined {
+function cimRow(r: unknown): TableRow | undefined {
   if (!r || typeof r !== 'object') return undefined;
   const o = r as Record<string, unknown>;
   if (!isId(o.ProcessId) || !isId(o.ParentProcessId)) return undefined;
@@ -118,7 +107,7 @@ export function parseCimDate(v: unknown): number | undefined {
  * parent exits, so a "parent" that started after its child is another process that took the id. Such a row's
  * ppid becomes -1 (no parent): otherwise a terminal's shell could adopt an agent it never started.
  */
-export function linkParents(rows: readonly WinProcess[]): WinProcess[] {
+export function linkParents(rows: readonly TableRow[]): TableRow[] {
   const byPid = new Map(rows.map((p) => [p.pid, p]));
   return rows.map((p) => {
     const parent = byPid.get(p.ppid);
@@ -126,9 +115,6 @@ export function linkParents(rows: readonly WinProcess[]): WinProcess[] {
     return stale ? { ...p, ppid: -1 } : p;
   });
 }
-
-/** How long one table serves every reader: a scan's terminals, the census, the dispatch checks. */
-const FRESH_MS = 2000;
 
 function runCim(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -145,95 +131,24 @@ function runCim(): Promise<string> {
 }
 
 /**
- * The table, read at most once per FRESH_MS after a read ends: readers that ask while a query runs share it
- * (PowerShell takes a second or more to start and answer). A failed query is not kept: the next reader tries again.
+ * The table's reader on Windows (TABLE_READERS.win32): the query, parsed, its stale parent links dropped. A failed
+ * query rejects, and the table keeps no failed read: the next reader asks again.
  */
-export class WindowsProcessTable {
-  private entry: { table: Promise<WinProcess[]>; doneAt?: number } | undefined;
-  private last: { at: number; rows: WinProcess[] } | undefined;
-
-  constructor(
-    private readonly run: () => Promise<string> = runCim,
-    private readonly now: () => number = Date.now,
-    private readonly freshMs = FRESH_MS,
-  ) {}
-
-  read(): Promise<WinProcess[]> {
-    const e = this.entry;
-    if (e && (e.doneAt === undefined || this.now() - e.doneAt < this.freshMs)) return e.table;
-    const entry: { table: Promise<WinProcess[]>; doneAt?: number } = { table: Promise.resolve([]) };
-    entry.table = this.run().then(
-      (text) => {
-        const rows = linkParents(parseCimProcesses(text));
-        entry.doneAt = this.now();
-        this.last = { at: entry.doneAt, rows };
-        return rows;
-      },
-      (err: unknown) => {
-        if (this.entry === entry) this.entry = undefined;
-        throw err;
-      },
-    );
-    this.entry = entry;
-    return entry.table;
-  }
-
-  /**
-   * The last table read, when it is at most `maxAgeMs` old. Otherwise undefined, and a read starts so the next
-   * ask has one: for readers that cannot wait (the census answers the binder synchronously).
-   */
-  latest(maxAgeMs: number): WinProcess[] | undefined {
-    if (this.last && this.now() - this.last.at <= maxAgeMs) return this.last.rows;
-    // Not awaited on purpose: this ask is answered "cannot tell"; a failure only means the next ask is too.
-    void this.read().catch(() => undefined);
-    return undefined;
-  }
+export function readCimTable(run: () => Promise<string> = runCim): () => Promise<TableRow[]> {
+  return async () => linkParents(parseCimProcesses(await run()));
 }
 
-/** The table every reader of this extension host shares. */
-export const windowsProcessTable = new WindowsProcessTable();
-
-/** Whether `pid` started before `than`, from CreationDate; undefined when either is missing or they started in the same tick. */
-export function windowsStartedBefore(table: readonly WinProcess[], pid: number, than: number): boolean | undefined {
-  const a = table.find((p) => p.pid === pid)?.started;
-  const b = table.find((p) => p.pid === than)?.started;
-  return a === undefined || b === undefined || a === b ? undefined : a < b;
-}
-
-// ---- the agent census on Windows -------------------------------------------------------------------------------
-
-/** An agent process in the table: one whose own agent is not also its parent's or grandparent's (a launcher and the program it starts count once). */
-export interface AgentProcess {
-  pid: number;
-  ppid: number;
-  agent: AgentKind;
-}
+// ---- the agent census without the agents' folders --------------------------------------------------------------
 
 /** Interpreters an agent may run under: with its command line hidden, such a process may be an agent. */
 const MAYBE_AGENT = new Set(['node', 'bun', 'deno', 'python', 'python3']);
 
 /**
- * The agent sessions in a Windows table, by image name and command line (agentFromProcess). `isHelper` leaves
- * out processes an agent starts that are no session of their own (Codex's app-server). Also counts the
- * processes that may be agents but whose command line Windows hid (an elevated `node.exe`).
+ * Whether a process that is no known agent may still be one: an interpreter whose command line Windows hid (an
+ * elevated `node.exe` seen from a normal process).
  */
-export function windowsAgents(
-  table: readonly WinProcess[],
-  isHelper: (agent: AgentKind, args: readonly string[]) => boolean = () => false,
-): { agents: AgentProcess[]; hidden: number } {
-  const all: (AgentProcess | { pid: number; ppid: number; agent?: undefined })[] = [];
-  let hidden = 0;
-  for (const p of table) {
-    const m = agentFromProcess(p.name, p.args.slice(1));
-    if (m && !isHelper(m.agent, p.args)) all.push({ pid: p.pid, ppid: p.ppid, agent: m.agent });
-    else {
-      all.push({ pid: p.pid, ppid: p.ppid });
-      if (!m && !p.args.length && MAYBE_AGENT.has(imageBase(p.name))) hidden++;
-    }
-  }
-  const byPid = new Map(all.map((p) => [p.pid, p]));
-  const agents = all.filter((p): p is AgentProcess => !!p.agent && !hasAgentAncestor(p as AgentProcess, byPid));
-  return { agents, hidden };
+export function mayBeHiddenAgent(name: string, args: readonly string[]): boolean {
+  return !args.length && MAYBE_AGENT.has(imageBase(name));
 }
 
 function imageBase(name: string): string {
@@ -243,44 +158,19 @@ function imageBase(name: string): string {
     .toLowerCase();
 }
 
-function hasAgentAncestor(p: AgentProcess, byPid: Map<number, { ppid: number; agent?: AgentKind }>): boolean {
-  let cur = byPid.get(p.ppid);
-  for (let depth = 0; cur && depth < 16; depth++) {
-    if (cur.agent === p.agent) return true;
-    cur = byPid.get(cur.ppid);
-  }
-  return false;
-}
-
 /**
- * How many sessions of `agent` run in one folder, as far as Windows can tell without the processes' working
- * folders: a folder holds at most what the machine holds, so none on the machine is none there, and exactly one
- * (with no hidden process that might be another) is at most one there — the one a terminal of that folder says it
- * runs, which is all the binder asks. More than one: cannot tell (undefined), and the binder does not link on
- * this ground.
+ * How many sessions of `agent` run in one folder, as far as a platform can tell without the processes' working
+ * folders (Windows: agentCwdReadable): a folder holds at most what the machine holds, so none on the machine is
+ * none there, and exactly one (with no hidden process that might be another) is at most one there — the one a
+ * terminal of that folder says it runs, which is all the binder asks. More than one: cannot tell (undefined), and
+ * the binder does not link on this ground. `agents`: the machine's sessions (a launcher and its program once);
+ * `hidden`: the processes that may be agents (mayBeHiddenAgent).
  */
-export function windowsFolderCount(census: { agents: readonly AgentProcess[]; hidden: number }, agent: AgentKind): number | undefined {
+export function windowsFolderCount(
+  census: { agents: readonly { agent?: AgentKind }[]; hidden: number },
+  agent: AgentKind,
+): number | undefined {
   const n = census.agents.filter((a) => a.agent === agent).length;
   if (n === 0) return census.hidden ? undefined : 0;
   return n === 1 && census.hidden === 0 ? 1 : undefined;
-}
-
-/**
- * What AgentCensus.count answers on Windows (windowsFolderCount), from the shared table when it is fresh;
- * undefined while it is not (a read starts for the next ask). `helpers`: the census's own list of helper processes.
- */
-export function windowsCensusCount(
-  agent: AgentKind,
-  helpers: Partial<Record<AgentKind, RegExp>> = {},
-  table: WindowsProcessTable = windowsProcessTable,
-  maxAgeMs = FRESH_MS,
-): number | undefined {
-  const rows = table.latest(maxAgeMs);
-  return (
-    rows &&
-    windowsFolderCount(
-      windowsAgents(rows, (a, args) => helpers[a]?.test(args.join(' ')) ?? false),
-      agent,
-    )
-  );
 }

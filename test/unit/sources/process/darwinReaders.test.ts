@@ -16,18 +16,20 @@ import { parsePs, PS_TABLE_ARGS } from '../../../../src/sources/process/darwin';
 import { findAgent, processesUnder, processInfo, readJobs } from '../../../../src/sources/process/processTree';
 import { runTool } from '../../../../src/sources/process/runTool';
 import { processStartedBefore } from '../../../../src/sources/process/startTicks';
-import { ProcessTable, type TableRow } from '../../../../src/sources/process/table';
+import { ProcessTable, TABLE_READERS, type TableRow } from '../../../../src/sources/process/table';
 import { FIXTURES } from '../../helpers';
 
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, 'platform', 'darwin', name), 'utf8');
 
 describe('one ps table per scan, shared by its readers', () => {
   const rowsOf = (n: number): TableRow[] => [{ pid: n, ppid: 1, name: 'x', args: [] }];
+  /** macOS's table (TABLE_READERS.darwin) with `ps` answered by `read`. */
+  const psTable = (read: () => Promise<TableRow[]>, now?: () => number) => new ProcessTable({ ...TABLE_READERS.darwin!, read }, now);
 
   it('serves readers that ask while it is read, and while it is young enough for them', async () => {
     let now = 1000;
     let reads = 0;
-    const t = new ProcessTable(
+    const t = psTable(
       async () => rowsOf(++reads),
       () => now,
     );
@@ -42,9 +44,7 @@ describe('one ps table per scan, shared by its readers', () => {
 
   it('reads again for a process that runs but is newer than the table', async () => {
     let reads = 0;
-    const t = new ProcessTable(async () =>
-      ++reads === 1 ? rowsOf(1) : [...rowsOf(1), { pid: process.pid, ppid: 1, name: 'node', args: [] }],
-    );
+    const t = psTable(async () => (++reads === 1 ? rowsOf(1) : [...rowsOf(1), { pid: process.pid, ppid: 1, name: 'node', args: [] }]));
     assert.ok((await t.rowsFor([process.pid], 1000)).some((r) => r.pid === process.pid));
     assert.strictEqual(reads, 2);
     await t.rowsFor([999_999_999], 1000);
@@ -53,7 +53,7 @@ describe('one ps table per scan, shared by its readers', () => {
 
   it('a failed read rejects its readers, and the next asks again', async () => {
     let fail = true;
-    const t = new ProcessTable(async () => {
+    const t = psTable(async () => {
       if (fail) throw new Error('ps: timed out');
       return rowsOf(2);
     });
@@ -105,7 +105,7 @@ describe('agent census on macOS: from the ps table and one lsof, read in the bac
     assert.strictEqual(c.count('claude-code', '/Users/me/src/agent lens'), 1);
   });
 
-  it('cannot tell when ps fails, nor on Windows (no table there yet)', async () => {
+  it('cannot tell when ps fails, nor on Windows before its table is read', async () => {
     const { c } = census({ fail: true });
     await c.refresh();
     assert.strictEqual(c.count('claude-code', '/Users/me/src/agent lens'), undefined);

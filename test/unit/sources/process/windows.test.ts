@@ -5,29 +5,29 @@ import { FIXTURES } from '../../helpers';
 import { candidates, seenAmong, terminalVerdict } from '../../../../src/handoff/targets';
 import type { TeamAgent } from '../../../../src/handoff/team/schema';
 import { descendants, findAgent, findAgents, isInteractiveShell, isShellName } from '../../../../src/sources/process/processTree';
-import { processStartedBefore } from '../../../../src/sources/process/startTicks';
+import { AgentCensus, censusOf, sessionsIn } from '../../../../src/sources/process/agentCensus';
+import { agentCwds } from '../../../../src/sources/process/agentCwd';
+import { processStartedBefore, startedBeforeIn } from '../../../../src/sources/process/startTicks';
+import { ProcessTable, SCAN_AGE_MS, TABLE_READERS, type TableRow } from '../../../../src/sources/process/table';
 import {
   CIM_COMMAND,
   linkParents,
   parseCimDate,
   parseCimProcesses,
   powershellExe,
-  type WinProcess,
-  WindowsProcessTable,
-  windowsAgents,
-  windowsCensusCount,
+  readCimTable,
   windowsFolderCount,
-  windowsStartedBefore,
 } from '../../../../src/sources/process/windows';
 import { splitWindowsCommandLine } from '../../../../src/sources/process/windowsArgv';
 
 const DIR = path.join(FIXTURES, 'platform', 'win32');
 const read = (f: string) => fs.readFileSync(path.join(DIR, f), 'utf8');
 const table = (f = 'cim-ps51.json') => linkParents(parseCimProcesses(read(f)));
-const byPid = (rows: readonly WinProcess[], pid: number) => rows.find((p) => p.pid === pid)!;
+const byPid = (rows: readonly TableRow[], pid: number) => rows.find((p) => p.pid === pid)!;
 const NPM = 'C:\\Users\\张三\\AppData\\Roaming\\npm';
-/** The census's own helper list (agentCensus.ts): Codex's app-server is no session. */
-const HELPERS = { codex: /(?:^|\s)app-server(?:\s|$)/ };
+/** Windows' table (TABLE_READERS.win32) with the PowerShell query answered by `run`. */
+const winTable = (run: () => Promise<string>, now?: () => number) =>
+  new ProcessTable({ ...TABLE_READERS.win32!, read: readCimTable(run) }, now);
 
 describe('Windows process table: the CIM JSON (test/fixtures/platform/win32, built from the documented formats)', () => {
   it('reads Windows PowerShell 5.1 output: \\/Date()\\/, \\u0027, hidden command lines, non-ASCII paths', () => {
@@ -207,7 +207,8 @@ describe('agents in a Windows table', () => {
   });
 
   it('census: a launcher and its program once, helpers never, hidden command lines counted as doubt', () => {
-    const c = windowsAgents(rows, (a, args) => (HELPERS as Record<string, RegExp>)[a]?.test(args.join(' ')) ?? false);
+    const procs = censusOf(rows);
+    const c = { agents: sessionsIn(procs), hidden: procs.filter((p) => p.hidden).length };
     assert.deepStrictEqual(c.agents.map((a) => `${a.agent}:${a.pid}`).sort(), [
       'claude-code:8300',
       'claude-code:8500',
@@ -219,34 +220,40 @@ describe('agents in a Windows table', () => {
     assert.strictEqual(windowsFolderCount(c, 'claude-code'), undefined, 'three on the machine: cannot tell per folder');
     assert.strictEqual(windowsFolderCount(c, 'gemini'), undefined, 'one, but the hidden node.exe may be another');
     assert.strictEqual(windowsFolderCount(c, 'amp'), undefined, 'none seen, but the hidden one may be');
-    const clear = windowsAgents(
-      rows.filter((p) => p.pid !== 9300),
-      (a, args) => (HELPERS as Record<string, RegExp>)[a]?.test(args.join(' ')) ?? false,
-    );
+    const rest = censusOf(rows.filter((p) => p.pid !== 9300));
+    const clear = { agents: sessionsIn(rest), hidden: rest.filter((p) => p.hidden).length };
     assert.strictEqual(windowsFolderCount(clear, 'gemini'), 1, 'the only gemini on the machine is the one in any folder');
     assert.strictEqual(windowsFolderCount(clear, 'codex'), 1, 'the app-server helper is no session');
     assert.strictEqual(windowsFolderCount(clear, 'amp'), 0);
   });
 
-  it('census count from the shared table: undefined until a fresh table is there', async () => {
+  it('census count from the shared table: undefined until a fresh table is there, then by the machine-wide rule', async () => {
     let calls = 0;
-    const t = new WindowsProcessTable(() => {
+    const t = winTable(() => {
       calls++;
       return Promise.resolve(read('cim-ps51.json').replace(/,\{"ProcessId":9300[^}]*\}/, ''));
     });
-    assert.strictEqual(windowsCensusCount('gemini', HELPERS, t), undefined, 'no table yet: cannot tell, a read starts');
-    await t.read();
+    const census = new AgentCensus('/nonexistent', 'win32', {
+      table: (age) => t.snapshot(age),
+      cwds: (pids) => agentCwds(pids, 'win32'),
+    });
+    assert.strictEqual(census.count('gemini', 'C:\\work'), undefined, 'no table yet: cannot tell, a read starts');
+    await census.refresh();
     assert.strictEqual(calls, 1);
-    assert.strictEqual(windowsCensusCount('gemini', HELPERS, t), 1);
+    assert.strictEqual(census.count('gemini', 'C:\\work'), 1);
+    assert.strictEqual(census.count('gemini', 'D:\\elsewhere'), 1, 'no folders on Windows: the one on the machine');
+    assert.strictEqual(census.count('claude-code', 'C:\\work'), undefined, 'three on the machine');
+    assert.strictEqual(census.count('amp', 'C:\\work'), 0);
+    assert.strictEqual(calls, 1, 'counts answered from the one table');
   });
 
   it('startedBefore from CreationDate', async () => {
-    assert.strictEqual(windowsStartedBefore(rows, 8200, 8300), true);
-    assert.strictEqual(windowsStartedBefore(rows, 8300, 8200), false);
-    assert.strictEqual(windowsStartedBefore(rows, 0, 8200), undefined, 'the Idle process has no date');
-    assert.strictEqual(windowsStartedBefore(rows, 8200, 123456), undefined, 'gone');
+    assert.strictEqual(startedBeforeIn(rows, 8200, 8300), true);
+    assert.strictEqual(startedBeforeIn(rows, 8300, 8200), false);
+    assert.strictEqual(startedBeforeIn(rows, 0, 8200), undefined, 'the Idle process has no date');
+    assert.strictEqual(startedBeforeIn(rows, 8200, 123456), undefined, 'gone');
     assert.strictEqual(
-      windowsStartedBefore(
+      startedBeforeIn(
         [
           { pid: 1, ppid: 0, name: 'a', args: [], started: 5 },
           { pid: 2, ppid: 0, name: 'b', args: [], started: 5 },
@@ -256,9 +263,9 @@ describe('agents in a Windows table', () => {
       ),
       undefined,
     );
-    const t = new WindowsProcessTable(() => Promise.resolve(read('cim-ps7.json')));
+    const t = winTable(() => Promise.resolve(read('cim-ps7.json')));
     assert.strictEqual(await processStartedBefore(8400, 8500, 'win32', undefined, t), true);
-    const broken = new WindowsProcessTable(() => Promise.reject(new Error('no PowerShell')));
+    const broken = winTable(() => Promise.reject(new Error('no PowerShell')));
     assert.strictEqual(await processStartedBefore(8400, 8500, 'win32', undefined, broken), undefined);
   });
 
@@ -282,14 +289,14 @@ describe('agents in a Windows table', () => {
   });
 });
 
-describe('the shared table (one PowerShell call per scan)', () => {
+describe('the shared table on Windows (one PowerShell call per scan: TABLE_READERS.win32)', () => {
   const ok = '[{"ProcessId":1,"ParentProcessId":0,"Name":"a.exe","CommandLine":"a.exe"}]';
   const setup = () => {
     let now = 1000;
     let calls = 0;
     const answers: ((v: string) => void)[] = [];
     const failures: ((e: Error) => void)[] = [];
-    const t = new WindowsProcessTable(
+    const t = winTable(
       () =>
         new Promise<string>((res, rej) => {
           calls++;
@@ -297,7 +304,6 @@ describe('the shared table (one PowerShell call per scan)', () => {
           failures.push(rej);
         }),
       () => now,
-      2000,
     );
     return {
       t,
@@ -308,38 +314,38 @@ describe('the shared table (one PowerShell call per scan)', () => {
     };
   };
 
-  it('shares a query in flight and its answer while fresh, then asks again', async () => {
+  it('shares a query in flight and its answer for 2 s, whatever younger table a reader asks for, then asks again', async () => {
     const s = setup();
-    const a = s.t.read();
-    const b = s.t.read();
+    const a = s.t.rows(SCAN_AGE_MS);
+    const b = s.t.rows(SCAN_AGE_MS);
     assert.strictEqual(s.calls(), 1, 'readers of one scan share the query in flight');
     s.answer(0);
     assert.strictEqual((await a)[0].pid, 1);
     assert.strictEqual(await b, await a);
     s.at(2900);
-    await s.t.read();
-    assert.strictEqual(s.calls(), 1, 'fresh: 1.9 s after it answered');
+    await s.t.rows(SCAN_AGE_MS);
+    assert.strictEqual(s.calls(), 1, 'fresh: 1.9 s after it was asked, though the reader asked for 0.5 s');
     s.at(3001);
-    const c = s.t.read();
+    const c = s.t.rows(SCAN_AGE_MS);
     assert.strictEqual(s.calls(), 2, 'stale: asked again');
     s.answer(1);
     await c;
   });
 
-  it('keeps no failed query, and latest() answers only from a fresh table', async () => {
+  it('keeps no failed query, and serves no table older than its 2 s', async () => {
     const s = setup();
-    assert.strictEqual(s.t.latest(2000), undefined);
-    assert.strictEqual(s.calls(), 1, 'latest() started a read');
+    const first = s.t.rows(SCAN_AGE_MS);
+    assert.strictEqual(s.calls(), 1);
     s.fail(0);
-    await new Promise((r) => setImmediate(r));
-    assert.strictEqual(s.t.latest(2000), undefined);
+    await assert.rejects(first, /boom/);
+    const second = s.t.rows(SCAN_AGE_MS);
     assert.strictEqual(s.calls(), 2, 'the failure was not kept: asked again');
     s.answer(1);
-    await s.t.read();
-    assert.strictEqual(s.t.latest(2000)?.length, 1);
+    assert.strictEqual((await second).length, 1);
     s.at(4000);
-    assert.strictEqual(s.t.latest(2000), undefined, 'too old for a reader that cannot wait');
-    assert.strictEqual(s.calls(), 3);
+    const third = s.t.rows(SCAN_AGE_MS);
+    assert.strictEqual(s.calls(), 3, 'too old: asked again');
     s.answer(2);
+    await third;
   });
 });
