@@ -29,6 +29,20 @@ export interface UserMachine {
 const COMMANDS: Record<string, AgentName> = { claude: 'claude-code', opencode: 'opencode', codex: 'codex', pi: 'pi' };
 const IDLE: MockScript = { title: 'Idle', turns: [{ type: 'text', text: 'Nothing scripted for this prompt.\n' }] };
 
+/** Claude Code asks to run `touch notes.txt` (a Bash permission dialog), then says it is done. */
+export const CREATE_NOTES: MockScript = {
+  title: 'Notes',
+  turns: [
+    {
+      type: 'tool',
+      name: 'Bash',
+      text: 'I will create the notes file.',
+      input: { command: 'touch notes.txt', description: 'Create notes.txt' },
+    },
+    { type: 'text', text: 'Created.\n' },
+  ],
+};
+
 export async function userMachine(name: string): Promise<UserMachine> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `al-user-${name}-`));
   const log = (m: string) => path.join(ARTIFACTS, name, `mock-${m}.jsonl`);

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { userMachine, type UserMachine } from './agents';
+import { CREATE_NOTES, userMachine, type UserMachine } from './agents';
 import { ROOT, sleep, waitUntil, Workbench } from './workbench';
 
 /** What the Chinese bundle says for an English message, its {n} placeholders filled as l10n fills them. */
@@ -35,18 +35,7 @@ describe('中文界面: Agent Lens in a VS Code whose display language is Chines
 
   it('the tree, the status bar and the notification of a waiting agent are in Chinese', async () => {
     const waitingForApproval = zh('waiting for approval');
-    m.mocks.claude.setScript({
-      title: 'Notes',
-      turns: [
-        {
-          type: 'tool',
-          name: 'Bash',
-          text: 'I will create the notes file.',
-          input: { command: 'touch notes.txt', description: 'Create notes.txt' },
-        },
-        { type: 'text', text: 'Created.\n' },
-      ],
-    });
+    m.mocks.claude.setScript(CREATE_NOTES);
     await wb.newTerminal();
     await wb.typeInTerminal('claude');
     await wb.waitRow('Claude Code 空闲 (idle)', (r) => /Claude Code/.test(r.aria) && r.aria.includes(zh('idle')), 60_000);

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { userMachine, type UserMachine } from './agents';
+import { CREATE_NOTES, userMachine, type UserMachine } from './agents';
 import { sleep, waitUntil, Workbench } from './workbench';
 
 /**
@@ -50,18 +50,7 @@ describe('a user reloads the window while agents run', function () {
   });
 
   it('a permission dialog open at the reload is back under Needs you and notified', async () => {
-    m.mocks.claude.setScript({
-      title: 'Notes',
-      turns: [
-        {
-          type: 'tool',
-          name: 'Bash',
-          text: 'I will create the notes file.',
-          input: { command: 'touch notes.txt', description: 'Create notes.txt' },
-        },
-        { type: 'text', text: 'Created.\n' },
-      ],
-    });
+    m.mocks.claude.setScript(CREATE_NOTES);
     await wb.clickRow(/Claude Code/);
     await sleep(500);
     await wb.typeInTerminal('create the notes file');
