@@ -121,7 +121,7 @@ const SESSION_MARKER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Wait markers of agent processes that are gone (a crash skips the close that clears them): each costs a report per
- * tool call. Windows names markers by session (src/integrations/commands.ts markerName), with no pid to ask about:
+ * tool call. Windows names markers by session (src/hooks/markers.ts markerName), with no pid to ask about:
  * those go when a day old.
  */
 function pruneMarkers(dir: string): void {
