@@ -7,6 +7,7 @@ import { pidAlive } from '../hub/discovery';
 import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
 import { listenForHooks } from '../sources/hooks/hookHub';
+import { WindowsLineage } from '../sources/hooks/lineage';
 import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
@@ -49,6 +50,8 @@ export async function startHub(
     log,
     terminalFor: (pids) => terminals.terminalForPids(pids),
     turnEnded: answers.turnEnded,
+    // Windows reporters send no ancestry: the hub reads it from the process table (src/sources/hooks/lineage.ts).
+    ...(hostPlatform() === 'win32' ? { ancestryOf: new WindowsLineage().ancestry } : {}),
   });
   const script = answeringScript(home);
   mountHold(hub, {
