@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import * as os from 'os';
 import * as path from 'path';
 import type { ReportingAgent } from '../hooks/report';
@@ -49,33 +48,8 @@ export function permissionCommandPath(home: string, platform: NodeJS.Platform = 
   return platform === 'win32' ? path.win32.join(home, 'bin', PERMISSION_SCRIPT) : path.join(home, 'bin', PERMISSION_COMMAND_NAME);
 }
 
-/**
- * The wait markers live beside the discovery file the terminal's `AGENT_LENS_HUB` names: `waiting/<name>` (markerName:
- * the agent's pid, on Windows its session) exists while that agent has an open wait the reporter reported.
- */
-export function markerDir(discoveryFile: string): string {
-  return path.join(path.dirname(discoveryFile), 'waiting');
-}
-
-/** Windows markers are named by session: `s-` and a hash of agent and session id (./windowsHookLines.ts says why). */
-export const SESSION_MARKER_PREFIX = 's-';
-
-/**
- * The name of a wait marker. POSIX: the agent's pid, which the hook line reads as `$PPID` (the reporter runs by
- * `exec`, so its parent is the agent). Windows: the reporter's parent is the shell the agent started for this one
- * hook, and no Windows shell gives the agent's pid cheaply, so the marker is named by the session (a hash: a session
- * id is the agent's text), the same for the report that opens a wait and the one that closes it; a report without a
- * session id falls back to its parent's pid.
- */
-export function markerName(
-  agentPid: number,
-  agent: string,
-  sessionId: string | undefined,
-  platform: NodeJS.Platform = hostPlatform(),
-): string {
-  if (platform !== 'win32' || !sessionId) return String(agentPid);
-  return SESSION_MARKER_PREFIX + createHash('sha256').update(`${agent}\0${sessionId}`).digest('hex').slice(0, 32);
-}
+// The wait markers' names are shared with the hub's sources: defined in the hook layer, re-exported for the reporter.
+export { markerDir, markerName, SESSION_MARKER_PREFIX } from '../hooks/markers';
 
 /**
  * The command a hook runs in a POSIX shell (macOS, Linux: every agent's hook shell there). A gated one is for events that fire on every tool call and only ever close a wait

@@ -1,3 +1,5 @@
+import { CONTROL, cmdQuote, PS_QUOTE_CHARS, psQuote } from '../common/windowsQuote';
+
 /**
  * Hook lines for the Windows shells (./hookShells.ts): Node started directly on the reporter script, no sh wrapper.
  * Each line is one of two frames around `<node> <script> <agent>`, built here and read back here, so the installers
@@ -14,6 +16,9 @@
  * one agent waits, the gated hooks of the others start Node too.
  */
 
+// The quoting lives in src/common (briefs quote the CLI with it too); named here as well, where the lines are built.
+export { cmdQuote, psQuote };
+
 export interface NodeLaunch {
   /** Node, or Electron run as Node (`electron`), by absolute path (or `node`, found on PATH). */
   node: string;
@@ -23,32 +28,6 @@ export interface NodeLaunch {
 }
 
 export type WindowsShell = 'powershell' | 'cmd';
-
-/** PowerShell's tokenizer closes a single-quoted string on any of these (about_Quoting_Rules); each is doubled. */
-const PS_QUOTE_CHARS = "'\u2018\u2019\u201a\u201b";
-
-/** A control character cannot be in a Windows path; a line with one would not be one line. */
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** `s` as a PowerShell single-quoted string: nothing in it is expanded; each quote character is doubled. */
-export function psQuote(s: string): string {
-  let out = "'";
-  for (const c of s) out += PS_QUOTE_CHARS.includes(c) ? c + c : c;
-  return `${out}'`;
-}
-
-/**
- * `s` as a cmd.exe double-quoted word: inside quotes `&`, `^`, `|`, `<`, `>`, `(` and `)` are plain characters,
- * but `%` is expanded (there is no escape for it on a command line) and `"` would end the word, so paths holding
- * either are refused. (`!` is plain unless delayed expansion is switched on in the registry.)
- */
-export function cmdQuote(s: string): string {
-  if (/["%]/.test(s) || CONTROL.test(s))
-    throw new Error(
-      `cannot write ${JSON.stringify(s)} into a cmd.exe hook line (it holds % or "): set AGENT_LENS_HOME to a folder without them`,
-    );
-  return `"${s}"`;
-}
 
 /** A Windows path holds no `"` and no control character; a word that does is not one. */
 function checked(s: string): string {

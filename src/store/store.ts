@@ -130,6 +130,11 @@ export class AgentStore {
     return this.byAgentSession.has(`${agent}:${id}`);
   }
 
+  /** The terminal an agent session (by the agent's own id) is linked to, if any. */
+  terminalOfAgentSession(agent: AgentKind, id: string): string | undefined {
+    return this.byAgentSession.get(`${agent}:${id}`)?.terminalId;
+  }
+
   terminal(id: string): TerminalState | undefined {
     return this.terminalsById.get(id)?.view;
   }

@@ -7,6 +7,7 @@ import { pidAlive } from '../hub/discovery';
 import type { Hub } from '../hub/hub';
 import { ignorePortForwarding, type PortAttributesApi } from '../hub/portForwarding';
 import { listenForHooks } from '../sources/hooks/hookHub';
+import { WindowsLineage } from '../sources/hooks/lineage';
 import type { HookSourceOptions } from '../sources/hooks/hookSource';
 import type { HookSource } from '../sources/hooks/hookSource';
 import type { AgentStore } from '../store/store';
@@ -49,6 +50,8 @@ export async function startHub(
     log,
     terminalFor: (pids) => terminals.terminalForPids(pids),
     turnEnded: answers.turnEnded,
+    // Windows reporters send no ancestry: the hub reads it from the process table (src/sources/hooks/lineage.ts).
+    ...(hostPlatform() === 'win32' ? { ancestryOf: new WindowsLineage().ancestry } : {}),
   });
   const script = answeringScript(home);
   mountHold(hub, {
@@ -121,7 +124,7 @@ const SESSION_MARKER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Wait markers of agent processes that are gone (a crash skips the close that clears them): each costs a report per
- * tool call. Windows names markers by session (src/integrations/commands.ts markerName), with no pid to ask about:
+ * tool call. Windows names markers by session (src/hooks/markers.ts markerName), with no pid to ask about:
  * those go when a day old.
  */
 function pruneMarkers(dir: string): void {

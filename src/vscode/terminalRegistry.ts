@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { AgentStore } from '../store/store';
+import { terminalAmong } from '../sources/hooks/lineage';
 
 const NAME_POLL_MS = 1000;
 
@@ -66,13 +67,9 @@ export class TerminalRegistry implements vscode.Disposable {
     return undefined;
   }
 
-  /** The terminal whose shell is one of these processes (a reporter's ancestry), if any. */
+  /** The terminal whose shell (else the agent a scan found in it) is one of these processes (a reporter's ancestry), if any. */
   terminalForPids(pids: readonly number[]): string | undefined {
-    for (const p of pids) {
-      const id = this.shellPids.get(p);
-      if (id) return id;
-    }
-    return undefined;
+    return terminalAmong(pids, { shellPids: this.shellPids, agentPids: this.agentPids });
   }
 
   setAgentPid(id: string, pid: number | undefined): void {

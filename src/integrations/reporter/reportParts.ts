@@ -104,7 +104,7 @@ function trim(o: Record<string, unknown>, keep: number, depth = 0): Record<strin
 
 /**
  * Opens or clears `waiting/<name>` beside the discovery file (`name`: the agent's pid, on Windows its session:
- * ../commands.ts markerName). The folders are checked first (ours alone: real folders, our uid, not
+ * src/hooks/markers.ts markerName). The folders are checked first (ours alone: real folders, our uid, not
  * group/other-writable), and the marker is created with O_EXCL|O_NOFOLLOW, so a symlink planted at its path is
  * never followed: nothing is ever written or truncated anywhere else.
  */

@@ -78,17 +78,24 @@ export function installCli(home: string, bundledCli: string, node: NodeRuntime, 
 }
 
 /**
- * The CLI's batch file. In a batch file `%` is written `%%` (a path may hold one); `setlocal` keeps
- * ELECTRON_RUN_AS_NODE from the caller's shell; `%*` passes the arguments as given. CRLF: cmd.exe's own line end.
+ * The CLI's batch file. cmd.exe reads a batch file in the console's code page (437, 936, …), not UTF-8, so the file
+ * names no path that may hold a non-ASCII name, the user's (`C:\Users\张三`): the script, beside it, by `%~dp0` (the
+ * batch file's own folder, expanded as text); Node or Electron, when inside the user's profile, from
+ * `%USERPROFILE%`. What is left is ASCII unless Node's own path holds such a name outside the profile. In a batch
+ * file `%` is written `%%` (a path may hold one); `setlocal` keeps ELECTRON_RUN_AS_NODE from the caller's shell;
+ * `%*` passes the arguments as given. CRLF: cmd.exe's own line end.
  */
-export function cliBatch(node: NodeRuntime, script: string): string {
-  const word = (s: string) => `"${s.split('%').join('%%')}"`;
+export function cliBatch(node: NodeRuntime, script: string, profile: string | undefined = process.env.USERPROFILE): string {
+  const escape = (s: string) => s.split('%').join('%%');
+  const root = profile?.endsWith('\\') ? profile.slice(0, -1) : profile;
+  const inProfile = !!root && node.path.toLowerCase().startsWith(`${root.toLowerCase()}\\`);
+  const nodeWord = `"${inProfile ? `%USERPROFILE%${escape(node.path.slice(root.length))}` : escape(node.path)}"`;
   return [
     '@echo off',
     'rem agent-lens: written by Agent Lens on activation (briefs name this path).',
     'setlocal',
     ...(node.electron ? ['set "ELECTRON_RUN_AS_NODE=1"'] : []),
-    `${word(node.path)} ${word(script)} %*`,
+    `${nodeWord} "%~dp0${escape(path.win32.basename(script))}" %*`,
     '',
   ].join('\r\n');
 }

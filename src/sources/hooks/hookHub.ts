@@ -22,7 +22,7 @@ export interface HookHub {
  */
 export async function listenForHooks(
   store: AgentStore,
-  o: Pick<HookSourceOptions, 'turnEnded'> & {
+  o: Pick<HookSourceOptions, 'turnEnded' | 'ancestryOf'> & {
     discoveryFile: string;
     port?: number;
     log: Logger;
@@ -31,7 +31,12 @@ export async function listenForHooks(
 ): Promise<HookHub> {
   // First: a folder where the token would not be private refuses the hub before it listens (Windows).
   discoveryFolder(o.discoveryFile);
-  const hooks = new HookSource(store, { terminalFor: o.terminalFor ?? (() => undefined), log: o.log, turnEnded: o.turnEnded });
+  const hooks = new HookSource(store, {
+    terminalFor: o.terminalFor ?? (() => undefined),
+    log: o.log,
+    turnEnded: o.turnEnded,
+    ancestryOf: o.ancestryOf,
+  });
   const hub = new Hub({ bodyLimit: REPORT_BODY_LIMIT, port: o.port, log: o.log });
   hub.mount(REPORT_PATH, hooks.handle);
   const port = await hub.listen();

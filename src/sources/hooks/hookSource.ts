@@ -1,5 +1,5 @@
 import { type Clock, wallClock } from '../../common/scheduler';
-import { HookMapper, type MappedReport } from '../../hooks/mapping/mapReport';
+import { HookMapper, type MappedReport, sessionIdOf } from '../../hooks/mapping/mapReport';
 import { inOpenCodeFamily } from '../../agents/hookEvents';
 import type { AgentKind } from '../../common/agents';
 import { type Report, reportSchema } from '../../hooks/report';
@@ -24,6 +24,11 @@ export interface HookSourceOptions {
    * (src/sources/logs/turnEnds.ts). `provenance`: who the hub found sent the report.
    */
   turnEnded?(agent: AgentKind, sessionId: string, logPath: string | undefined, provenance: Provenance | undefined): void;
+  /**
+   * Where reports carry no ancestry (Windows): a process's parents, read from a process table within `budgetMs`
+   * (./lineage.ts WindowsLineage), undefined when no table in time holds it.
+   */
+  ancestryOf?(pid: number, budgetMs: number): Promise<readonly number[] | undefined>;
 }
 
 /** A report as the hub received it. */
@@ -36,6 +41,12 @@ export interface Received {
 
 /** The end of a reply kept for routing triggers (the reporter already cut the payload's text). */
 const REPLY_KEPT = 4000;
+/** How long a report may wait for its ancestry: within the 3 s the reporter waits for its request (reporter.ts). */
+export const TRACE_BUDGET_MS = 2000;
+/** Reports of one session held for their ancestry, at most: a session whose hooks no table places is not held forever. */
+const TRACES_PER_SESSION = 2;
+/** Sessions whose holds are counted. */
+const TRACED_KEPT = 256;
 
 /**
  * The hook source: reports from agents' hooks and plugins, through the mapping tables, into the store as
@@ -51,7 +62,7 @@ export class HookSource {
   readonly counts = { received: 0, recorded: 0, disproven: 0 };
 
   constructor(
-    private readonly store: Pick<AgentStore, 'observe' | 'knowsAgentSession'>,
+    private readonly store: Pick<AgentStore, 'observe' | 'knowsAgentSession'> & Partial<Pick<AgentStore, 'terminalOfAgentSession'>>,
     private readonly opts: HookSourceOptions,
   ) {
     const finder = opts.identify ? undefined : new PeerFinder();
@@ -59,11 +70,50 @@ export class HookSource {
     this.clock = opts.clock ?? wallClock;
   }
 
-  /** The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. */
-  handle = (body: unknown, connection?: ConnectionFacts): undefined => {
-    this.receive(body, connection);
-    return undefined;
+  /** Holds spent per session waiting for a report's ancestry (ancestryOf). */
+  private readonly traced = new Map<string, number>();
+
+  /**
+   * The hub route: validates, finds who sent it, then records. Without a connection, nothing is verified. A report
+   * that names its process but no ancestry (Windows) and no terminal yet is answered once its ancestry is read
+   * (ancestryOf): the shell that ran its hook ends when it is answered, and with it the way to the terminal. Only
+   * until its session has a terminal, and twice per session at most: what this costs is the hook's time.
+   */
+  handle = (body: unknown, connection?: ConnectionFacts): Promise<undefined> | undefined => {
+    const pid = this.untraced(body);
+    if (pid === undefined) {
+      this.receive(body, connection);
+      return undefined;
+    }
+    return this.opts.ancestryOf!(pid, TRACE_BUDGET_MS).then(
+      (ancestry) => {
+        this.receive(ancestry?.length ? { ...(body as object), ancestry: ancestry.slice(0, 64) } : body, connection);
+        return undefined;
+      },
+      () => {
+        this.receive(body, connection);
+        return undefined;
+      },
+    );
   };
+
+  /** The process of a report worth holding for its ancestry (see handle), if it is one. */
+  private untraced(body: unknown): number | undefined {
+    if (!this.opts.ancestryOf) return undefined;
+    const r = reportSchema.safeParse(body);
+    if (!r.success || r.data.pid === undefined || r.data.ancestry?.length) return undefined;
+    const sessionId = sessionIdOf(r.data);
+    // Without a session id later reports could not follow a placed one: each would be held.
+    if (!sessionId || this.opts.terminalFor([r.data.pid]) !== undefined) return undefined;
+    if (this.store.terminalOfAgentSession?.(r.data.agent, sessionId) !== undefined) return undefined;
+    const key = `${r.data.agent}:${sessionId}`;
+    const spent = this.traced.get(key) ?? 0;
+    if (spent >= TRACES_PER_SESSION) return undefined;
+    this.traced.delete(key);
+    this.traced.set(key, spent + 1);
+    if (this.traced.size > TRACED_KEPT) this.traced.delete(this.traced.keys().next().value!);
+    return r.data.pid;
+  }
 
   /** What `handle` does, with what it found: the report, who sent it, and what was recorded (src/answer/holdRoute.ts). */
   receive(body: unknown, connection?: ConnectionFacts): Received {

@@ -97,6 +97,16 @@ export class ProcessTable {
     return read;
   }
 
+  /** The last table read, when it is at most `maxAgeMs` old; nothing is read (for readers that cannot wait). */
+  latest(maxAgeMs: number): readonly TableRow[] | undefined {
+    return this.last && this.now() - this.last.at <= maxAgeMs ? this.last.rows : undefined;
+  }
+
+  /** A table whose read starts now (a process that started a moment ago is in it); it becomes the shared table too. */
+  async read(): Promise<readonly TableRow[]> {
+    return (await this.readNow()).rows;
+  }
+
   async rows(maxAgeMs: number): Promise<readonly TableRow[]> {
     return (await this.snapshot(maxAgeMs)).rows;
   }

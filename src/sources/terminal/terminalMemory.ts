@@ -7,6 +7,8 @@ import { needsYou } from '../../store/policy';
 import type { AgentStore } from '../../store/store';
 import { type AgentKind, isAgent } from '../../common/agents';
 import { type Logger } from '../../common/log';
+import { hostPlatform } from '../../common/platform';
+import { markerName } from '../../hooks/markers';
 
 const SAVE_DELAY_MS = 250;
 /** What a window remembers is small (a few terminals); anything larger is not ours. */
@@ -15,6 +17,27 @@ const FILE_MAX = 256 * 1024;
 export interface TerminalFacts {
   shellPidOf(id: string): number | undefined;
   agentPidOf(id: string): number | undefined;
+}
+
+/**
+ * Whether the wait a hook saw in a remembered terminal is still open, by its marker (src/hooks/markers.ts); undefined
+ * when the markers cannot tell. POSIX names the marker by the agent process the scan found again. Windows names it
+ * by agent and session (the hook's shell cannot name the agent process): the sessions remembered for the terminal
+ * are the hook's (a hook's word adds its session id to the terminal's session), so one marker of them open is the
+ * wait open, and none is the wait answered during the reload. What Windows cannot tell: a wait whose report had no
+ * session id is marked by the pid of the shell that ran the hook, gone with it; every hook agent sends session ids,
+ * so only a terminal with no remembered session is "cannot tell" here.
+ */
+export function waitMarkerOpen(
+  dir: string | undefined,
+  found: { agent: AgentKind; pid: number },
+  sessionIds: readonly string[],
+  platform: NodeJS.Platform = hostPlatform(),
+): boolean | undefined {
+  if (!dir || !fs.existsSync(dir)) return undefined;
+  if (platform !== 'win32') return fs.existsSync(path.join(dir, markerName(found.pid, found.agent, undefined, platform)));
+  if (!sessionIds.length) return undefined;
+  return sessionIds.some((id) => fs.existsSync(path.join(dir, markerName(found.pid, found.agent, id, platform))));
 }
 
 /**
@@ -36,6 +59,7 @@ export class TerminalMemory {
     private readonly facts: TerminalFacts,
     private readonly markerDir: () => string | undefined,
     private readonly log: Logger,
+    private readonly platform: NodeJS.Platform = hostPlatform(),
   ) {
     this.saved = parseRemembered(this.read(), Date.now());
     this.subs.push(
@@ -50,18 +74,12 @@ export class TerminalMemory {
     const i = shellPid === undefined ? -1 : this.saved.findIndex((r) => r.shellPid === shellPid);
     if (i < 0) return;
     const [r] = this.saved.splice(i, 1);
-    const words = rememberedWords(r, terminalId, found, this.markerOpen(found.pid), Date.now());
+    const words = rememberedWords(r, terminalId, found, waitMarkerOpen(this.markerDir(), found, r.sessionIds, this.platform), Date.now());
     if (words.length)
       this.log.info(
         `restored ${words.length} remembered word(s) of a ${r.agent} session after the reload${r.wait ? ` (an open ${r.wait.kind})` : ''}`,
       );
     for (const o of words) this.store.observe(o);
-  }
-
-  private markerOpen(pid: number): boolean | undefined {
-    const dir = this.markerDir();
-    if (!dir || !fs.existsSync(dir)) return undefined;
-    return fs.existsSync(path.join(dir, String(pid)));
   }
 
   private saveSoon(): void {

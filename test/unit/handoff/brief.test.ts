@@ -26,8 +26,8 @@ describe('brief and read.md: the curl example sends the token down a pipe, never
 
   it('the curl example reads the token header from stdin (-H @-), never from a variable on the command line', () => {
     const texts = [
-      renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, facts),
-      renderReadMd('w', undefined, { ...HUB_FACTS, agent: 'w', briefsDir: '/r/w/briefs', reportsDir: '/r/w/reports' }),
+      renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, facts, 'linux'),
+      renderReadMd('w', undefined, { ...HUB_FACTS, agent: 'w', briefsDir: '/r/w/briefs', reportsDir: '/r/w/reports' }, 'linux'),
     ];
     for (const text of texts) {
       const curl = text.split('\n').filter((l) => /\bcurl\b/.test(l) && !l.startsWith('or with'));
@@ -42,13 +42,46 @@ describe('brief and read.md: the curl example sends the token down a pipe, never
     }
   });
 
-  it('a Windows report path stays a valid JSON string in both JSON bodies (its backslashes escaped)', () => {
+  it('a Windows report path stays a valid JSON string in every JSON body (its backslashes escaped)', () => {
     const reportPath = 'C:\\Users\\张三\\My Project\\.agent-lens\\handoff\\w\\reports\\0102-01-report.md';
-    const text = contract({ ...facts, reportPath });
-    const curlBody = /--data-binary '(\{.*\})'/.exec(text)?.[1];
-    const fenced = /```handoff\n(\{.*\})\n```/.exec(text)?.[1];
+    for (const platform of ['linux', 'win32'] as const) {
+      const text = contract({ ...facts, reportPath }, platform);
+      const fenced = /```handoff\n(\{.*\})\n```/.exec(text)?.[1];
+      assert.strictEqual((JSON.parse(fenced!) as { report_path: string }).report_path, reportPath, platform);
+    }
+    const curlBody = /--data-binary '(\{.*\})'/.exec(contract({ ...facts, reportPath }, 'linux'))?.[1];
     assert.strictEqual((JSON.parse(curlBody!) as { report_path: string }).report_path, reportPath);
-    assert.strictEqual((JSON.parse(fenced!) as { report_path: string }).report_path, reportPath);
+  });
+
+  it('on Windows: agent-lens.cmd in PowerShell (and cmd.exe), no curl recipe and nothing of a POSIX shell', () => {
+    const win = {
+      ...facts,
+      hubFile: 'C:\\Users\\张三\\.agent-lens\\hubs\\x.json',
+      cli: 'C:\\Users\\张三\\.agent-lens\\bin\\agent-lens.cmd',
+      briefPath: 'C:\\Users\\张三\\proj\\.agent-lens\\handoff\\w\\briefs\\0102-01-brief.md',
+      reportPath: 'C:\\Users\\张三\\proj\\.agent-lens\\handoff\\w\\reports\\0102-01-report.md',
+    };
+    const texts = [
+      renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix it.' }, win, 'win32'),
+      renderReadMd('w', undefined, { ...win, briefsDir: 'C:\\h\\w\\briefs', reportsDir: 'C:\\h\\w\\reports' }, 'win32'),
+    ];
+    for (const text of texts) {
+      assert.ok(text.includes("& 'C:\\Users\\张三\\.agent-lens\\bin\\agent-lens.cmd' task report --id 'w::"), text);
+      assert.ok(text.includes('```cmd\n"C:\\Users\\张三\\.agent-lens\\bin\\agent-lens.cmd" task report'), text);
+      assert.doesNotMatch(text, /\bcurl\b|require\(|\$\(|\$\{|```sh/, 'no POSIX recipe on Windows');
+      assert.ok(text.includes('named by the environment variable `AGENT_LENS_HUB`'));
+    }
+    assert.ok(texts[0].includes('- Your handoff folder: `C:\\Users\\张三\\proj\\.agent-lens\\handoff\\w`'), texts[0]);
+    assert.ok(texts[1].includes("--status progress --summary 'understood: …'") && !texts[1].includes('--status done'));
+  });
+
+  it('on macOS and Linux: the sh lines and the curl recipe', () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const text = contract(facts, platform);
+      assert.ok(text.includes("'/home/u/.agent-lens/bin/agent-lens' task report --id 'w::0102-01' --status progress"), platform);
+      assert.match(text, /\| curl -sS/);
+      assert.doesNotMatch(text, /```powershell|agent-lens\.cmd/);
+    }
   });
 
   it('the curl example, run as written, rings the doorbell', async function () {
@@ -71,7 +104,7 @@ describe('brief and read.md: the curl example sends the token down a pipe, never
     try {
       const port = await hub.listen();
       writeDiscovery(hubFile, { v: 1, port, token: hub.token, pid: process.pid });
-      const text = contract({ ...facts, port, hubFile, reportPath: path.join(tmp, 'w', 'reports', '0102-01-report.md') });
+      const text = contract({ ...facts, port, hubFile, reportPath: path.join(tmp, 'w', 'reports', '0102-01-report.md') }, 'linux');
       const block = text.slice(text.indexOf('```sh', text.indexOf('or with curl')) + 6);
       const script = block.slice(0, block.indexOf('```'));
       const env = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, AGENT_LENS_HUB: hubFile };

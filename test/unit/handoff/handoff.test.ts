@@ -258,7 +258,7 @@ describe('briefs, names and terminals', () => {
       briefPath: '/r/w/briefs/0102-01-brief.md',
       reportPath: '/r/w/reports/0102-01-report.md',
     };
-    const text = renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix the bug.' }, facts);
+    const text = renderBrief({ agent: 'w', taskId: '0102-01', task: 'Fix the bug.' }, facts, 'linux');
     for (const s of [
       '## Task and success criteria',
       'Fix the bug.',

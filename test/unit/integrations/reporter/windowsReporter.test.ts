@@ -40,20 +40,41 @@ describe('reporter on Windows: scripts only, started by Node directly', () => {
     const cmd = installCli(home, path.join(ROOT, 'dist', 'cli.js'), node, 'win32');
     assert.strictEqual(path.basename(cmd), 'agent-lens.cmd');
     assert.ok(!fs.readFileSync(cmd, 'utf8').includes('#!'));
+    assert.ok(fs.existsSync(path.join(home, 'bin', 'agent-lens.cjs')), 'the script the batch file finds beside itself');
     assert.strictEqual(
       cliBatch(
-        { path: 'C:\\Program Files\\Microsoft VS Code\\Code.exe', electron: true },
-        'C:\\Users\\100%\\.agent-lens\\bin\\agent-lens.cjs',
+        { path: 'C:\\Program Files\\100%\\Code.exe', electron: true },
+        'C:\\Users\\张三\\.agent-lens\\bin\\agent-lens.cjs',
+        'C:\\Users\\张三',
       ),
       [
         '@echo off',
         'rem agent-lens: written by Agent Lens on activation (briefs name this path).',
         'setlocal',
         'set "ELECTRON_RUN_AS_NODE=1"',
-        '"C:\\Program Files\\Microsoft VS Code\\Code.exe" "C:\\Users\\100%%\\.agent-lens\\bin\\agent-lens.cjs" %*',
+        '"C:\\Program Files\\100%%\\Code.exe" "%~dp0agent-lens.cjs" %*',
         '',
       ].join('\r\n'),
     );
+  });
+
+  it('agent-lens.cmd is ASCII for a user named 张三: cmd.exe reads batch files in the console’s code page, not UTF-8', () => {
+    const profile = 'C:\\Users\\张三';
+    for (const [nodePath, word] of [
+      ['C:\\Users\\张三\\AppData\\Local\\Volta\\bin\\node.exe', '"%USERPROFILE%\\AppData\\Local\\Volta\\bin\\node.exe"'],
+      [
+        'c:\\users\\张三\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe',
+        '"%USERPROFILE%\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe"',
+      ],
+      ['C:\\Program Files\\nodejs\\node.exe', '"C:\\Program Files\\nodejs\\node.exe"'],
+      ['C:\\Users\\张三三\\node.exe', '"C:\\Users\\张三三\\node.exe"'], // another profile that starts alike: left as it is
+    ]) {
+      const text = cliBatch({ path: nodePath, electron: false }, `${profile}\\.agent-lens\\bin\\agent-lens.cjs`, `${profile}\\`);
+      const run = text.split('\r\n')[3];
+      assert.strictEqual(run, `${word} "%~dp0agent-lens.cjs" %*`);
+    }
+    const text = cliBatch({ path: 'C:\\Users\\张三\\node.exe', electron: false }, `${profile}\\.agent-lens\\bin\\agent-lens.cjs`, profile);
+    assert.match(text, /^[\x00-\x7f]*$/, text);
   });
 
   it('the script with no hub (or a hub file that is gone): stdin read whole, nothing printed, exit 0', () => {

@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { TerminalMemory } from '../../../../src/sources/terminal/terminalMemory';
+import { TerminalMemory, waitMarkerOpen } from '../../../../src/sources/terminal/terminalMemory';
+import { markerName } from '../../../../src/hooks/markers';
 import { parseRemembered, REMEMBERED_FOR_MS, type RememberedTerminal, rememberedWords } from '../../../../src/sources/terminal/remembered';
 import { AgentStore } from '../../../../src/store/store';
 import { SILENT } from '../../../../src/common/log';
@@ -126,7 +127,8 @@ describe('remembered terminals across a reload', () => {
     m1.dispose();
     assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
     fs.mkdirSync(markers);
-    fs.writeFileSync(path.join(markers, '200'), '');
+    // Named as this platform's reporter names it: the agent's pid (POSIX), its session (Windows).
+    fs.writeFileSync(path.join(markers, markerName(200, 'claude-code', 'sess-9')), '');
     const after = new AgentStore({ clock: { now: () => now } });
     after.openTerminal('t9', 'claude');
     const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT);
@@ -134,5 +136,69 @@ describe('remembered terminals across a reload', () => {
     assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
     m2.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('whether a remembered wait is still open, by the marker each platform names', () => {
+    let dir: string;
+    beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-markers-'))));
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const touch = (name: string) => fs.writeFileSync(path.join(dir, name), '');
+
+    for (const platform of ['linux', 'darwin'] as const)
+      it(`${platform}: the marker of the agent process the scan found again`, () => {
+        assert.strictEqual(waitMarkerOpen(dir, found, ['sess-1'], platform), false);
+        touch('200');
+        assert.strictEqual(waitMarkerOpen(dir, found, ['sess-1'], platform), true);
+        assert.strictEqual(waitMarkerOpen(dir, { ...found, pid: 201 }, ['sess-1'], platform), false, 'another process');
+      });
+
+    it('win32: the marker of one of the terminal’s sessions (Windows names markers by session, not by process)', () => {
+      touch('200'); // a pid name means nothing here: Windows hook shells cannot name the agent
+      assert.strictEqual(waitMarkerOpen(dir, found, ['sess-0', 'sess-1'], 'win32'), false, 'answered during the reload');
+      touch(markerName(4711, 'claude-code', 'sess-1', 'win32')); // the pid the reporter saw is its shell's: not in the name
+      assert.strictEqual(waitMarkerOpen(dir, found, ['sess-0', 'sess-1'], 'win32'), true);
+      assert.strictEqual(waitMarkerOpen(dir, { ...found, agent: 'codex' }, ['sess-1'], 'win32'), false, 'another agent’s session');
+      assert.strictEqual(waitMarkerOpen(dir, found, [], 'win32'), undefined, 'no session to name it by: cannot tell');
+    });
+
+    it('no marker folder (no hook ever opened a wait, or another home): cannot tell', () => {
+      for (const platform of ['linux', 'win32'] as const)
+        assert.strictEqual(waitMarkerOpen(path.join(dir, 'none'), found, ['sess-1'], platform), undefined);
+      assert.strictEqual(waitMarkerOpen(undefined, found, ['sess-1']), undefined);
+    });
+
+    it('win32 after a reload: the open permission comes back while its session’s marker is there, not after it is cleared', () => {
+      const file = path.join(dir, 'hubs', 'ws.terminals.json');
+      const markers = path.join(dir, 'hubs', 'waiting');
+      const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
+      const before = new AgentStore({ clock: { now: () => now } });
+      before.openTerminal('t1', 'claude');
+      const m1 = new TerminalMemory(file, before, facts, () => markers, SILENT, 'win32');
+      before.observe({
+        source: 'hook',
+        at: now - 1000,
+        agent: 'claude-code',
+        state: 'waiting',
+        evidence: 'PermissionRequest',
+        wait: { kind: 'permission', question: 'Bash: rm -rf build' },
+        locator: { terminalId: 't1', sessionId: 'sess-9' },
+      });
+      m1.dispose();
+      fs.mkdirSync(markers);
+      const marker = path.join(markers, markerName(9999, 'claude-code', 'sess-9', 'win32'));
+      const revive = () => {
+        const after = new AgentStore({ clock: { now: () => now } });
+        after.openTerminal('t9', 'claude');
+        const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT, 'win32');
+        m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
+        const seen = [after.terminal('t9')!.state, after.waits()[0]?.question];
+        m2.dispose(); // writes what it has back, as a reload does
+        return seen;
+      };
+      fs.writeFileSync(marker, '');
+      assert.deepStrictEqual(revive(), ['waiting', 'Bash: rm -rf build']);
+      fs.rmSync(marker);
+      assert.deepStrictEqual(revive(), ['idle', undefined], 'answered in the terminal during the reload: the session, no wait');
+    });
   });
 });
