@@ -53,7 +53,7 @@ function hubCase(name: string, shape: (n: number) => string, agent = 'claude-cod
             } catch {
               return; // the hub answers 400
             }
-            src.handle(parsed);
+            void src.handle(parsed); // synchronous here: no ancestryOf (Windows only)
           };
         },
       };
