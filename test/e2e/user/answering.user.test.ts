@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { userMachine, type UserMachine } from './agents';
 import { ASK_FRAMEWORK } from '../../../harness/scenarios/claudeCues';
-import { clickModalButton, clickToastButton, waitModal } from './dialogs';
+import { clickModalButton, clickToastButton, clickToModal, waitModal } from './dialogs';
 import { sleep, waitUntil, Workbench } from './workbench';
 
 /**
@@ -57,7 +57,7 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await wb.typeInTerminal('create the marker file');
     await wb.waitRow('the approval under Needs you', claudeRow(/waiting for approval/), 60_000);
     await sleep(1500); // Allow appears a moment after the row
-    await wb.clickRowAction(/waiting for approval/, 'Allow Once');
+    await clickToModal(wb.page, 'the Allow modal', () => wb.clickRowAction(/waiting for approval/, 'Allow Once'));
     const shown = await waitModal(wb.page, 'the Allow modal', (x) => x.visible && x.detail.includes(command));
     await wb.screenshot('answer-allow-modal');
     assert.match(shown.message, /Allow Claude Code in .* to do this once\?/);
@@ -69,7 +69,7 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     const marker = path.join(m.workspace, 'answered-from-vscode.txt');
     assert.ok(!fs.existsSync(marker), 'Enter on the modal allowed the command');
     await wb.waitRow('still waiting for approval', claudeRow(/waiting for approval/), 5000);
-    await wb.clickRowAction(/waiting for approval/, 'Allow Once');
+    await clickToModal(wb.page, 'the Allow modal', () => wb.clickRowAction(/waiting for approval/, 'Allow Once'));
     await waitModal(wb.page, 'the Allow modal again', (x) => x.visible);
     await clickModalButton(wb.page, 'Allow Once (Yes)');
     await waitUntil('the command to run', async () => fs.existsSync(marker), 30_000);

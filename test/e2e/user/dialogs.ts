@@ -47,3 +47,19 @@ export async function clickToastButton(page: Page, message: RegExp, label: strin
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: message }).first();
   await toast.locator('.notification-list-item-buttons-container .monaco-button', { hasText: label }).first().click({ timeout: 5000 });
 }
+
+/**
+ * Clicks (a row's inline action, a button) until a modal dialog shows: a click the busy workbench did not act on
+ * (no modal after 5 s: the clean-clone CI's Allow Once failure) is clicked again, at most three clicks.
+ */
+export async function clickToModal(page: Page, what: string, click: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await click();
+    try {
+      await waitModal(page, what, (x) => x.visible, attempt < 3 ? 5000 : 15_000);
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}

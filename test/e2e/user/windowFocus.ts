@@ -27,7 +27,8 @@ export class WindowFocus {
         await this.elsewhere!.bringToFront();
         return !(await this.windowFocus()).page;
       },
-      10_000,
+      // A loaded machine's headless Chromium has taken over 10 s to act on a tab switch (clean-clone CI).
+      20_000,
     );
   }
 
