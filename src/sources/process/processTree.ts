@@ -1,5 +1,4 @@
 import { hostPlatform } from '../../common/platform';
-import { execFile } from 'child_process';
 import { promises as fsp } from 'fs';
 import { agentFromCommandLine, agentFromProcess } from '../../detect/commandLine';
 import { pidAlive } from '../../common/pidAlive';
@@ -119,14 +118,6 @@ async function linuxFullScan(root: number, limit: number): Promise<ProcInfo[]> {
   return descendants(all, root, limit);
 }
 
-function run(cmd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: 5000, maxBuffer: 8 * 1024 * 1024, windowsHide: true }, (err, stdout) =>
-      err ? reject(err) : resolve(stdout),
-    );
-  });
-}
-
 /** The processes below a terminal's shell: Linux walks /proc, the others take the scan's table (table.ts). */
 export async function processesUnder(root: number, platform: NodeJS.Platform = hostPlatform(), limit = 256): Promise<ProcInfo[]> {
   if (platform === 'linux') return linuxTree(root, limit);
@@ -151,7 +142,7 @@ export async function ttySize(
   try {
     if (platform === 'linux') {
       const tty = await fsp.readlink(`/proc/${shellPid}/fd/0`);
-      return TTY_PATH.test(tty) ? parseSttySize(await run('stty', ['-F', tty, 'size'])) : undefined;
+      return TTY_PATH.test(tty) ? parseSttySize(await runTool('stty', ['-F', tty, 'size'])) : undefined;
     }
     // macOS: the shell's controlling tty from the scan's table ("ttys003"), its size through BSD stty's -f; none
     // where the table has no ttys (Windows).
