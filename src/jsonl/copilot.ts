@@ -24,6 +24,7 @@ export const COPILOT_NEEDLES = [
   '"type":"assistant.message"',
   '"type":"assistant.turn_end"',
   '"type":"tool.execution_complete"',
+  '"type":"permission.requested"',
   '"type":"permission.completed"',
   '"type":"abort"',
   '"type":"session.error"',
@@ -46,7 +47,9 @@ const Reply = Entry.extend({
   // Set on a sub-agent's records (session-events.schema.json): its words are not the session's reply.
   agentId: z.string().nullish().catch(undefined),
 });
-const Permission = Entry.extend({ data: z.object({ result: z.object({ kind: z.string() }).nullish() }) });
+const Permission = Entry.extend({
+  data: z.object({ requestId: z.string().nullish(), result: z.object({ kind: z.string() }).nullish() }),
+});
 const Abort = Entry.extend({ data: z.object({ reason: z.string().nullish() }) });
 const Failure = Entry.extend({
   data: z.object({ errorType: z.string().nullish(), statusCode: z.number().nullish(), message: z.string().nullish() }),
@@ -68,8 +71,12 @@ export function createCopilotDecoder(onProblem?: (kind: string, detail: string) 
 class CopilotDecoder implements LineDecoder {
   readonly problems: ProblemCounter;
   private cwd?: string;
-  /** `call`: what the model call in progress wrote so far (nothing, when it failed or was cut short). */
-  private turn?: { id?: string; ended: boolean; call: 'none' | 'tools' | 'reply'; denied: boolean };
+  /**
+   * `call`: what the model call in progress wrote so far (nothing, when it failed or was cut short). `asking`: the
+   * permission requests not yet completed — the CLI may write the abort of a dialog answered by Esc before its
+   * `permission.completed` (seen in CI), so an abort while one is open is that refusal too.
+   */
+  private turn?: { id?: string; ended: boolean; call: 'none' | 'tools' | 'reply'; denied: boolean; asking: Set<string> };
   private readonly usage?: CopilotUsage;
 
   constructor(
@@ -95,6 +102,8 @@ class CopilotDecoder implements LineDecoder {
         return this.checked(Reply, entry, (r) => this.onReply(r));
       case 'tool.execution_complete':
         return this.checked(Entry, entry, (t) => this.going(t, 'copilot.tool-complete', 'tool result'));
+      case 'permission.requested':
+        return this.checked(Permission, entry, (p) => this.onAsked(p));
       case 'permission.completed':
         return this.checked(Permission, entry, (p) => this.onPermission(p));
       case 'assistant.turn_end':
@@ -119,7 +128,7 @@ class CopilotDecoder implements LineDecoder {
   }
 
   private onPrompt(u: z.infer<typeof Prompt>): LogEvent[] {
-    this.turn = { id: u.data.interactionId ?? undefined, ended: false, call: 'none', denied: false };
+    this.turn = { id: u.data.interactionId ?? undefined, ended: false, call: 'none', denied: false, asking: new Set() };
     return this.event(u, { state: 'working', evidence: evidence('copilot.user-message', u.data.content ?? ''), prompt: true });
   }
 
@@ -131,8 +140,15 @@ class CopilotDecoder implements LineDecoder {
     return calls ? this.going(r, 'copilot.assistant-message', `${calls} tool calls`) : [];
   }
 
+  private onAsked(p: z.infer<typeof Permission>): LogEvent[] {
+    if (this.turn && p.data.requestId) this.turn.asking.add(p.data.requestId);
+    return [];
+  }
+
   private onPermission(p: z.infer<typeof Permission>): LogEvent[] {
-    if (this.turn && p.data.result && p.data.result.kind !== 'approved') this.turn.denied = true;
+    if (!this.turn) return [];
+    if (p.data.requestId) this.turn.asking.delete(p.data.requestId);
+    if (p.data.result && p.data.result.kind !== 'approved') this.turn.denied = true;
     return [];
   }
 
@@ -145,7 +161,8 @@ class CopilotDecoder implements LineDecoder {
   }
 
   private onAbort(a: z.infer<typeof Abort>): LogEvent[] {
-    const reason = this.turn?.denied ? 'permission rejected' : 'interrupted';
+    const refused = this.turn && (this.turn.denied || this.turn.asking.size > 0);
+    const reason = refused ? 'permission rejected' : 'interrupted';
     return this.end(a, { state: 'failed', reason, evidence: evidence('copilot.abort', a.data.reason ?? '') });
   }
 

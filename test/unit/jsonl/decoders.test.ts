@@ -64,6 +64,7 @@ const COPILOT_RECORDS = [
   'assistant.message',
   'assistant.turn_end',
   'tool.execution_complete',
+  'permission.requested',
   'permission.completed',
   'abort',
   'session.error',
@@ -344,6 +345,23 @@ describe('session-log decoders on broken input', () => {
       copy.line(lines[0]).map((e) => [e.sessionId, e.cwd]),
       [['s1', '/p']],
     );
+  });
+
+  it('Copilot: a dialog refused by Esc fails the turn as a rejection, whether its abort is written before or after its completion', () => {
+    const rec = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id: 'x', timestamp: ts, parentId: null });
+    const file = path.join('/h', '.copilot', 'session-state', 'c0ffee', 'events.jsonl');
+    const asked = rec('permission.requested', { requestId: 'r1', permissionRequest: { kind: 'shell' } });
+    const done = rec('permission.completed', { requestId: 'r1', result: { kind: 'cancelled', reason: 'Session aborted' } });
+    const head = [rec('user.message', { content: 'clean', interactionId: 'i1' }), rec('assistant.message', { toolRequests: [{}] }), asked];
+    const tail = [rec('assistant.turn_end', { turnId: '0' }), rec('abort', { reason: 'user_initiated' })];
+    const endOf = (ls: string[]) => {
+      const d = decoderFor('copilot', undefined, file);
+      return ls.flatMap((l) => d.line(l)).map((e) => `${e.state}${e.reason ? `(${e.reason})` : ''}`).pop();
+    };
+    assert.strictEqual(endOf([...head, done, ...tail]), 'failed(permission rejected)', 'completed, then the abort');
+    assert.strictEqual(endOf([...head, ...tail, done]), 'failed(permission rejected)', 'the abort before the completion');
+    const approved = rec('permission.completed', { requestId: 'r1', result: { kind: 'approved' } });
+    assert.strictEqual(endOf([...head, approved, ...tail]), 'failed(interrupted)', 'Esc Esc after an approval is an interruption');
   });
 
   it('OpenCode: broken rows are counted, the rest decode', () => {
