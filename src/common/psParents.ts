@@ -1,3 +1,5 @@
+import { ancestorsOf } from './ancestors';
+
 /**
  * `ps -axo pid=,ppid=` (macOS, BSD; procps prints the same): every process's parent, in one call. The reporter
  * walks its ancestry through this where there is no /proc: one table is cheaper than one `ps -o ppid= -p` per
@@ -19,10 +21,7 @@ export function parseParents(text: string): Map<number, number> {
   return out;
 }
 
-/** The ancestors of `pid` from its parent upward, stopping before pid 1, at a loop, or after `max`. */
+/** The ancestors of `pid` in a `ps` table, from its parent upward (./ancestors.ts: before pid 1, at a loop, after `max`). */
 export function chainOf(parents: ReadonlyMap<number, number>, pid: number, max = 64): number[] {
-  const out: number[] = [];
-  for (let cur = parents.get(pid); cur !== undefined && cur > 1 && out.length < max && !out.includes(cur); cur = parents.get(cur))
-    out.push(cur);
-  return out;
+  return ancestorsOf((p) => parents.get(p), pid, { max });
 }

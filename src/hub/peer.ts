@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { ConnectionFacts } from './connections';
 import { procStatFields } from '../common/procStat';
+import { ancestorsOf } from '../common/ancestors';
 
 /**
  * Who is on the other end of a request, as the kernel says (Linux): the process that holds the client's socket
@@ -168,9 +169,8 @@ function claimedSession(s: Search, claim: Claim): number | undefined {
 }
 
 function describePeer(s: Search, pid: number): Peer {
-  const chain: number[] = [];
   const own = s.stat(pid);
-  for (let cur = own?.ppid ?? 0; cur > 1 && chain.length < CHAIN_MAX && !chain.includes(cur); cur = s.stat(cur)?.ppid ?? 0) chain.push(cur);
+  const chain = ancestorsOf((p) => (p === pid ? own?.ppid : s.stat(p)?.ppid), pid, { max: CHAIN_MAX });
   return { pid, chain, sid: own?.sid ?? 0 };
 }
 

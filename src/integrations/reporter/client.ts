@@ -5,6 +5,7 @@ import type { Discovery } from '../../hub/discovery';
 import { REPORT_PATH } from '../../hooks/wire';
 import { hostPlatform } from '../../common/platform';
 import { procStatFields } from '../../common/procStat';
+import { ancestorsOf } from '../../common/ancestors';
 import { chainOf, parseParents, PS_PARENTS_ARGS } from '../../common/psParents';
 
 /**
@@ -19,15 +20,7 @@ import { chainOf, parseParents, PS_PARENTS_ARGS } from '../../common/psParents';
 export function ancestry(pid: number, max = 64, platform: NodeJS.Platform = hostPlatform()): number[] {
   if (platform === 'win32') return [];
   if (platform !== 'linux') return chainOf(psParents(), pid, max);
-  const out: number[] = [];
-  let cur = pid;
-  for (let i = 0; i < max; i++) {
-    const ppid = parentOf(cur);
-    if (!ppid || ppid <= 1 || out.includes(ppid)) break;
-    out.push(ppid);
-    cur = ppid;
-  }
-  return out;
+  return ancestorsOf(parentOf, pid, { max });
 }
 
 /**

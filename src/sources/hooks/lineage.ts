@@ -1,3 +1,4 @@
+import { ancestorsOf } from '../../common/ancestors';
 import type { TableRow } from '../process/procTypes';
 import { processTable, type ProcessTable } from '../process/table';
 
@@ -12,12 +13,7 @@ import { processTable, type ProcessTable } from '../process/table';
 /** A process's parents in a table, nearest first; ends with a parent the table has no row for, before an unlinked one (ppid ≤ 0) or a loop. */
 export function ancestorsIn(rows: readonly Pick<TableRow, 'pid' | 'ppid'>[], pid: number, max = 64): number[] {
   const parent = new Map(rows.map((r) => [r.pid, r.ppid]));
-  const out: number[] = [];
-  for (let cur = parent.get(pid); cur !== undefined && cur > 0 && out.length < max; cur = parent.get(cur)) {
-    if (cur === pid || out.includes(cur)) break;
-    out.push(cur);
-  }
-  return out;
+  return ancestorsOf((p) => parent.get(p), pid, { above: 0, max });
 }
 
 /** What a terminal is known by: its shell, and the agent a scan found in it. */

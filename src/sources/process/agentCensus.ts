@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import { agentFromProcess } from '../../detect/commandLine';
 import { agentCwdReadable, agentCwds } from './agentCwd';
 import { parseProcStat } from './processTree';
-import { mayBeHiddenAgent, windowsFolderCount } from './windows';
+import { mayBeHiddenAgent } from './windows';
 import { processTable, type TableSnapshot } from './table';
 import type { AgentKind } from '../../common/agents';
 import type { ProcInfo } from './procTypes';
@@ -40,7 +40,7 @@ export interface CensusSources {
  * query on Windows) and the folders one `lsof` (macOS), the census is read in the background and count() answers
  * from it while it is fresh — never from an older one: until the next read lands it answers undefined, and the
  * binder waits for the log's next line. The extension host is never blocked on a child process. Where the agents'
- * folders cannot be read (Windows), it answers what the whole machine's count allows (windowsFolderCount).
+ * folders cannot be read (Windows), it answers what the whole machine's count allows (countWithoutFolders).
  */
 export class AgentCensus {
   private cache: { at: number; procs: CensusProc[] } | undefined;
@@ -66,7 +66,7 @@ export class AgentCensus {
     if (!procs) return undefined;
     const agents = sessionsIn(procs);
     if (this.folders) return agents.filter((p) => p.agent === agent && p.cwd === cwd).length;
-    return windowsFolderCount({ agents, hidden: procs.filter((p) => p.hidden).length }, agent);
+    return countWithoutFolders({ agents, hidden: procs.filter((p) => p.hidden).length }, agent);
   }
 
   /** Reads the census in the background (one at a time); count() calls it when what it has is stale. */
@@ -160,4 +160,21 @@ function hasAgentAncestor(p: CensusProc, byPid: Map<number, CensusProc>): boolea
     cur = byPid.get(cur.ppid);
   }
   return false;
+}
+
+/**
+ * How many sessions of `agent` run in one folder, as far as a platform can tell without the processes' working
+ * folders (Windows; any platform where agentCwdReadable is false): a folder holds at most what the machine holds,
+ * so none on the machine is none there, and exactly one (with no hidden process that might be another) is at most
+ * one there — the one a terminal of that folder says it runs, which is all the binder asks. More than one: cannot tell (undefined), and
+ * the binder does not link on this ground. `agents`: the machine's sessions (a launcher and its program once);
+ * `hidden`: the processes that may be agents (mayBeHiddenAgent).
+ */
+export function countWithoutFolders(
+  census: { agents: readonly { agent?: AgentKind }[]; hidden: number },
+  agent: AgentKind,
+): number | undefined {
+  const n = census.agents.filter((a) => a.agent === agent).length;
+  if (n === 0) return census.hidden ? undefined : 0;
+  return n === 1 && census.hidden === 0 ? 1 : undefined;
 }

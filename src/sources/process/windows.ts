@@ -1,6 +1,5 @@
 import { execFile } from 'child_process';
 import * as path from 'path';
-import type { AgentKind } from '../../common/agents';
 import type { TableRow } from './procTypes';
 import { splitWindowsCommandLine } from './windowsArgv';
 
@@ -156,21 +155,4 @@ function imageBase(name: string): string {
     .basename(name)
     .replace(/\.exe$/i, '')
     .toLowerCase();
-}
-
-/**
- * How many sessions of `agent` run in one folder, as far as a platform can tell without the processes' working
- * folders (Windows: agentCwdReadable): a folder holds at most what the machine holds, so none on the machine is
- * none there, and exactly one (with no hidden process that might be another) is at most one there — the one a
- * terminal of that folder says it runs, which is all the binder asks. More than one: cannot tell (undefined), and
- * the binder does not link on this ground. `agents`: the machine's sessions (a launcher and its program once);
- * `hidden`: the processes that may be agents (mayBeHiddenAgent).
- */
-export function windowsFolderCount(
-  census: { agents: readonly { agent?: AgentKind }[]; hidden: number },
-  agent: AgentKind,
-): number | undefined {
-  const n = census.agents.filter((a) => a.agent === agent).length;
-  if (n === 0) return census.hidden ? undefined : 0;
-  return n === 1 && census.hidden === 0 ? 1 : undefined;
 }

@@ -52,49 +52,20 @@ describe('the task report lines briefs give, in the agent’s shell on each plat
   const cli = "C:\\Users\\张三\\O'Brien’s files\\.agent-lens\\bin\\agent-lens.cmd";
   const reportPath = 'C:\\Users\\张三\\My Project\\.agent-lens\\handoff\\w\\reports\\0102-01-report.md';
   const f = { cli, id: 'w::0102-01', reportPath };
+  /** The words every report line starts with, up to its status; and the whole progress line. */
+  const REPORT = [cli, 'task', 'report', '--id', 'w::0102-01', '--status'];
+  const PROGRESS = [...REPORT, 'progress', '--summary', 'understood: …'];
 
   it('PowerShell: the call operator on agent-lens.cmd, every word read back as written', () => {
     const [progress, done] = block(windowsReportBlocks(f), 'powershell');
-    assert.deepStrictEqual(psWords(progress), [
-      cli,
-      'task',
-      'report',
-      '--id',
-      'w::0102-01',
-      '--status',
-      'progress',
-      '--summary',
-      'understood: …',
-    ]);
-    assert.deepStrictEqual(psWords(done), [
-      cli,
-      'task',
-      'report',
-      '--id',
-      'w::0102-01',
-      '--status',
-      'done',
-      '--summary',
-      'what was done, in one line',
-      '--report',
-      reportPath,
-    ]);
+    assert.deepStrictEqual(psWords(progress), PROGRESS);
+    assert.deepStrictEqual(psWords(done), [...REPORT, 'done', '--summary', 'what was done, in one line', '--report', reportPath]);
   });
 
   it('cmd.exe: double-quoted words; left out when a word holds % or " (cmd.exe cannot quote them), PowerShell kept', () => {
     const lines = windowsReportBlocks(f);
     const [progress] = block(lines, 'cmd');
-    assert.deepStrictEqual(cmdWords(progress), [
-      cli,
-      'task',
-      'report',
-      '--id',
-      'w::0102-01',
-      '--status',
-      'progress',
-      '--summary',
-      'understood: …',
-    ]);
+    assert.deepStrictEqual(cmdWords(progress), PROGRESS);
     assert.ok(
       lines.some((l) => l.includes('batch file')),
       'the summary’s limits through a batch file are said',

@@ -176,8 +176,8 @@ describe('macOS start times, terminal size, parents', () => {
         ]),
         5,
       ),
-      [6, 5],
-      'a loop ends the walk',
+      [6],
+      'a loop ends the walk before the process itself',
     );
     assert.strictEqual(parseParents('1 2 3\nx\n 4  5 \n').size, 1);
   });

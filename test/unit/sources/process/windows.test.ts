@@ -5,7 +5,7 @@ import { FIXTURES } from '../../helpers';
 import { candidates, seenAmong, terminalVerdict } from '../../../../src/handoff/targets';
 import type { TeamAgent } from '../../../../src/handoff/team/schema';
 import { descendants, findAgent, findAgents, isInteractiveShell, isShellName } from '../../../../src/sources/process/processTree';
-import { AgentCensus, censusOf, sessionsIn } from '../../../../src/sources/process/agentCensus';
+import { AgentCensus, censusOf, countWithoutFolders, sessionsIn } from '../../../../src/sources/process/agentCensus';
 import { agentCwds } from '../../../../src/sources/process/agentCwd';
 import { processStartedBefore, startedBeforeIn } from '../../../../src/sources/process/startTicks';
 import { ProcessTable, SCAN_AGE_MS, TABLE_READERS, type TableRow } from '../../../../src/sources/process/table';
@@ -16,7 +16,6 @@ import {
   parseCimProcesses,
   powershellExe,
   readCimTable,
-  windowsFolderCount,
 } from '../../../../src/sources/process/windows';
 import { splitWindowsCommandLine } from '../../../../src/sources/process/windowsArgv';
 
@@ -217,14 +216,14 @@ describe('agents in a Windows table', () => {
       'gemini:8620',
     ]);
     assert.strictEqual(c.hidden, 1, 'the elevated node.exe');
-    assert.strictEqual(windowsFolderCount(c, 'claude-code'), undefined, 'three on the machine: cannot tell per folder');
-    assert.strictEqual(windowsFolderCount(c, 'gemini'), undefined, 'one, but the hidden node.exe may be another');
-    assert.strictEqual(windowsFolderCount(c, 'amp'), undefined, 'none seen, but the hidden one may be');
+    assert.strictEqual(countWithoutFolders(c, 'claude-code'), undefined, 'three on the machine: cannot tell per folder');
+    assert.strictEqual(countWithoutFolders(c, 'gemini'), undefined, 'one, but the hidden node.exe may be another');
+    assert.strictEqual(countWithoutFolders(c, 'amp'), undefined, 'none seen, but the hidden one may be');
     const rest = censusOf(rows.filter((p) => p.pid !== 9300));
     const clear = { agents: sessionsIn(rest), hidden: rest.filter((p) => p.hidden).length };
-    assert.strictEqual(windowsFolderCount(clear, 'gemini'), 1, 'the only gemini on the machine is the one in any folder');
-    assert.strictEqual(windowsFolderCount(clear, 'codex'), 1, 'the app-server helper is no session');
-    assert.strictEqual(windowsFolderCount(clear, 'amp'), 0);
+    assert.strictEqual(countWithoutFolders(clear, 'gemini'), 1, 'the only gemini on the machine is the one in any folder');
+    assert.strictEqual(countWithoutFolders(clear, 'codex'), 1, 'the app-server helper is no session');
+    assert.strictEqual(countWithoutFolders(clear, 'amp'), 0);
   });
 
   it('census count from the shared table: undefined until a fresh table is there, then by the machine-wide rule', async () => {

@@ -109,29 +109,14 @@ describe('remembered terminals across a reload', () => {
   it('a window keeps it in a 0600 file at once, and the next window gives it back (a reload may end the host abruptly)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'al-mem-'));
     fs.chmodSync(dir, 0o700);
-    const file = path.join(dir, 'hubs', 'ws.terminals.json');
-    const markers = path.join(dir, 'hubs', 'waiting');
-    const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
-    const before = new AgentStore({ clock: { now: () => now } });
-    before.openTerminal('t1', 'claude');
-    const m1 = new TerminalMemory(file, before, facts, () => markers, SILENT);
-    before.observe({
-      source: 'hook',
-      at: now - 1000,
-      agent: 'claude-code',
-      state: 'waiting',
-      evidence: 'PermissionRequest',
-      wait: { kind: 'permission', question: 'Bash: rm -rf build' },
-      locator: { terminalId: 't1', sessionId: 'sess-9' },
-    });
-    m1.dispose();
+    const { file, markers } = rememberWait(dir, now);
     assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600);
     fs.mkdirSync(markers);
     // Named as this platform's reporter names it: the agent's pid (POSIX), its session (Windows).
     fs.writeFileSync(path.join(markers, markerName(200, 'claude-code', 'sess-9')), '');
     const after = new AgentStore({ clock: { now: () => now } });
     after.openTerminal('t9', 'claude');
-    const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT);
+    const m2 = new TerminalMemory(file, after, FACTS, () => markers, SILENT);
     m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
     assert.deepStrictEqual([after.terminal('t9')!.state, after.waits()[0]?.question], ['waiting', 'Bash: rm -rf build']);
     m2.dispose();
@@ -168,28 +153,13 @@ describe('remembered terminals across a reload', () => {
     });
 
     it('win32 after a reload: the open permission comes back while its session’s marker is there, not after it is cleared', () => {
-      const file = path.join(dir, 'hubs', 'ws.terminals.json');
-      const markers = path.join(dir, 'hubs', 'waiting');
-      const facts = { shellPidOf: () => 100, agentPidOf: () => 200 };
-      const before = new AgentStore({ clock: { now: () => now } });
-      before.openTerminal('t1', 'claude');
-      const m1 = new TerminalMemory(file, before, facts, () => markers, SILENT, 'win32');
-      before.observe({
-        source: 'hook',
-        at: now - 1000,
-        agent: 'claude-code',
-        state: 'waiting',
-        evidence: 'PermissionRequest',
-        wait: { kind: 'permission', question: 'Bash: rm -rf build' },
-        locator: { terminalId: 't1', sessionId: 'sess-9' },
-      });
-      m1.dispose();
+      const { file, markers } = rememberWait(dir, now, 'win32');
       fs.mkdirSync(markers);
       const marker = path.join(markers, markerName(9999, 'claude-code', 'sess-9', 'win32'));
       const revive = () => {
         const after = new AgentStore({ clock: { now: () => now } });
         after.openTerminal('t9', 'claude');
-        const m2 = new TerminalMemory(file, after, facts, () => markers, SILENT, 'win32');
+        const m2 = new TerminalMemory(file, after, FACTS, () => markers, SILENT, 'win32');
         m2.agentFound('t9', { agent: 'claude-code', pid: 200 });
         const seen = [after.terminal('t9')!.state, after.waits()[0]?.question];
         m2.dispose(); // writes what it has back, as a reload does
@@ -202,3 +172,29 @@ describe('remembered terminals across a reload', () => {
     });
   });
 });
+
+/** The scan's facts both windows share: the terminal's shell and the agent in it. */
+const FACTS = { shellPidOf: () => 100, agentPidOf: () => 200 };
+
+/**
+ * A window whose terminal t1 shows Claude Code's open permission (session sess-9), closed as a reload closes it:
+ * what it remembered is in `file`, and `markers` is where the hooks' wait markers go (not created).
+ */
+function rememberWait(dir: string, now: number, platform?: NodeJS.Platform): { file: string; markers: string } {
+  const file = path.join(dir, 'hubs', 'ws.terminals.json');
+  const markers = path.join(dir, 'hubs', 'waiting');
+  const before = new AgentStore({ clock: { now: () => now } });
+  before.openTerminal('t1', 'claude');
+  const m1 = new TerminalMemory(file, before, FACTS, () => markers, SILENT, platform);
+  before.observe({
+    source: 'hook',
+    at: now - 1000,
+    agent: 'claude-code',
+    state: 'waiting',
+    evidence: 'PermissionRequest',
+    wait: { kind: 'permission', question: 'Bash: rm -rf build' },
+    locator: { terminalId: 't1', sessionId: 'sess-9' },
+  });
+  m1.dispose();
+  return { file, markers };
+}
