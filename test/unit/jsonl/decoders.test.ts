@@ -356,7 +356,10 @@ describe('session-log decoders on broken input', () => {
     const tail = [rec('assistant.turn_end', { turnId: '0' }), rec('abort', { reason: 'user_initiated' })];
     const endOf = (ls: string[]) => {
       const d = decoderFor('copilot', undefined, file);
-      return ls.flatMap((l) => d.line(l)).map((e) => `${e.state}${e.reason ? `(${e.reason})` : ''}`).pop();
+      return ls
+        .flatMap((l) => d.line(l))
+        .map((e) => `${e.state}${e.reason ? `(${e.reason})` : ''}`)
+        .pop();
     };
     assert.strictEqual(endOf([...head, done, ...tail]), 'failed(permission rejected)', 'completed, then the abort');
     assert.strictEqual(endOf([...head, ...tail, done]), 'failed(permission rejected)', 'the abort before the completion');
