@@ -90,8 +90,12 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await wb.typeInTerminal('set up unit tests');
     await wb.waitRow('the question under Needs you', claudeRow(/waiting for an answer/), 60_000);
     await sleep(1500);
-    await wb.clickRowAction(/waiting for an answer/, 'Choose…');
-    const q = await wb.waitQuickInput('the options', (x) => x.visible && x.items.length === 3, 10_000);
+    const q = await wb.clickRowActionToQuickInput(
+      /waiting for an answer/,
+      'Choose…',
+      'the options',
+      (x) => x.visible && x.items.length === 3,
+    );
     assert.match(q.title, /Which test framework/);
     assert.deepStrictEqual(
       q.items.map((i) => i.replace(/,.*$/, '')),
@@ -147,8 +151,7 @@ describe('a user answers Claude Code’s permission dialogs from VS Code', funct
     await wb.typeInTerminal('clean the build output');
     await wb.waitRow('pi’s dialog under Needs you', piRow(/waiting/), 60_000);
     await sleep(1500);
-    await wb.clickRowAction(/: pi · waiting/, 'Choose…');
-    const q = await wb.waitQuickInput('the options', (x) => x.visible && x.items.length === 2, 10_000);
+    const q = await wb.clickRowActionToQuickInput(/: pi · waiting/, 'Choose…', 'the options', (x) => x.visible && x.items.length === 2);
     assert.match(q.title, /Dangerous command:/);
     assert.deepStrictEqual(
       q.items.map((i) => i.replace(/,.*$/, '')),

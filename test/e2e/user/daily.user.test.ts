@@ -45,8 +45,7 @@ describe('a user’s day: the inline Answer button, Escape, renames, typing ahea
     await sleep(2500);
     await wb.typeInTerminal('write the config');
     await wb.waitRow('the question under Needs you', claudeRow(/asked a question/), 60_000);
-    await wb.clickRowAction(/asked a question/, 'Answer…');
-    const q = await wb.waitQuickInput('the answer input box', (x) => x.visible, 10_000);
+    const q = await wb.clickRowActionToQuickInput(/asked a question/, 'Answer…', 'the answer input box', (x) => x.visible);
     assert.match(`${q.title} ${q.message}`, /Which format do you want\?/);
     await wb.answerQuickInput('YAML please');
     await waitUntil(

@@ -238,9 +238,9 @@ export class Workbench {
   }
 
   /**
-   * Hovers a row and clicks its inline action that opens an input box, and clicks it again when the workbench did
-   * not act on the click (no input box after 5 s; seen on the clean-clone CI right after a modal showed the
-   * terminal), at most three clicks.
+   * Hovers a row and clicks its inline action that opens an input box or a picker, and clicks it again when the
+   * workbench did not act on the click (nothing after 5 s; seen on the clean-clone CI right after a modal showed
+   * the terminal, and on a first Choose… while the machine was loaded), at most three clicks.
    */
   async clickRowActionToQuickInput(
     rowAria: RegExp,
